@@ -1,0 +1,106 @@
+/**
+ * The one configuration schema: the CLI flags, the topic/config file and the library API all
+ * produce a value of `CrawlConfig` through `parseConfig`, so validation and defaults live here.
+ */
+import { z } from 'zod';
+
+export const KeywordSchema = z.union([
+  z.string().min(1),
+  z.object({ term: z.string().min(1), weight: z.number().positive().default(1) }),
+]);
+
+export const TimeIntentSchema = z
+  .object({
+    /** ISO date or datetime; pages published before it have time relevance 0 (METHODS §3.4). */
+    start: z.string().optional(),
+    /** ISO date or datetime; open when absent. */
+    end: z.string().optional(),
+    /** Path to a CSV of `period,value` rows (e.g. a search-trends export). */
+    distribution: z.string().optional(),
+  })
+  .strict();
+
+export const SearchSeedingSchema = z
+  .object({
+    /** Provider name (`baidu`, `bing`, `duckduckgo`, `testweb`) or a custom one defined inline. */
+    provider: z.string().default('testweb'),
+    /** URL template with `{q}` for the encoded keywords; overrides the provider's. */
+    urlTemplate: z.string().optional(),
+    /** CSS selector of organic result links; overrides the provider's. */
+    resultSelector: z.string().optional(),
+    /** How many top results become seeds (seed 002: 4 ≤ k ≤ 7). */
+    topK: z.number().int().min(1).max(50).default(5),
+  })
+  .strict();
+
+export const TopicSchema = z
+  .object({
+    name: z.string().min(1).optional(),
+    keywords: z.array(KeywordSchema).min(1, 'a topic needs at least one keyword'),
+    seeds: z.array(z.string().url()).default([]),
+    search: SearchSeedingSchema.optional(),
+    time: TimeIntentSchema.optional(),
+    /** Relevance threshold θ_page for this topic (METHODS §1). */
+    threshold: z.number().min(0).max(1).optional(),
+  })
+  .strict();
+
+export const STRATEGIES = ['bfs', 'best-first', 'topology', 'semantic', 'time', 'ipagerank', 'classic', 'combined'] as const;
+export type StrategyName = (typeof STRATEGIES)[number];
+
+export const CrawlConfigSchema = z
+  .object({
+    /** One topic, or several crawled at once (seed 002): each page is classified into its best topic. */
+    topics: z.array(TopicSchema).min(1, 'give at least one topic (--topic or a topic file)'),
+    strategy: z.enum(STRATEGIES).default('best-first'),
+    /** Pages to fetch (the frontier itself is never capped). */
+    maxPages: z.number().int().positive().default(200),
+    maxDepth: z.number().int().positive().default(20),
+    /** Wall-clock limit in seconds; 0 = none. */
+    timeLimitSecs: z.number().nonnegative().default(0),
+    maxConcurrency: z.number().int().positive().default(4),
+    /** Relevance threshold θ_page used when a topic sets none (METHODS §1). */
+    pageThreshold: z.number().min(0).max(1).default(0.2),
+    /** Politeness: minimum delay between two requests to one host, in milliseconds. */
+    perHostDelayMs: z.number().int().nonnegative().default(0),
+    perHostConcurrency: z.number().int().positive().default(2),
+    respectRobotsTxt: z.boolean().default(true),
+    /** Crawlee storage folder (datasets, key-value stores) and our own state, log and report. */
+    storageDir: z.string().default('storage'),
+    /** Browser executable; resolution order documented in src/fetch/browser.ts. */
+    browser: z.string().optional(),
+    headed: z.boolean().default(false),
+    slowMoMs: z.number().int().nonnegative().default(0),
+    navigationTimeoutSecs: z.number().positive().default(30),
+    /** Hosts the crawl may enter; empty = the seeds' hosts and everything they link to. */
+    allowDomains: z.array(z.string()).default([]),
+    denyDomains: z.array(z.string()).default([]),
+    /** Tongyici Cilin file for the semantic tree (METHODS §2); absent = cosine only. */
+    cilinPath: z.string().optional(),
+    resume: z.boolean().default(false),
+    /** Seed for every random choice (RWB exploration, sampling), so crawls are reproducible. */
+    randomSeed: z.number().int().default(1),
+  })
+  .strict();
+
+export type CrawlConfigInput = z.input<typeof CrawlConfigSchema>;
+export type CrawlConfig = z.output<typeof CrawlConfigSchema>;
+export type TopicConfig = z.output<typeof TopicSchema>;
+
+export class ConfigError extends Error {}
+
+/** Validate and fill defaults; throws ConfigError with one readable line per problem. */
+export function parseConfig(input: unknown, source = 'config'): CrawlConfig {
+  const r = CrawlConfigSchema.safeParse(input);
+  if (r.success) return r.data;
+  const lines = r.error.issues.map((i) => {
+    const path = i.path.length ? i.path.join('.') : '(top level)';
+    return `${source}: ${path}: ${i.message}`;
+  });
+  throw new ConfigError(lines.join('\n'));
+}
+
+/** Normalise a keyword entry to {term, weight}. */
+export function keywordEntries(topic: TopicConfig): { term: string; weight: number }[] {
+  return topic.keywords.map((k) => (typeof k === 'string' ? { term: k, weight: 1 } : { term: k.term, weight: k.weight }));
+}
