@@ -3,6 +3,7 @@
  * produce a value of `CrawlConfig` through `parseConfig`, so validation and defaults live here.
  */
 import { z } from 'zod';
+import { UserError } from './errors.js';
 
 export const KeywordSchema = z.union([
   z.string().min(1),
@@ -87,7 +88,7 @@ export type CrawlConfigInput = z.input<typeof CrawlConfigSchema>;
 export type CrawlConfig = z.output<typeof CrawlConfigSchema>;
 export type TopicConfig = z.output<typeof TopicSchema>;
 
-export class ConfigError extends Error {}
+export class ConfigError extends UserError {}
 
 /** Validate and fill defaults; throws ConfigError with one readable line per problem. */
 export function parseConfig(input: unknown, source = 'config'): CrawlConfig {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { UserError } from '../config/errors.js';
 
 /** Where the Chromium we launch comes from, for messages and the summary. */
 export interface BrowserLocation {
@@ -6,7 +7,7 @@ export interface BrowserLocation {
   source: '--browser' | 'CHROMIUM_PATH' | '/usr/bin/chromium' | 'playwright';
 }
 
-export class BrowserNotFoundError extends Error {}
+export class BrowserNotFoundError extends UserError {}
 
 const INSTALL_HINT =
   'No Chromium found: install one with `apt-get install chromium` (Debian/Ubuntu), ' +

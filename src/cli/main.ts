@@ -1,0 +1,134 @@
+/**
+ * `npm start`: with no arguments, a demo focused crawl of the local test web; with arguments,
+ * a crawl of what the user names. Flags and the config/topic file both go through the one
+ * schema in src/config/schema.ts. User mistakes end with one clear line and exit code 2.
+ */
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { relative } from 'node:path';
+import { STRATEGIES, type CrawlConfigInput } from '../config/schema.js';
+import { UserError } from '../config/errors.js';
+import { BrowserNotFoundError } from '../fetch/browser.js';
+import { loadConfigFile, buildConfig, checkSeedsReachable, type CliFlags } from './options.js';
+import { runCrawl, type CrawlResult } from '../crawl/engine.js';
+
+function intArg(name: string) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number, got "${v}"`);
+    return n;
+  };
+}
+function numArg(name: string) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isFinite(n)) throw new InvalidArgumentError(`${name} must be a number, got "${v}"`);
+    return n;
+  };
+}
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+export function buildProgram(): Command {
+  return new Command()
+    .name('npm start --')
+    .description('Focused web crawler. With no arguments: a demo crawl of the local test web.')
+    .option('-t, --topic <keywords>', 'topic keywords, space separated; "term:2" gives a weight')
+    .option('-s, --seeds <urls...>', 'seed URLs (fetched first)')
+    .option('-c, --config <file>', 'config or topic file (JSON or YAML), validated by the same schema')
+    .option('--strategy <name>', `URL ordering: ${STRATEGIES.join(', ')}`)
+    .option('-n, --max-pages <n>', 'page budget (the frontier itself is never capped)', intArg('--max-pages'))
+    .option('--max-depth <n>', 'link depth limit from the seeds', intArg('--max-depth'))
+    .option('--time-limit <secs>', 'stop after this many seconds (0 = none)', numArg('--time-limit'))
+    .option('--concurrency <n>', 'pages rendered at once', intArg('--concurrency'))
+    .option('--threshold <x>', 'relevance threshold θ_page (0–1)', numArg('--threshold'))
+    .option('--delay <ms>', 'minimum delay between requests to one host', intArg('--delay'))
+    .option('--per-host <n>', 'concurrent requests per host', intArg('--per-host'))
+    .option('--no-robots', 'ignore robots.txt')
+    .option('--allow-domain <host>', 'only crawl this host (repeatable)', collect)
+    .option('--deny-domain <host>', 'never crawl this host (repeatable)', collect)
+    .option('--storage <dir>', 'storage folder (datasets, runs, reports)')
+    .option('--browser <path>', 'Chromium/Chrome executable')
+    .option('--headed', 'show the browser window (needs a display: xvfb-run -a npm start -- --headed)')
+    .option('--slow-mo <ms>', 'slow each browser action down, with --headed', intArg('--slow-mo'))
+    .option('--cilin <file>', 'Tongyici Cilin file for the semantic tree (METHODS §2)')
+    .option('--random-seed <n>', 'seed for every random choice', intArg('--random-seed'))
+    .option('--json', 'print the summary as JSON')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+}
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(1)}%`;
+}
+
+export function formatSummary(r: CrawlResult, heading: string): string {
+  const lines = [
+    heading,
+    `  pages fetched     ${r.fetched} in ${(r.elapsedMs / 1000).toFixed(1)} s (${r.pagesPerSecond.toFixed(2)} pages/s)`,
+    `  relevant (judged) ${r.relevant}  harvest rate ${pct(r.harvestRate)}`,
+  ];
+  if (r.truthHarvestRate !== undefined) {
+    lines.push(`  relevant (truth)  harvest rate ${pct(r.truthHarvestRate)} against the test web's ground truth`);
+  }
+  lines.push(
+    `  failed            ${r.failed}`,
+    `  frontier left     ${r.frontierSize} URLs`,
+    `  results           ${relative(process.cwd(), r.datasetDir) || r.datasetDir}/ (one JSON file per relevant page)`,
+    `  crawl log         ${relative(process.cwd(), r.logPath)} (every fetched URL with its score and decision)`,
+  );
+  return lines.join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    throw e;
+  }
+  const flags = program.opts<CliFlags & { json?: boolean }>();
+  try {
+    const demo = !flags.topic && !flags.seeds && !flags.config;
+    if (demo) return await runDemo(flags);
+    const fileInput: Partial<CrawlConfigInput> = flags.config ? await loadConfigFile(flags.config) : {};
+    const config = buildConfig(flags, fileInput);
+    await checkSeedsReachable(config.topics.flatMap((t) => t.seeds));
+    const result = await runCrawl({ config });
+    const kw = config.topics.map((t) => t.name ?? t.keywords.map((k) => (typeof k === 'string' ? k : k.term)).join(' ')).join(' | ');
+    console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Focused crawl for "${kw}" (strategy ${config.strategy})`));
+    return 0;
+  } catch (e) {
+    if (e instanceof UserError || e instanceof BrowserNotFoundError) {
+      process.stderr.write(`error: ${(e as Error).message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+async function runDemo(flags: CliFlags & { json?: boolean }): Promise<number> {
+  const { startTestWeb } = await import('../testweb/index.js');
+  const web = await startTestWeb({});
+  try {
+    process.stderr.write(`Started the local test web: ${web.sites.map((s) => `${s.name} ${s.origin}`).join(', ')}\n`);
+    const config = buildConfig({ ...flags, topic: web.demo.keywords.join(' '), seeds: web.demo.seeds }, {});
+    const topicId = web.demo.topic;
+    const result = await runCrawl({ config, truth: (url) => web.isRelevant(url, topicId) });
+    const heading = `Demo: focused crawl of the local test web for "${web.demo.keywords.join(' ')}" (strategy ${config.strategy}, budget ${config.maxPages})`;
+    console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, heading));
+    return 0;
+  } finally {
+    await web.close();
+  }
+}
+
+const isEntry = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (isEntry) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e) => {
+      process.stderr.write(`internal error: ${(e as Error).stack ?? e}\n`);
+      process.exit(1);
+    },
+  );
+}

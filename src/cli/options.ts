@@ -1,0 +1,142 @@
+/**
+ * Turn CLI flags and a config/topic file into one validated CrawlConfig (flags win over the
+ * file), and pre-flight checks that catch user mistakes before a browser starts.
+ */
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { UserError } from '../config/errors.js';
+import { parseConfig, type CrawlConfig, type CrawlConfigInput } from '../config/schema.js';
+
+export interface CliFlags {
+  topic?: string;
+  seeds?: string[];
+  config?: string;
+  strategy?: string;
+  maxPages?: number;
+  maxDepth?: number;
+  timeLimit?: number;
+  concurrency?: number;
+  threshold?: number;
+  delay?: number;
+  perHost?: number;
+  robots?: boolean;
+  allowDomain?: string[];
+  denyDomain?: string[];
+  storage?: string;
+  browser?: string;
+  headed?: boolean;
+  slowMo?: number;
+  cilin?: string;
+  randomSeed?: number;
+}
+
+/**
+ * Read a JSON or YAML file. It may be a whole config (with `topics`) or a single topic
+ * (with `keywords`), which becomes `topics: [it]`.
+ */
+export async function loadConfigFile(path: string): Promise<Partial<CrawlConfigInput>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new UserError(`cannot read config file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (e) {
+    const msg = (e as Error).message.split('\n')[0];
+    throw new UserError(`${path}: not valid ${extname(path).toLowerCase() === '.json' ? 'JSON' : 'YAML'}: ${msg}`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UserError(`${path}: expected an object with "topics" or "keywords"`);
+  const obj = value as Record<string, unknown>;
+  if ('keywords' in obj && !('topics' in obj)) return { topics: [obj as never] };
+  return obj as Partial<CrawlConfigInput>;
+}
+
+/** `地震 救援:2` → keyword entries; weights after a colon. */
+export function parseKeywords(topic: string): ({ term: string; weight: number } | string)[] {
+  const parts = topic.split(/[\s,，]+/).filter(Boolean);
+  if (parts.length === 0) throw new UserError('the topic is empty: give keywords, e.g. --topic "汶川地震 救援"');
+  return parts.map((p) => {
+    const m = /^(.+):(\d+(?:\.\d+)?)$/.exec(p);
+    return m ? { term: m[1], weight: Number(m[2]) } : p;
+  });
+}
+
+export function checkUrl(url: string, what = 'seed'): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new UserError(`${what} "${url}" is not a valid URL (expected http://… or https://…)`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UserError(`${what} "${url}" is not an http(s) URL`);
+  return u.href;
+}
+
+export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, source = flags.config ?? 'command line'): CrawlConfig {
+  const input: Record<string, unknown> = { ...file };
+  if (flags.topic !== undefined || flags.seeds) {
+    const fileTopic = (file.topics?.[0] ?? {}) as Record<string, unknown>;
+    input.topics = [
+      {
+        ...fileTopic,
+        ...(flags.topic !== undefined ? { keywords: parseKeywords(flags.topic) } : {}),
+        ...(flags.seeds ? { seeds: flags.seeds.map((s) => checkUrl(s)) } : {}),
+      },
+    ];
+  }
+  const set = (key: string, v: unknown) => {
+    if (v !== undefined) input[key] = v;
+  };
+  set('strategy', flags.strategy);
+  set('maxPages', flags.maxPages);
+  set('maxDepth', flags.maxDepth);
+  set('timeLimitSecs', flags.timeLimit);
+  set('maxConcurrency', flags.concurrency);
+  set('pageThreshold', flags.threshold);
+  set('perHostDelayMs', flags.delay);
+  set('perHostConcurrency', flags.perHost);
+  if (flags.robots === false) input.respectRobotsTxt = false;
+  set('allowDomains', flags.allowDomain);
+  set('denyDomains', flags.denyDomain);
+  set('storageDir', flags.storage);
+  set('browser', flags.browser);
+  set('headed', flags.headed);
+  set('slowMoMs', flags.slowMo);
+  set('cilinPath', flags.cilin);
+  set('randomSeed', flags.randomSeed);
+  const config = parseConfig(input, source);
+  for (const t of config.topics) {
+    if (t.seeds.length === 0 && !t.search) {
+      throw new UserError(`${source}: topic "${t.name ?? t.keywords.join(' ')}" has no seeds: give --seeds URL… or a search provider`);
+    }
+  }
+  return config;
+}
+
+/**
+ * Fail early, in one line, when no seed answers at all; a crawl that cannot start should not
+ * launch a browser first. Seeds that answer with any HTTP status count as reachable.
+ */
+export async function checkSeedsReachable(seeds: string[], timeoutMs = 10_000): Promise<void> {
+  if (seeds.length === 0) return;
+  const failures: string[] = [];
+  await Promise.all(
+    seeds.map(async (url) => {
+      try {
+        const res = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+        await res.body?.cancel();
+      } catch (e) {
+        const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name;
+        failures.push(`${url} (${cause})`);
+      }
+    }),
+  );
+  if (failures.length === seeds.length) {
+    throw new UserError(`no seed is reachable: ${failures.join(', ')}`);
+  }
+  for (const f of failures) process.stderr.write(`warning: seed unreachable, skipped: ${f}\n`);
+}

@@ -1,0 +1,241 @@
+/**
+ * The engine: wires the stages together and owns the data flow, one way per page:
+ * frontier → fetch (browser) → extract → topic (relevance) → score → frontier, and
+ * store / report on the side. Stage logic lives in its own module; this file only routes.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Dataset, log as crawleeLog, LogLevel, type Request } from 'crawlee';
+import type { CrawlConfig } from '../config/schema.js';
+import { analyzePage } from '../extract/page.js';
+import { browserLaunchOptions } from '../fetch/browser.js';
+import { createBrowserFetcher, crawleeConfig, type RenderedPage } from '../fetch/crawler.js';
+import { Frontier, uniqueKeyOf } from '../frontier/frontier.js';
+import { createScorer } from '../score/index.js';
+import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
+import { RunState } from '../store/run-state.js';
+import { PageJudge } from './judge.js';
+
+export interface CrawlOptions {
+  config: CrawlConfig;
+  /** Ground-truth label of a URL, when the crawl runs on a labelled web (test web, benchmarks). */
+  truth?: (url: string) => boolean;
+  /** Progress lines (default: stderr). */
+  progress?: (line: string) => void;
+  /** Run id; default a timestamp. */
+  runId?: string;
+}
+
+export interface CrawlResult {
+  runId: string;
+  runDir: string;
+  datasetDir: string;
+  logPath: string;
+  fetched: number;
+  relevant: number;
+  failed: number;
+  /** Relevant (as judged by the crawler) / fetched. */
+  harvestRate: number;
+  /** Relevant by ground truth / fetched, when a truth function was given. */
+  truthHarvestRate?: number;
+  /** Ground-truth harvest-rate curve: value after each fetched page. */
+  truthCurve?: number[];
+  elapsedMs: number;
+  pagesPerSecond: number;
+  frontierSize: number;
+}
+
+function timestampId(d = new Date()): string {
+  return d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
+  const { config } = options;
+  const progress = options.progress ?? ((l: string) => process.stderr.write(l + '\n'));
+  const started = Date.now();
+  const runId = options.runId ?? timestampId();
+  const storageDir = resolve(config.storageDir);
+  const runDir = join(storageDir, 'runs', runId);
+  mkdirSync(runDir, { recursive: true });
+
+  const { launchOptions } = await browserLaunchOptions({ browser: config.browser, headed: config.headed, slowMo: config.slowMoMs });
+  crawleeLog.setLevel(LogLevel.WARNING);
+
+  const judge = await PageJudge.create(config);
+  const scorer = createScorer(config.strategy, {}, config.randomSeed);
+  const frontier = new Frontier({
+    maxPages: config.maxPages,
+    maxDepth: config.maxDepth,
+    perHostDelayMs: config.perHostDelayMs,
+    perHostConcurrency: config.perHostConcurrency,
+  });
+  const crawlLog = new CrawlLog(join(runDir, 'crawl-log.jsonl'));
+  const datasetName = `run-${runId}`;
+  const dataset = await Dataset.open(datasetName, { config: crawleeConfig(storageDir) });
+  const state = await RunState.open(join(runDir, 'state.json'), () => ({
+    runId,
+    startedAt: new Date(started).toISOString(),
+    updatedAt: new Date(started).toISOString(),
+    status: 'running',
+    config,
+    counters: { fetched: 0, relevant: 0, failed: 0, truthRelevant: 0 },
+  }));
+
+  const seeds = [...new Set(config.topics.flatMap((t) => t.seeds))];
+  for (const url of seeds) {
+    const s = scorer.seedScore(url);
+    frontier.offer({ url, depth: 0, score: s.score, components: s.components });
+  }
+
+  const counters = state.data.counters;
+  const truthCurve: number[] = [];
+  const record = (entry: CrawlLogEntry) => {
+    counters.fetched++;
+    if (entry.decision === 'saved') counters.relevant++;
+    if (entry.decision === 'failed') counters.failed++;
+    if (options.truth) {
+      entry.truth = options.truth(entry.url);
+      if (entry.truth) counters.truthRelevant++;
+      truthCurve.push(counters.truthRelevant / counters.fetched);
+    }
+    crawlLog.append(entry);
+    if (counters.fetched % 25 === 0) {
+      const secs = (Date.now() - started) / 1000;
+      progress(
+        `[crawl] ${counters.fetched}/${config.maxPages} fetched, ${counters.relevant} relevant ` +
+          `(${((counters.relevant / counters.fetched) * 100).toFixed(1)}%), frontier ${frontier.size}, ` +
+          `${(counters.fetched / secs).toFixed(1)} pages/s, ${secs.toFixed(0)} s`,
+      );
+    }
+  };
+
+  const meta = (request: Request) => request.userData as { depth?: number; parentUrl?: string; score?: number; components?: Record<string, number> };
+
+  const onPage = async (page: RenderedPage) => {
+    const m = meta(page.request);
+    const depth = m.depth ?? 0;
+    const base: Omit<CrawlLogEntry, 'decision'> = {
+      time: page.fetchedAt.toISOString(),
+      url: page.request.url,
+      status: page.status,
+      depth,
+      parent: m.parentUrl,
+      score: m.score,
+      components: m.components,
+      contentType: page.contentType,
+    };
+    if (page.html === undefined) {
+      record({ ...base, decision: 'not-html', reason: page.contentType });
+      return;
+    }
+    const analysis = analyzePage({ html: page.html, url: page.url, fetchedAt: page.fetchedAt });
+    // A redirect lands on another URL: mark it seen so it is not fetched again.
+    if (page.url !== page.request.url) frontier.markSeen([uniqueKeyOf(page.url)]);
+    const verdict = judge.judge(analysis, { isSeed: depth === 0 });
+    const links = analysis.links.map((l) => ({ ...l, contextSim: judge.linkRelevance(l) }));
+    const updates = scorer.onPageFetched({
+      url: page.request.url,
+      parentUrl: m.parentUrl,
+      depth,
+      host: new URL(page.request.url).host,
+      rel: verdict.rel,
+      relevant: verdict.relevant,
+      publishTime: analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined,
+      links,
+    });
+    for (const u of updates) {
+      if (u.drop) frontier.drop(uniqueKeyOf(u.url));
+      else frontier.offer({ url: u.url, depth: u.depth, parentUrl: page.request.url, score: u.score, components: u.breakdown.components });
+    }
+    if (verdict.relevant) {
+      await dataset.pushData({
+        url: page.url,
+        title: analysis.title,
+        publishTime: analysis.publishTime?.iso,
+        topic: verdict.topicId,
+        relevance: verdict.rel,
+        score: m.score,
+        text: analysis.text,
+        fetchedAt: page.fetchedAt.toISOString(),
+      });
+    }
+    record({
+      ...base,
+      relevance: verdict.rel,
+      relevant: verdict.relevant,
+      topic: verdict.topicId,
+      title: analysis.title,
+      publishTime: analysis.publishTime?.iso,
+      decision: verdict.outOfWindow ? 'out-of-window' : verdict.relevant ? 'saved' : 'recorded',
+    });
+  };
+
+  const onFailure = async (request: Request, error: Error) => {
+    const m = meta(request);
+    const notHtml = /Download is starting/i.test(error.message);
+    record({
+      time: new Date().toISOString(),
+      url: request.url,
+      status: 0,
+      depth: m.depth ?? 0,
+      parent: m.parentUrl,
+      score: m.score,
+      components: m.components,
+      decision: notHtml ? 'not-html' : 'failed',
+      reason: error.message.split('\n')[0].slice(0, 300),
+    });
+  };
+
+  const crawler = createBrowserFetcher({
+    requestQueue: frontier,
+    launchOptions,
+    maxConcurrency: config.maxConcurrency,
+    navigationTimeoutSecs: config.navigationTimeoutSecs,
+    maxRequestRetries: 1,
+    storageDir,
+    respectRobotsTxt: config.respectRobotsTxt,
+    onPage,
+    onFailure,
+  });
+
+  let stopReason = 'frontier empty or budget reached';
+  const timer =
+    config.timeLimitSecs > 0
+      ? setTimeout(() => {
+          stopReason = `time limit (${config.timeLimitSecs} s)`;
+          crawler.stop(stopReason);
+        }, config.timeLimitSecs * 1000)
+      : undefined;
+  const onSigint = () => {
+    stopReason = 'interrupted (Ctrl-C)';
+    crawler.stop(stopReason);
+  };
+  process.once('SIGINT', onSigint);
+  try {
+    await crawler.run();
+  } finally {
+    if (timer) clearTimeout(timer);
+    process.off('SIGINT', onSigint);
+    crawlLog.close();
+  }
+  const elapsedMs = Date.now() - started;
+  await state.update((d) => {
+    d.status = stopReason.startsWith('interrupted') ? 'interrupted' : 'finished';
+    d.finishedAt = new Date().toISOString();
+  });
+  return {
+    runId,
+    runDir,
+    datasetDir: join(storageDir, 'datasets', datasetName),
+    logPath: crawlLog.path,
+    fetched: counters.fetched,
+    relevant: counters.relevant,
+    failed: counters.failed,
+    harvestRate: counters.fetched ? counters.relevant / counters.fetched : 0,
+    truthHarvestRate: options.truth ? (counters.fetched ? counters.truthRelevant / counters.fetched : 0) : undefined,
+    truthCurve: options.truth ? truthCurve : undefined,
+    elapsedMs,
+    pagesPerSecond: counters.fetched / (elapsedMs / 1000),
+    frontierSize: frontier.size,
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * The downloader: Crawlee's PlaywrightCrawler renders each page our frontier hands out and
+ * passes plain data (final URL, status, rendered HTML, captured JSON responses) to the engine.
+ * Everything that decides what to fetch lives elsewhere; keep this glue thin.
+ */
+import { Configuration, PlaywrightCrawler, playwrightUtils, type IRequestManager, type Request } from 'crawlee';
+import type { LaunchOptions, Page } from 'playwright';
+import { chromium } from 'playwright';
+
+/** A rendered page, as plain data. */
+export interface RenderedPage {
+  request: Request;
+  /** URL after redirects. */
+  url: string;
+  status: number;
+  contentType: string;
+  /** Rendered DOM serialised; absent for non-HTML responses. */
+  html?: string;
+  fetchedAt: Date;
+  /** JSON bodies the page loaded (comment widgets load replies by XHR). */
+  xhrJson: { url: string; json: unknown }[];
+  page: Page;
+}
+
+export interface BrowserFetcherOptions {
+  requestQueue: IRequestManager;
+  launchOptions: LaunchOptions;
+  maxConcurrency: number;
+  navigationTimeoutSecs: number;
+  maxRequestRetries: number;
+  storageDir: string;
+  respectRobotsTxt: boolean;
+  /** Abort images, fonts and media: the crawler reads text and links only. */
+  blockResources?: boolean;
+  /** After `load`, wait this long at most for in-flight XHR/fetch to settle (JS-injected text). */
+  settleTimeoutMs?: number;
+  onPage(page: RenderedPage): Promise<void>;
+  onFailure(request: Request, error: Error): Promise<void>;
+}
+
+/** Crawlee configuration rooted at our storage folder (datasets, key-value stores). */
+export function crawleeConfig(storageDir: string): Configuration {
+  return new Configuration({
+    storageClientOptions: { localDataDirectory: storageDir },
+    persistStorage: true,
+    purgeOnStart: false,
+  });
+}
+
+/**
+ * Wait until the page's network has been quiet for `idleMs`, or `timeoutMs` has passed.
+ * Cheaper than Playwright's `networkidle` (a fixed 500 ms) on pages that finish quickly, and
+ * still catches article text fetched after `load`.
+ */
+export async function waitForQuietNetwork(page: Page, inFlight: { n: number; lastChange: number }, idleMs = 120, timeoutMs = 3000): Promise<void> {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    if (inFlight.n <= 0 && Date.now() - inFlight.lastChange >= idleMs) return;
+    await page.waitForTimeout(40);
+  }
+}
+
+export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCrawler {
+  const pageState = new WeakMap<Page, { inFlight: { n: number; lastChange: number }; xhrJson: { url: string; json: unknown }[] }>();
+  return new PlaywrightCrawler(
+    {
+      requestQueue: opts.requestQueue as never,
+      maxConcurrency: opts.maxConcurrency,
+      maxRequestRetries: opts.maxRequestRetries,
+      navigationTimeoutSecs: opts.navigationTimeoutSecs,
+      requestHandlerTimeoutSecs: opts.navigationTimeoutSecs + 30,
+      respectRobotsTxtFile: opts.respectRobotsTxt,
+      useSessionPool: false,
+      launchContext: { launcher: chromium, launchOptions: opts.launchOptions },
+      // Fingerprint injection rewrites every page's JS environment: costly and useless here.
+      browserPoolOptions: { useFingerprints: false },
+      preNavigationHooks: [
+        async ({ page }, gotoOptions) => {
+          if (gotoOptions) gotoOptions.waitUntil = 'load';
+          const state = { inFlight: { n: 0, lastChange: Date.now() }, xhrJson: [] as { url: string; json: unknown }[] };
+          pageState.set(page, state);
+          if (opts.blockResources !== false) {
+            await playwrightUtils.blockRequests(page, {
+              urlPatterns: ['.jpg', '.jpeg', '.png', '.gif', '.webp', '.svg', '.ico', '.woff', '.woff2', '.ttf', '.mp4', '.mp3'],
+            });
+          }
+          const track = (d: number) => {
+            state.inFlight.n += d;
+            state.inFlight.lastChange = Date.now();
+          };
+          page.on('request', (r) => {
+            const t = r.resourceType();
+            if (t === 'xhr' || t === 'fetch') track(1);
+          });
+          const done = (r: { resourceType(): string }) => {
+            const t = r.resourceType();
+            if (t === 'xhr' || t === 'fetch') track(-1);
+          };
+          page.on('requestfailed', done);
+          page.on('requestfinished', done);
+          page.on('response', async (res) => {
+            const t = res.request().resourceType();
+            if ((t !== 'xhr' && t !== 'fetch') || !(res.headers()['content-type'] ?? '').includes('json')) return;
+            try {
+              state.xhrJson.push({ url: res.url(), json: await res.json() });
+            } catch {
+              // body gone (page closed) or not JSON after all
+            }
+          });
+        },
+      ],
+      requestHandler: async ({ page, request, response }) => {
+        const state = pageState.get(page);
+        if (state) await waitForQuietNetwork(page, state.inFlight, 120, opts.settleTimeoutMs ?? 3000);
+        const contentType = response?.headers()['content-type'] ?? '';
+        const isHtml = !contentType || /html|xml/i.test(contentType);
+        await opts.onPage({
+          request,
+          url: page.url(),
+          status: response?.status() ?? 0,
+          contentType,
+          html: isHtml ? await page.content() : undefined,
+          fetchedAt: new Date(),
+          xhrJson: state?.xhrJson ?? [],
+          page,
+        });
+      },
+      failedRequestHandler: async ({ request }, error) => {
+        await opts.onFailure(request, error);
+      },
+    },
+    crawleeConfig(opts.storageDir),
+  );
+}

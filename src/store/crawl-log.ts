@@ -1,0 +1,69 @@
+/**
+ * The crawl log: one JSON line per fetched URL, relevant or not, so a user can audit a crawl
+ * and compute its harvest rate with their own labels. Lines are written synchronously: a
+ * crash (even kill -9) loses at most the line being written.
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, existsSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type CrawlDecision =
+  | 'saved' // relevant: stored in the dataset, links followed
+  | 'recorded' // irrelevant: recorded here only, links follow the tunnelling rule
+  | 'failed' // network error, HTTP error after retries, navigation error
+  | 'not-html' // a response we do not analyse (recorded by content type)
+  | 'out-of-window' // published outside the topic's time window (METHODS §3.4)
+  | 'revisit'; // a thread re-fetched for new replies
+
+export interface CrawlLogEntry {
+  time: string;
+  url: string;
+  /** HTTP status, or 0 when no response arrived. */
+  status: number;
+  depth: number;
+  parent?: string;
+  relevance?: number;
+  relevant?: boolean;
+  topic?: string;
+  /** The frontier score the URL was fetched with, and its named components. */
+  score?: number;
+  components?: Record<string, number>;
+  decision: CrawlDecision;
+  reason?: string;
+  title?: string;
+  publishTime?: string;
+  contentType?: string;
+  /** Ground-truth label when the crawl runs on a labelled web (test web, benchmarks). */
+  truth?: boolean;
+}
+
+export class CrawlLog {
+  private fd: number;
+  constructor(readonly path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.fd = openSync(path, 'a');
+  }
+
+  append(entry: CrawlLogEntry): void {
+    writeSync(this.fd, JSON.stringify(entry) + '\n');
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+
+  /** Read a log back; a torn last line (crash mid-write) is skipped. */
+  static read(path: string): CrawlLogEntry[] {
+    if (!existsSync(path)) return [];
+    const out: CrawlLogEntry[] = [];
+    for (const line of readFileSync(path, 'utf8').split('\n')) {
+      if (!line) continue;
+      try {
+        out.push(JSON.parse(line) as CrawlLogEntry);
+      } catch {
+        // torn line from a crash: ignore
+      }
+    }
+    return out;
+  }
+}
