@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# npm's postinstall hook: make sure a Chromium exists for the crawler and the tests.
+# On Debian/Ubuntu as root it installs Debian's chromium (plus xvfb for headed runs and CJK
+# fonts for readable screenshots); elsewhere it only says what to do. Never downloads a browser
+# build of its own: the crawler runs the system Chromium through executablePath.
+set -u
+if [ -n "${CHROMIUM_PATH:-}" ] && [ -x "${CHROMIUM_PATH}" ]; then exit 0; fi
+need=""
+command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need="chromium"
+command -v xvfb-run >/dev/null 2>&1 || need="$need xvfb"
+[ -d /usr/share/fonts/opentype/noto ] || need="$need fonts-noto-cjk"
+[ -z "$need" ] && exit 0
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  echo "[install] installing Debian packages:$need" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends $need >/dev/null \
+    && exit 0
+  echo "[install] apt-get failed; install them by hand: apt-get install$need" >&2
+  exit 0
+fi
+echo "[install] missing:$need. Install Chromium with your package manager (e.g. 'sudo apt-get install chromium'," >&2
+echo "          'brew install --cask chromium'), or point CHROMIUM_PATH at a Chrome/Chromium executable." >&2
+exit 0
