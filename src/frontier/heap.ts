@@ -1,0 +1,220 @@
+/**
+ * Indexed binary max-heap keyed by string (a URL's unique key). Scores change after enqueueing
+ * (METHODS §3: new in-links, feedback, IPageRank), so besides push/pop it supports update and
+ * remove of any key in O(log n).
+ *
+ * Layout (why hand-written: no maintained npm heap offers keyed decrease/increase-key with a
+ * compact layout): every key gets a *slot*; scores live in a Float64Array by slot, the heap is an
+ * Int32Array of slots and `pos` maps slot → heap index. The only per-entry objects are the key
+ * string itself and one Map entry (key → slot), so a million URLs cost about 16 bytes of typed
+ * arrays plus the Map entry. Freed slots are reused through a free list.
+ */
+
+export interface HeapEntry {
+  key: string;
+  score: number;
+}
+
+const INITIAL_CAPACITY = 16;
+
+export class IndexedMaxHeap {
+  private slotOf = new Map<string, number>();
+  private keys: (string | undefined)[] = [];
+  private scores = new Float64Array(INITIAL_CAPACITY);
+  /** heap[i] = slot at heap position i. */
+  private heap = new Int32Array(INITIAL_CAPACITY);
+  /** pos[slot] = heap position of the slot. */
+  private pos = new Int32Array(INITIAL_CAPACITY);
+  private freeSlots: number[] = [];
+  private nextSlot = 0;
+  private n = 0;
+
+  get size(): number {
+    return this.n;
+  }
+
+  has(key: string): boolean {
+    return this.slotOf.has(key);
+  }
+
+  /** The key's current score, or undefined when absent. */
+  get(key: string): number | undefined {
+    const s = this.slotOf.get(key);
+    return s === undefined ? undefined : this.scores[s];
+  }
+
+  /** Insert a new key; throws when it is already present (use `set` for insert-or-update). */
+  push(key: string, score: number): void {
+    if (this.slotOf.has(key)) throw new Error(`IndexedMaxHeap.push: key already present: ${key}`);
+    this.insert(key, score);
+  }
+
+  /** Insert the key, or change its score when present. Returns true when it was new. */
+  set(key: string, score: number): boolean {
+    const s = this.slotOf.get(key);
+    if (s === undefined) {
+      this.insert(key, score);
+      return true;
+    }
+    this.reprioritise(s, score);
+    return false;
+  }
+
+  /** Change a present key's score (up or down); false when the key is absent. */
+  update(key: string, score: number): boolean {
+    const s = this.slotOf.get(key);
+    if (s === undefined) return false;
+    this.reprioritise(s, score);
+    return true;
+  }
+
+  peek(): HeapEntry | undefined {
+    if (this.n === 0) return undefined;
+    const s = this.heap[0]!;
+    return { key: this.keys[s]!, score: this.scores[s]! };
+  }
+
+  pop(): HeapEntry | undefined {
+    if (this.n === 0) return undefined;
+    const s = this.heap[0]!;
+    const entry = { key: this.keys[s]!, score: this.scores[s]! };
+    this.removeAt(0);
+    return entry;
+  }
+
+  remove(key: string): boolean {
+    const s = this.slotOf.get(key);
+    if (s === undefined) return false;
+    this.removeAt(this.pos[s]!);
+    return true;
+  }
+
+  clear(): void {
+    this.slotOf.clear();
+    this.keys = [];
+    this.freeSlots = [];
+    this.nextSlot = 0;
+    this.n = 0;
+  }
+
+  /** Entries in no particular order. */
+  *entries(): IterableIterator<HeapEntry> {
+    for (let i = 0; i < this.n; i++) {
+      const s = this.heap[i]!;
+      yield { key: this.keys[s]!, score: this.scores[s]! };
+    }
+  }
+
+  /** For tests: true when every parent's score ≥ its children's and the indexes agree. */
+  checkInvariants(): boolean {
+    if (this.slotOf.size !== this.n) return false;
+    for (let i = 0; i < this.n; i++) {
+      const s = this.heap[i]!;
+      if (this.pos[s] !== i) return false;
+      if (this.slotOf.get(this.keys[s]!) !== s) return false;
+      if (i > 0 && this.scores[this.heap[(i - 1) >> 1]!]! < this.scores[s]!) return false;
+    }
+    return true;
+  }
+
+  // ---- internals ------------------------------------------------------------------------
+
+  private insert(key: string, score: number): void {
+    if (Number.isNaN(score)) throw new Error(`IndexedMaxHeap: score of ${key} is NaN`);
+    let s = this.freeSlots.pop();
+    if (s === undefined) {
+      s = this.nextSlot++;
+      if (s >= this.scores.length) this.growSlots();
+    }
+    if (this.n >= this.heap.length) this.growHeap();
+    this.slotOf.set(key, s);
+    this.keys[s] = key;
+    this.scores[s] = score;
+    this.heap[this.n] = s;
+    this.pos[s] = this.n;
+    this.n++;
+    this.siftUp(this.n - 1);
+  }
+
+  private reprioritise(s: number, score: number): void {
+    if (Number.isNaN(score)) throw new Error(`IndexedMaxHeap: score of ${this.keys[s]} is NaN`);
+    const old = this.scores[s]!;
+    this.scores[s] = score;
+    const i = this.pos[s]!;
+    if (score > old) this.siftUp(i);
+    else if (score < old) this.siftDown(i);
+  }
+
+  private removeAt(i: number): void {
+    const s = this.heap[i]!;
+    const last = this.n - 1;
+    this.slotOf.delete(this.keys[s]!);
+    this.keys[s] = undefined;
+    this.freeSlots.push(s);
+    this.n--;
+    if (i === last) return;
+    const moved = this.heap[last]!;
+    this.heap[i] = moved;
+    this.pos[moved] = i;
+    // The moved entry may belong above or below position i.
+    if (i > 0 && this.scores[this.heap[(i - 1) >> 1]!]! < this.scores[moved]!) this.siftUp(i);
+    else this.siftDown(i);
+  }
+
+  private siftUp(i: number): void {
+    const heap = this.heap;
+    const pos = this.pos;
+    const scores = this.scores;
+    const s = heap[i]!;
+    const sc = scores[s]!;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const ps = heap[p]!;
+      if (scores[ps]! >= sc) break;
+      heap[i] = ps;
+      pos[ps] = i;
+      i = p;
+    }
+    heap[i] = s;
+    pos[s] = i;
+  }
+
+  private siftDown(i: number): void {
+    const heap = this.heap;
+    const pos = this.pos;
+    const scores = this.scores;
+    const n = this.n;
+    const s = heap[i]!;
+    const sc = scores[s]!;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      let c = l;
+      if (r < n && scores[heap[r]!]! > scores[heap[l]!]!) c = r;
+      const cs = heap[c]!;
+      if (scores[cs]! <= sc) break;
+      heap[i] = cs;
+      pos[cs] = i;
+      i = c;
+    }
+    heap[i] = s;
+    pos[s] = i;
+  }
+
+  private growSlots(): void {
+    const cap = this.scores.length * 2;
+    const scores = new Float64Array(cap);
+    scores.set(this.scores);
+    this.scores = scores;
+    const pos = new Int32Array(cap);
+    pos.set(this.pos);
+    this.pos = pos;
+  }
+
+  private growHeap(): void {
+    const heap = new Int32Array(this.heap.length * 2);
+    heap.set(this.heap);
+    this.heap = heap;
+  }
+}
