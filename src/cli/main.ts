@@ -7,9 +7,9 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { relative } from 'node:path';
 import { STRATEGIES, type CrawlConfigInput } from '../config/schema.js';
 import { UserError } from '../config/errors.js';
-import { BrowserNotFoundError } from '../fetch/browser.js';
+import { BrowserNotFoundError, resolveBrowser } from '../fetch/browser.js';
 import { loadConfigFile, buildConfig, checkSeedsReachable, type CliFlags } from './options.js';
-import { runCrawl, type CrawlResult } from '../crawl/engine.js';
+import type { CrawlResult } from '../crawl/engine.js';
 
 function intArg(name: string) {
   return (v: string) => {
@@ -92,7 +92,9 @@ export async function main(argv: string[]): Promise<number> {
     if (demo) return await runDemo(flags);
     const fileInput: Partial<CrawlConfigInput> = flags.config ? await loadConfigFile(flags.config) : {};
     const config = buildConfig(flags, fileInput);
+    await resolveBrowser(config.browser); // a missing browser is reported before anything starts
     await checkSeedsReachable(config.topics.flatMap((t) => t.seeds));
+    const { runCrawl } = await import('../crawl/engine.js'); // loaded only once the input is valid
     const result = await runCrawl({ config });
     const kw = config.topics.map((t) => t.name ?? t.keywords.map((k) => (typeof k === 'string' ? k : k.term)).join(' ')).join(' | ');
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Focused crawl for "${kw}" (strategy ${config.strategy})`));
@@ -108,6 +110,7 @@ export async function main(argv: string[]): Promise<number> {
 
 async function runDemo(flags: CliFlags & { json?: boolean }): Promise<number> {
   const { startTestWeb } = await import('../testweb/index.js');
+  const { runCrawl } = await import('../crawl/engine.js');
   const web = await startTestWeb({});
   try {
     process.stderr.write(`Started the local test web: ${web.sites.map((s) => `${s.name} ${s.origin}`).join(', ')}\n`);

@@ -130,7 +130,8 @@ export async function checkSeedsReachable(seeds: string[], timeoutMs = 10_000): 
         const res = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
         await res.body?.cancel();
       } catch (e) {
-        const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name;
+        const c = (e as { cause?: { code?: string; message?: string } }).cause;
+        const cause = c?.code ?? c?.message ?? (e as Error).message;
         failures.push(`${url} (${cause})`);
       }
     }),
