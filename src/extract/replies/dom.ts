@@ -1,0 +1,84 @@
+/** Small DOM helpers shared by the template matchers and the generic detector. */
+import { parseHTML } from 'linkedom';
+import { resolveTimeText } from './time.js';
+
+/** linkedom, not jsdom: measured 3–8× faster on 600 KB forum pages, and we only read the tree. */
+export function parseDocument(html: string): Document {
+  return parseHTML(html).document as unknown as Document;
+}
+
+export function cleanText(s: string | null | undefined): string {
+  return (s ?? '').replace(/[\s\u00a0\u3000]+/g, ' ').trim();
+}
+
+/** Element text without <script>/<style> noise. */
+export function textOf(el: Element): string {
+  if (!el.querySelector('script, style, noscript')) return cleanText(el.textContent);
+  const clone = el.cloneNode(true) as Element;
+  for (const s of Array.from(clone.querySelectorAll('script, style, noscript'))) s.remove();
+  return cleanText(clone.textContent);
+}
+
+export function safeQueryAll(root: ParentNode, selector: string): Element[] {
+  try {
+    return Array.from(root.querySelectorAll(selector));
+  } catch {
+    return [];
+  }
+}
+
+const TIME_ATTRS = ['datetime', 'data-time', 'data-timestamp', 'data-datetime', 'data-date', 'data-utime', 'title'];
+
+/**
+ * Resolve the time an element shows. Machine-readable attributes win over text: Discuz prints
+ * `<span title="2008-5-13 10:22">3 天前</span>`, Discourse `data-time` in ms, XenForo `datetime`.
+ */
+export function timeOfElement(el: Element, ref: Date, timeZone: string): Date | null {
+  const nodes = [el, ...Array.from(el.querySelectorAll('[datetime], [data-time], [data-timestamp], [data-datetime], [title]')).slice(0, 6)];
+  for (const n of nodes) {
+    for (const a of TIME_ATTRS) {
+      const v = n.getAttribute(a);
+      if (!v) continue;
+      if (a === 'title' && !DATE_LIKE.test(v)) continue;
+      const d = resolveTimeText(v, ref, timeZone);
+      if (d) return d;
+    }
+  }
+  return resolveTimeText(textOf(el), ref, timeZone);
+}
+
+/**
+ * Text that looks like a date or time: numeric dates, month names (en/de/fr), relative
+ * phrases, Chinese forms. Used only to spot candidates; resolution is resolveTimeText's job.
+ */
+export const DATE_LIKE = new RegExp(
+  [
+    String.raw`\b\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}`,
+    String.raw`\b\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}\b`,
+    String.raw`\b\d{1,2}[-. ]?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|januar|februar|märz|mai|juni|juli|august|oktober|dezember|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre)[a-zä]*\.?[-, ]`,
+    String.raw`\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?\b`,
+    String.raw`\b\d{1,2}(st|nd|rd|th) (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)`,
+    String.raw`\b\d+ (seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?) ago\b`,
+    String.raw`\b(yesterday|today|gestern|heute|hier|aujourd'hui)\b`,
+    String.raw`\d+\s*(秒|分钟|小时|天|周|个月|年)前|刚刚|昨天|前天|今天`,
+    String.raw`\d{1,2}月\d{1,2}日`,
+  ].join('|'),
+  'i',
+);
+
+/** First integer in a string (floors such as `#3`, `2楼`, `3F`). */
+export function firstInt(s: string): number | undefined {
+  const m = /\d+/.exec(s.replace(/[,.](?=\d{3}\b)/g, ''));
+  return m ? Number(m[0]) : undefined;
+}
+
+export function absoluteUrl(href: string | null, base: string): string | null {
+  if (!href || /^(javascript|mailto|tel):/i.test(href.trim())) return null;
+  try {
+    const u = new URL(href, base);
+    u.hash = '';
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Generic detector for forums no template knows: repeated sibling blocks that each carry an
+ * author, a time and body text. No library does this (Readability finds one main block, not
+ * repeated ones), hence hand-written.
+ *
+ * 1. Time anchors: <time>, elements with datetime/data-time attributes, short elements whose
+ *    text looks like a date.
+ * 2. Every anchor votes, for each ancestor A with parent P, for "P has child A with a time".
+ * 3. For parents with ≥ MIN_POSTS such children, keep children that also have an author signal
+ *    and non-link text; the parent with most such children (same tag) is the post list.
+ */
+import type { Post } from './types.js';
+import { cleanText, DATE_LIKE, textOf, timeOfElement } from './dom.js';
+
+export const GENERIC_MIN_POSTS = 2;
+
+const AUTHOR_CLASS = /(^|[\s_-])(author|user(name)?|poster|member|nick(name)?|byline|username|uname|posterinfo|profile|postauthor|name)([\s_-]|$)/i;
+const AUTHOR_HREF = /member|user|profile|space-uid|\/u\/|people|author|uid=/i;
+const BODY_CLASS = /(^|[\s_-])(content|message|body|text|postbody|post_?text|entry|comment|cooked|bbwrapper|postmsg|messagetext)([\s_-]|$)/i;
+const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'HEAD', 'SELECT', 'OPTION', 'svg']);
+
+function timeAnchors(doc: Document): Element[] {
+  const out: Element[] = Array.from(
+    doc.querySelectorAll('time, [datetime], [data-time], [data-timestamp], [data-datetime], [data-utime]'),
+  );
+  const seen = new Set(out);
+  for (const el of Array.from(doc.body?.querySelectorAll('*') ?? [])) {
+    if (seen.has(el) || SKIP_TAGS.has(el.tagName)) continue;
+    const title = el.getAttribute('title');
+    if (title && title.length < 60 && DATE_LIKE.test(title)) {
+      out.push(el);
+      continue;
+    }
+    // Short elements only: the date is the element's own text, not a paragraph mentioning one.
+    if (el.children.length > 3) continue;
+    const t = el.textContent ?? '';
+    if (t.length > 80 || t.length < 4) continue;
+    if (DATE_LIKE.test(t)) out.push(el);
+  }
+  return out;
+}
+
+interface AuthorInfo {
+  el: Element;
+  name: string;
+}
+
+function findAuthor(block: Element): AuthorInfo | null {
+  for (const el of Array.from(block.querySelectorAll('*'))) {
+    const cls = `${el.getAttribute('class') ?? ''} ${el.getAttribute('itemprop') ?? ''} ${el.getAttribute('rel') ?? ''}`;
+    const href = el.tagName === 'A' ? el.getAttribute('href') ?? '' : '';
+    if (AUTHOR_CLASS.test(cls) || (href && AUTHOR_HREF.test(href))) {
+      const name = cleanText(el.textContent);
+      if (name && name.length <= 60) return { el, name };
+    }
+  }
+  return null;
+}
+
+function linkFreeLength(el: Element): number {
+  let links = 0;
+  for (const a of Array.from(el.querySelectorAll('a'))) links += cleanText(a.textContent).length;
+  return Math.max(0, textOf(el).length - links);
+}
+
+function bodyText(block: Element): string {
+  let best: Element | null = null;
+  let bestLen = 0;
+  for (const el of Array.from(block.querySelectorAll('*'))) {
+    if (!BODY_CLASS.test(el.getAttribute('class') ?? '') && el.getAttribute('itemprop') !== 'text') continue;
+    const len = (el.textContent ?? '').length;
+    if (len > bestLen) {
+      best = el;
+      bestLen = len;
+    }
+  }
+  return best ? textOf(best) : textOf(block);
+}
+
+export interface GenericResult {
+  posts: Post[];
+  blocks: Element[];
+}
+
+export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string): GenericResult | null {
+  const byParent = new Map<Element, Map<Element, Element>>();
+  for (const anchor of timeAnchors(doc)) {
+    let child: Element | null = anchor;
+    while (child && child.parentElement) {
+      const parent: Element = child.parentElement;
+      let kids = byParent.get(parent);
+      if (!kids) byParent.set(parent, (kids = new Map()));
+      if (!kids.has(child)) kids.set(child, anchor);
+      child = parent;
+    }
+  }
+  const candidates = [...byParent.entries()]
+    .filter(([, kids]) => kids.size >= GENERIC_MIN_POSTS)
+    .sort((a, b) => b[1].size - a[1].size)
+    .slice(0, 12);
+  let best: { blocks: [Element, Element, AuthorInfo][]; score: number } | null = null;
+  for (const [, kids] of candidates) {
+    const ok: [Element, Element, AuthorInfo][] = [];
+    for (const [child, anchor] of kids) {
+      const author = findAuthor(child);
+      if (!author) continue;
+      // Posts carry prose beyond author and date; lists of linked titles (related articles) do not.
+      if (linkFreeLength(child) - author.name.length < 25) continue;
+      ok.push([child, anchor, author]);
+    }
+    // Posts of one list share a tag; keep the majority tag.
+    const tags = new Map<string, number>();
+    for (const [c] of ok) tags.set(c.tagName, (tags.get(c.tagName) ?? 0) + 1);
+    const top = [...tags.entries()].sort((a, b) => b[1] - a[1])[0];
+    if (!top) continue;
+    const same = ok.filter(([c]) => c.tagName === top[0]);
+    if (same.length < GENERIC_MIN_POSTS) continue;
+    const score = same.length;
+    if (!best || score > best.score) best = { blocks: same, score };
+  }
+  if (!best) return null;
+  const posts: Post[] = best.blocks.map(([block, anchor, author]) => {
+    const t = timeOfElement(anchor, ref, timeZone);
+    const post: Post = { author: author.name, text: bodyText(block) };
+    if (t) post.time = t.toISOString();
+    return post;
+  });
+  return { posts, blocks: best.blocks.map(([b]) => b) };
+}

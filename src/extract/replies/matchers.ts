@@ -1,0 +1,190 @@
+/**
+ * Built-in reply templates (METHODS §4, "visited URLs are matched against reply templates").
+ * Each is plain data so users can add their own through loadMatchers() without code.
+ */
+import type { Post, ReplyMatcher } from './types.js';
+import { absoluteUrl, cleanText, firstInt, safeQueryAll, textOf, timeOfElement } from './dom.js';
+
+export const BUILTIN_MATCHERS: readonly ReplyMatcher[] = [
+  {
+    name: 'discuz',
+    url: String.raw`thread-\d+-\d+-\d+\.html|forum\.php\?(.*&)?mod=viewthread`,
+    threadId: String.raw`(?:thread-|[?&]tid=)(\d+)`,
+    post: '#postlist > div[id^="post_"], div[id^="post_"]:has(> table[id^="pid"])',
+    author: '.authi a.xw1, .pls .authi a, .authi a',
+    time: 'em[id^="authorposton"] span[title], em[id^="authorposton"]',
+    text: 'td.t_f, .t_msgfont, .pcb',
+    floor: '.pi strong a em, a[id^="postnum"] em, .pi strong a',
+    pages: '.pg a, .pgs .pg a',
+    total: '.hm.ptn, .ptn',
+    totalPattern: String.raw`(?:回复|replies)\s*[:：]?\s*(\d+)`,
+  },
+  {
+    name: 'phpbb',
+    url: String.raw`viewtopic\.php`,
+    threadId: String.raw`[?&]t=(\d+)`,
+    post: 'div.post[id^="p"], div.post.bg1, div.post.bg2',
+    author: '.author .username, .author .username-coloured, .author strong a, .author strong, dl.postprofile dt a',
+    time: '.author time, p.author',
+    text: '.content, .postbody .content',
+    pages: '.pagination a',
+  },
+  {
+    name: 'fluxbb',
+    url: String.raw`viewtopic\.php`,
+    threadId: String.raw`[?&](?:id|pid)=(\d+)`,
+    post: 'div.blockpost',
+    author: '.postleft dt strong, .postleft dt',
+    time: 'h2 a, h2',
+    text: '.postmsg',
+    floor: 'h2 .conr',
+    pages: '.pagelink a',
+  },
+  {
+    name: 'vbulletin',
+    url: String.raw`showthread\.php|/threads?/\d+|/\d+-[^/]+\.html`,
+    threadId: String.raw`(?:[?&]t=|/threads?/|/)(\d+)`,
+    post: 'li.postcontainer, li.postbitlegacy, table[id^="post"]:has([id^="post_message_"]), div[id^="edit"] > table.tborder',
+    author: '.username, .bigusername, .popupmenu .username',
+    time: '.postdate .date, .date, .postdate, td.thead',
+    text: '.postcontent, blockquote.postcontent, [id^="post_message_"]',
+    floor: 'a.postcounter, a[id^="postcount"], .postcounter',
+    pages: '.pagination a, .pagenav a',
+  },
+  {
+    name: 'tieba',
+    url: String.raw`tieba\.baidu\.com/p/\d+`,
+    threadId: String.raw`/p/(\d+)`,
+    post: '.l_post',
+    author: '.p_author_name, .d_name a',
+    time: '.post-tail-wrap .tail-info, .tail-info, .p_tail li span',
+    text: '.d_post_content',
+    floor: '.post-tail-wrap .tail-info, .tail-info, .p_tail li span',
+    pages: '.l_pager a, .pager_theme_4 a',
+    total: '.l_reply_num',
+    totalPattern: String.raw`(\d+)\s*回复贴`,
+  },
+  {
+    name: 'discourse',
+    url: String.raw`/t/[^/]+/\d+`,
+    threadId: String.raw`/t/(?:[^/]+/)?(\d+)`,
+    post: '.topic-post, .crawler-post:not([role="navigation"])',
+    author: '.names .username a, .names .first a, .creator a, [itemprop="author"] [itemprop="name"]',
+    time: '.post-date [data-time], .post-date, time.post-time, [itemprop="datePublished"]',
+    text: '.cooked, .post[itemprop="text"], .post[itemprop="articleBody"], [itemprop="text"]',
+    floor: '[itemprop="position"]',
+    pages: 'a[rel="next"], a[rel="prev"], .crawler-nav a[href*="page="]',
+  },
+  {
+    name: 'wordpress-comments',
+    url: '.',
+    threadId: String.raw`^(https?://[^?#]+)`,
+    post: 'ol.commentlist li.comment, ol.comment-list li.comment, .comment-list li.comment, #comments li.comment',
+    author: '.comment-author .fn, .comment-author cite, .comment-author',
+    time: '.comment-metadata time, .comment-meta time, .comment-metadata a, .comment-meta a, .commentmetadata a',
+    text: '.comment-content, .comment-body > p, .comment-text',
+    pages: '.comment-navigation a, .comments-pagination a, .nav-links a[href*="comment-page-"]',
+    total: '.comments-title, #comments-title',
+  },
+];
+
+export interface MatchedThread {
+  posts: Post[];
+  pageUrls: string[];
+  total?: number;
+  threadId: string;
+}
+
+function firstText(root: Element, selector: string): string {
+  const el = safeQueryAll(root, selector)[0];
+  return el ? textOf(el) : '';
+}
+
+/** Apply a declarative template to a parsed page. Null when the URL or the post selector does not match. */
+export function applyMatcher(
+  m: ReplyMatcher,
+  doc: Document,
+  url: string,
+  ref: Date,
+  timeZone: string,
+): MatchedThread | null {
+  let urlRe: RegExp;
+  try {
+    urlRe = new RegExp(m.url, 'i');
+  } catch {
+    return null;
+  }
+  if (!urlRe.test(url)) return null;
+  let blocks = safeQueryAll(doc, m.post);
+  // Drop blocks nested in another block (quoted posts reuse the post markup in some forums).
+  blocks = blocks.filter((b) => !blocks.some((o) => o !== b && o.contains(b)));
+  const posts: Post[] = [];
+  for (const b of blocks) {
+    const author = firstText(b, m.author);
+    const textEl = safeQueryAll(b, m.text)[0];
+    const text = textEl ? textOf(textEl) : '';
+    if (!author && !text) continue;
+    let time: Date | null = null;
+    for (const t of safeQueryAll(b, m.time)) {
+      time = timeOfElement(t, ref, timeZone);
+      if (time) break;
+    }
+    let floor: number | undefined;
+    if (m.floor) {
+      for (const f of safeQueryAll(b, m.floor)) {
+        const s = cleanText(f.textContent);
+        // Tieba's tail shows client, floor and time in look-alike spans: only `N楼`/`#N`/bare N.
+        if (/^(#?\s*\d+\s*(楼|#|F)?|第\s*\d+\s*楼)$/i.test(s)) {
+          floor = firstInt(s);
+          break;
+        }
+      }
+    }
+    const post: Post = { author, text };
+    if (time) post.time = time.toISOString();
+    if (floor !== undefined) post.floor = floor;
+    posts.push(post);
+  }
+  if (posts.length < (m.minPosts ?? 1)) return null;
+  const pageUrls = m.pages ? collectPageUrls(safeQueryAll(doc, m.pages), url) : [];
+  let total: number | undefined;
+  if (m.total) {
+    const s = safeQueryAll(doc, m.total).map((e) => cleanText(e.textContent)).join(' ');
+    if (m.totalPattern) {
+      const mm = new RegExp(m.totalPattern, 'i').exec(s);
+      if (mm) total = Number(mm[1]);
+    } else {
+      total = firstInt(s);
+    }
+  }
+  return { posts, pageUrls, total, threadId: threadIdFor(m.threadId, url) };
+}
+
+export function threadIdFor(pattern: string | undefined, url: string): string {
+  if (pattern) {
+    const mm = new RegExp(pattern, 'i').exec(url);
+    if (mm?.[1]) return mm[1];
+  }
+  // Default: the URL with page-number parts removed, so every page of a thread shares an id.
+  try {
+    const u = new URL(url);
+    u.hash = '';
+    for (const k of ['page', 'p', 'pn', 'start', 'extra']) u.searchParams.delete(k);
+    return u.href.replace(/\/page-?\d+\/?$/, '/');
+  } catch {
+    return url;
+  }
+}
+
+/** Absolute, de-duplicated page links, the current page left out. */
+export function collectPageUrls(links: Element[], pageUrl: string): string[] {
+  const here = absoluteUrl(pageUrl, pageUrl);
+  const host = new URL(pageUrl).host;
+  const out = new Set<string>();
+  for (const a of links) {
+    const u = absoluteUrl(a.getAttribute('href'), pageUrl);
+    if (!u || u === here || new URL(u).host !== host) continue;
+    out.add(u);
+  }
+  return [...out];
+}
