@@ -1,0 +1,168 @@
+/**
+ * Sparse term vectors (METHODS §0): position-weighted TF × incremental IDF, and the cosine.
+ * Written by hand: the npm TF-IDF packages tokenize English only and recompute IDF in batch,
+ * while a crawler must update document frequencies one page at a time.
+ */
+import { tokenize, urlTokens } from './tokenize.js';
+
+export type SparseVector = Map<string, number>;
+
+/** Euclidean norm. */
+export function norm(v: SparseVector): number {
+  let s = 0;
+  for (const x of v.values()) s += x * x;
+  return Math.sqrt(s);
+}
+
+/** Dot product, iterating the smaller map. */
+export function dot(a: SparseVector, b: SparseVector): number {
+  if (a.size > b.size) [a, b] = [b, a];
+  let s = 0;
+  for (const [k, x] of a) {
+    const y = b.get(k);
+    if (y !== undefined) s += x * y;
+  }
+  return s;
+}
+
+/** cos(a,b); 0 when either vector is empty or zero. */
+export function cosine(a: SparseVector, b: SparseVector): number {
+  const na = norm(a);
+  const nb = norm(b);
+  if (na === 0 || nb === 0) return 0;
+  return dot(a, b) / (na * nb);
+}
+
+/** a / |a| (a new map). */
+export function unit(v: SparseVector): SparseVector {
+  const n = norm(v);
+  const out: SparseVector = new Map();
+  if (n === 0) return out;
+  for (const [k, x] of v) out.set(k, x / n);
+  return out;
+}
+
+/** target += factor · v (in place). */
+export function addInto(target: SparseVector, v: SparseVector, factor = 1): SparseVector {
+  for (const [k, x] of v) target.set(k, (target.get(k) ?? 0) + factor * x);
+  return target;
+}
+
+/**
+ * Document frequencies over the documents seen so far (seed pages first, then each fetched
+ * page). IDF = ln((N + 1) / (df + 1)) + 1 (METHODS §0): smoothed, so it stays ≥ 1 and a
+ * term seen in every document still counts.
+ */
+export class TermStatistics {
+  private df = new Map<string, number>();
+  private n = 0;
+  /** Bumped on every change, so callers can cache vectors built with the current IDF. */
+  version = 0;
+
+  /** Count one document; each distinct term once. */
+  addDocument(terms: Iterable<string>): void {
+    const seen = new Set(terms);
+    for (const t of seen) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    this.n++;
+    this.version++;
+  }
+
+  get documentCount(): number {
+    return this.n;
+  }
+
+  documentFrequency(term: string): number {
+    return this.df.get(term) ?? 0;
+  }
+
+  idf(term: string): number {
+    return Math.log((this.n + 1) / ((this.df.get(term) ?? 0) + 1)) + 1;
+  }
+
+  /** Plain-data snapshot (for run state / resume). */
+  toJSON(): { documentCount: number; df: [string, number][] } {
+    return { documentCount: this.n, df: [...this.df] };
+  }
+
+  static fromJSON(data: { documentCount: number; df: [string, number][] }): TermStatistics {
+    const s = new TermStatistics();
+    s.n = data.documentCount;
+    s.df = new Map(data.df);
+    s.version = 1;
+    return s;
+  }
+}
+
+/** Where a term occurs on a page, for position-weighted TF (seed 001, eq. 3). */
+export interface PageFields {
+  title?: string;
+  headings?: string[] | string;
+  /** Anchor text of links pointing to the page. */
+  anchorText?: string[] | string;
+  body?: string;
+  url?: string;
+}
+
+export interface PositionWeights {
+  title: number;
+  headings: number;
+  anchorText: number;
+  body: number;
+  url: number;
+}
+
+/** METHODS §0 defaults: title 3, h1–h3 2, anchor text 2, body 1, URL tokens 1. */
+export const DEFAULT_POSITION_WEIGHTS: Readonly<PositionWeights> = Object.freeze({
+  title: 3,
+  headings: 2,
+  anchorText: 2,
+  body: 1,
+  url: 1,
+});
+
+const joinField = (f: string[] | string | undefined): string => (Array.isArray(f) ? f.join('\n') : (f ?? ''));
+
+/**
+ * Position-weighted term frequencies `tf(w) = Σ_pos weight[pos] × count_pos(w)` (METHODS §0;
+ * title terms merged into the body vector with the title weight, seed 004 step 2).
+ */
+export function weightedTermFrequencies(fields: PageFields, weights: PositionWeights = DEFAULT_POSITION_WEIGHTS): SparseVector {
+  const tf: SparseVector = new Map();
+  const add = (terms: string[], w: number) => {
+    if (w === 0) return;
+    for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + w);
+  };
+  add(tokenize(fields.title ?? ''), weights.title);
+  add(tokenize(joinField(fields.headings)), weights.headings);
+  add(tokenize(joinField(fields.anchorText)), weights.anchorText);
+  add(tokenize(fields.body ?? ''), weights.body);
+  if (fields.url) add(urlTokens(fields.url), weights.url);
+  return tf;
+}
+
+/** TF map × current IDF (a new map). */
+export function applyIdf(tf: SparseVector, stats: TermStatistics): SparseVector {
+  const v: SparseVector = new Map();
+  for (const [t, f] of tf) v.set(t, f * stats.idf(t));
+  return v;
+}
+
+/** Page vector: position-weighted TF × IDF. Does not change `stats`. */
+export function pageVector(fields: PageFields, stats: TermStatistics, weights?: PositionWeights): SparseVector {
+  return applyIdf(weightedTermFrequencies(fields, weights), stats);
+}
+
+/** Plain TF × IDF of one text (link contexts, METHODS §3.1). */
+export function textVector(text: string, stats: TermStatistics): SparseVector {
+  const tf: SparseVector = new Map();
+  for (const t of tokenize(text)) tf.set(t, (tf.get(t) ?? 0) + 1);
+  return applyIdf(tf, stats);
+}
+
+/** The `k` heaviest terms (ties broken by term, so results are stable). */
+export function topTerms(v: SparseVector, k: number): string[] {
+  return [...v]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, k)
+    .map(([t]) => t);
+}
