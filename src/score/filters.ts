@@ -1,0 +1,99 @@
+/** URL filter, site table and site cutoff: METHODS §3.6 (seed 002). */
+
+export interface UrlFilterOptions {
+  skipExtensions: readonly string[];
+  /** Drop paths whose last segment (extension removed) is one of these; empty = keep all. */
+  skipPathEnds: readonly string[];
+  anchorStoplist: readonly string[];
+  stoplistWeight: number;
+  allowDomains: readonly string[];
+  denyDomains: readonly string[];
+}
+
+export interface UrlFilterResult {
+  keep: boolean;
+  reason?: 'scheme' | 'not-a-page' | 'extension' | 'path-end' | 'denied-domain' | 'not-allowed-domain' | 'bad-url';
+  /** 1, or the stoplist weight when the anchor text is a stopword (weakens, never drops). */
+  weight: number;
+}
+
+function domainMatches(host: string, domain: string): boolean {
+  const d = domain.toLowerCase().replace(/^\.+/, '');
+  return host === d || host.endsWith('.' + d);
+}
+
+/** §3.6 URL filter. Links come from a/area/frame/iframe; `img` is kept for the graph only. */
+export function urlFilter(url: string, link: { tag?: string; anchorText?: string }, opts: UrlFilterOptions): UrlFilterResult {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { keep: false, reason: 'bad-url', weight: 0 };
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return { keep: false, reason: 'scheme', weight: 0 };
+  if (link.tag === 'img') return { keep: false, reason: 'not-a-page', weight: 0 };
+  const host = u.hostname.toLowerCase();
+  if (opts.denyDomains.some((d) => domainMatches(host, d))) return { keep: false, reason: 'denied-domain', weight: 0 };
+  if (opts.allowDomains.length > 0 && !opts.allowDomains.some((d) => domainMatches(host, d))) {
+    return { keep: false, reason: 'not-allowed-domain', weight: 0 };
+  }
+  const last = decodeSafe(u.pathname.split('/').pop() ?? '').toLowerCase();
+  const dot = last.lastIndexOf('.');
+  const ext = dot > 0 ? last.slice(dot + 1) : '';
+  if (ext && opts.skipExtensions.some((e) => e.toLowerCase().replace(/^\./, '') === ext)) return { keep: false, reason: 'extension', weight: 0 };
+  const stem = dot > 0 ? last.slice(0, dot) : last;
+  if (stem && opts.skipPathEnds.some((p) => p.toLowerCase() === stem)) return { keep: false, reason: 'path-end', weight: 0 };
+  const anchor = (link.anchorText ?? '').trim().toLowerCase();
+  const stop = anchor.length > 0 && opts.anchorStoplist.some((s) => s.toLowerCase() === anchor);
+  return { keep: true, weight: stop ? opts.stoplistWeight : 1 };
+}
+
+function decodeSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+export interface SiteStats {
+  pages: number;
+  relevant: number;
+}
+
+/** §3.6 site cutoff: a site is cut once more than `cutoff` of its pages were irrelevant (0 = every page must be relevant). */
+export function siteCutoff(stats: SiteStats | undefined, cutoff: number): boolean {
+  if (!stats) return false;
+  return stats.pages - stats.relevant > cutoff;
+}
+
+/** §3.6 site table: fetched and relevant pages per host, and a site relevance for a small bonus. */
+export class SiteTable {
+  private readonly sites = new Map<string, SiteStats>();
+
+  record(host: string, relevant: boolean): SiteStats {
+    let s = this.sites.get(host);
+    if (!s) this.sites.set(host, (s = { pages: 0, relevant: 0 }));
+    s.pages++;
+    if (relevant) s.relevant++;
+    return s;
+  }
+
+  get(host: string): SiteStats | undefined {
+    return this.sites.get(host);
+  }
+
+  /** relevant / fetched pages of the host; 0 for a host not fetched yet. */
+  relevance(host: string): number {
+    const s = this.sites.get(host);
+    return s && s.pages > 0 ? s.relevant / s.pages : 0;
+  }
+
+  isCut(host: string, cutoff: number): boolean {
+    return siteCutoff(this.sites.get(host), cutoff);
+  }
+
+  entries(): IterableIterator<[string, SiteStats]> {
+    return this.sites.entries();
+  }
+}

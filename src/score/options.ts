@@ -1,0 +1,90 @@
+/**
+ * Every constant of the topic-weight formula (METHODS §3), with the METHODS defaults.
+ * Plugged into the main config later; `parseScoreOptions` validates a partial object.
+ */
+import { z } from 'zod';
+
+export const ScoreOptionsSchema = z
+  .object({
+    /** Score given to seed URLs: above anything a child can reach, so seeds go first. */
+    seedScore: z.number().positive().default(1000),
+    /** θ_page: a parent in a tunnel is scored as if its rel were at least this (§1, §3.2). */
+    pageThreshold: z.number().min(0).max(1).default(0.2),
+
+    // §3.1 parent/anchor priority
+    theta: z.number().min(0).default(0.4),
+    gamma: z.number().min(0).default(0.6),
+
+    // §3.2 link structure
+    /** τ: sibling weight; other = τ/2, redundant = τ². */
+    tau: z.number().gt(0).lt(1).default(0.5),
+    /** Drop redundant links (share/login/print/ads/javascript:) instead of weighting them τ². */
+    dropRedundant: z.boolean().default(false),
+    /** α in Π(j) = (k_j + 1)^α / mean_l (k_l + 1)^α. */
+    scaleFreeAlpha: z.number().min(0).default(0.5),
+    /** α_t in step = floor(α_t / d). */
+    tunnelAlpha: z.number().int().min(0).default(3),
+    /** Multiplier once the tunnel buffer is spent, and for relevance feedback. */
+    decay: z.number().min(0).max(1).default(0.5),
+    /** Hard focus: drop children whose tunnel buffer is spent instead of decaying them. */
+    hardFocus: z.boolean().default(false),
+    /** r: consecutive irrelevant children of one parent that demote its remaining children. */
+    feedbackRun: z.number().int().min(1).default(3),
+
+    // §3.3 child-link smoothing
+    /** θ_link: a link context with Sim ≥ this counts as relevant; also RWB's c (§3.5). */
+    linkThreshold: z.number().min(0).max(1).default(0.2),
+    /** δ in δ·Sim(T,A_u) + (1-δ)·C(p). */
+    delta: z.number().min(0).max(1).default(0.8),
+    smoothingHigh: z.number().min(0).max(1).default(0.5),
+    smoothingLow: z.number().min(0).max(1).default(0.2),
+
+    // §3.4 publish time
+    /** e^{Pr(t|T)} applies only when prio(u) ≥ this. */
+    timeMinPriority: z.number().min(0).default(0.4),
+
+    // §3.5 IPageRank, RW/RWB
+    damping: z.number().gt(0).lt(1).default(0.85),
+    iprIterations: z.number().int().min(1).default(5),
+    iprEvery: z.number().int().min(1).default(100),
+    /** b: RWB admits c - b ≤ RW < c with probability p. */
+    rwbBand: z.number().min(0).max(1).default(0.1),
+    rwbProbability: z.number().min(0).max(1).default(0.3),
+
+    // §3.6 filters and site table
+    skipExtensions: z
+      .array(z.string())
+      .default(['rm', 'rmvb', 'mp3', 'wav', 'mp4', 'avi', 'flv', 'zip', 'rar', '7z', 'gz', 'exe', 'msi', 'apk', 'pdf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'jpg', 'jpeg', 'png', 'gif', 'webp', 'svg', 'ico', 'css', 'js', 'swf', 'iso', 'dmg', 'torrent']),
+    /** Last path segments (without extension) that are dropped (seed 002: next/previous/about). */
+    skipPathEnds: z.array(z.string()).default(['next', 'previous', 'prev', 'about']),
+    anchorStoplist: z
+      .array(z.string())
+      .default(['here', 'this', 'top', 'more', 'click here', 'read more', 'next', 'previous', 'back', '更多', '下一页', '上一页', '返回', '顶部', '点击这里', '这里', '详细', '>>', '»']),
+    /** Multiplier for a link whose whole anchor text is a stopword ("weakens, does not drop"). */
+    stoplistWeight: z.number().min(0).max(1).default(0.5),
+    allowDomains: z.array(z.string()).default([]),
+    denyDomains: z.array(z.string()).default([]),
+    /** Irrelevant pages tolerated per site before its links are no longer followed (0 = none). Classic strategy only. */
+    siteCutoff: z.number().int().min(0).default(10),
+    /** Weight of the site relevance bonus (1 + w · relevant/fetched of the host). */
+    siteBonus: z.number().min(0).default(0.1),
+
+    // combined strategy
+    /** Share of the non-best parents' terms added to the best one (many relevant in-links accumulate). */
+    inlinkShare: z.number().min(0).max(1).default(0.25),
+    /** Weight of the IPageRank bonus (1 + w · min(1, IPR(u) - (1-d))). */
+    iprBonus: z.number().min(0).default(0.1),
+    /** Π(j) is clamped to [1/c, c] in the combined strategy so one early hub cannot dominate. */
+    scaleFreeClamp: z.number().min(1).default(2),
+  })
+  .strict();
+
+export type ScoreOptions = z.output<typeof ScoreOptionsSchema>;
+
+export class ScoreOptionsError extends Error {}
+
+export function parseScoreOptions(input: unknown = {}): ScoreOptions {
+  const r = ScoreOptionsSchema.safeParse(input ?? {});
+  if (r.success) return r.data;
+  throw new ScoreOptionsError(r.error.issues.map((i) => `score options: ${i.path.join('.') || '(top level)'}: ${i.message}`).join('\n'));
+}
