@@ -63,11 +63,21 @@ function linkFreeLength(el: Element): number {
   return Math.max(0, textOf(el).length - links);
 }
 
-function bodyText(block: Element): string {
+function bodyText(block: Element, author: Element, anchor: Element): string {
   let best: Element | null = null;
   let bestLen = 0;
   for (const el of Array.from(block.querySelectorAll('*'))) {
     if (!BODY_CLASS.test(el.getAttribute('class') ?? '') && el.getAttribute('itemprop') !== 'text') continue;
+    const len = (el.textContent ?? '').length;
+    if (len > bestLen) {
+      best = el;
+      bestLen = len;
+    }
+  }
+  if (best) return textOf(best);
+  // No telling class: the largest descendant that holds neither the author nor the time.
+  for (const el of Array.from(block.querySelectorAll('*'))) {
+    if (el.contains(author) || el.contains(anchor)) continue;
     const len = (el.textContent ?? '').length;
     if (len > bestLen) {
       best = el;
@@ -121,7 +131,7 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string):
   if (!best) return null;
   const posts: Post[] = best.blocks.map(([block, anchor, author]) => {
     const t = timeOfElement(anchor, ref, timeZone);
-    const post: Post = { author: author.name, text: bodyText(block) };
+    const post: Post = { author: author.name, text: bodyText(block, author.el, anchor) };
     if (t) post.time = t.toISOString();
     return post;
   });

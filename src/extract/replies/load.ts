@@ -28,7 +28,8 @@ export const replyMatcherSchema = z.object({
   minPosts: z.number().int().min(1).optional(),
 });
 
-const fileSchema = z.union([z.array(replyMatcherSchema), z.object({ matchers: z.array(replyMatcherSchema) })]);
+const listSchema = z.array(replyMatcherSchema);
+const wrappedSchema = z.object({ matchers: listSchema });
 
 export class MatcherFileError extends Error {}
 
@@ -40,13 +41,14 @@ export function parseMatchers(text: string, source = 'matcher file'): ReplyMatch
   } catch (e) {
     throw new MatcherFileError(`${source}: not valid JSON/YAML (${(e as Error).message.split('\n')[0]})`);
   }
-  const r = fileSchema.safeParse(data);
+  // A bare list, or {matchers: [...]}; parsed separately so errors name the failing field.
+  const r = Array.isArray(data) ? listSchema.safeParse(data) : wrappedSchema.safeParse(data);
   if (!r.success) {
     const issue = r.error.issues[0];
     const where = issue.path.length ? ` at ${issue.path.join('.')}` : '';
     throw new MatcherFileError(`${source}: invalid reply matcher${where}: ${issue.message}`);
   }
-  return Array.isArray(r.data) ? r.data : r.data.matchers;
+  return Array.isArray(r.data) ? r.data : (r.data as { matchers: ReplyMatcher[] }).matchers;
 }
 
 export function loadMatchers(path: string): ReplyMatcher[] {

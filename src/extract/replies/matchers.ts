@@ -95,11 +95,6 @@ export interface MatchedThread {
   threadId: string;
 }
 
-function firstText(root: Element, selector: string): string {
-  const el = safeQueryAll(root, selector)[0];
-  return el ? textOf(el) : '';
-}
-
 /** Apply a declarative template to a parsed page. Null when the URL or the post selector does not match. */
 export function applyMatcher(
   m: ReplyMatcher,
@@ -115,23 +110,34 @@ export function applyMatcher(
     return null;
   }
   if (!urlRe.test(url)) return null;
-  let blocks = safeQueryAll(doc, m.post);
-  // Drop blocks nested in another block (quoted posts reuse the post markup in some forums).
-  blocks = blocks.filter((b) => !blocks.some((o) => o !== b && o.contains(b)));
+  const blocks = safeQueryAll(doc, m.post);
+  const blockSet = new Set(blocks);
+  // Blocks may nest (WordPress reply comments sit inside their parent comment): a field belongs
+  // to the nearest enclosing block only.
+  // Selector lists are priority lists: `.comment-author .fn, .comment-author` prefers the first.
+  const own = (b: Element, sel: string) =>
+    splitSelectors(sel).flatMap((one) =>
+      safeQueryAll(b, one).filter((e) => {
+        let p = e.parentElement;
+        while (p && !blockSet.has(p)) p = p.parentElement;
+        return p === b;
+      }),
+    );
   const posts: Post[] = [];
   for (const b of blocks) {
-    const author = firstText(b, m.author);
-    const textEl = safeQueryAll(b, m.text)[0];
+    const authorEl = own(b, m.author)[0];
+    const author = authorEl ? textOf(authorEl) : '';
+    const textEl = own(b, m.text)[0];
     const text = textEl ? textOf(textEl) : '';
     if (!author && !text) continue;
     let time: Date | null = null;
-    for (const t of safeQueryAll(b, m.time)) {
+    for (const t of own(b, m.time)) {
       time = timeOfElement(t, ref, timeZone);
       if (time) break;
     }
     let floor: number | undefined;
     if (m.floor) {
-      for (const f of safeQueryAll(b, m.floor)) {
+      for (const f of own(b, m.floor)) {
         const s = cleanText(f.textContent);
         // Tieba's tail shows client, floor and time in look-alike spans: only `N楼`/`#N`/bare N.
         if (/^(#?\s*\d+\s*(楼|#|F)?|第\s*\d+\s*楼)$/i.test(s)) {
@@ -158,6 +164,29 @@ export function applyMatcher(
     }
   }
   return { posts, pageUrls, total, threadId: threadIdFor(m.threadId, url) };
+}
+
+/** Split a selector list at top-level commas (not inside :has(...)/:not(...) or [attr="a,b"]). */
+export function splitSelectors(sel: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let cur = '';
+  for (const ch of sel) {
+    if (quote) {
+      if (ch === quote) quote = '';
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '(' || ch === '[') depth++;
+    else if (ch === ')' || ch === ']') depth--;
+    else if (ch === ',' && depth === 0) {
+      if (cur.trim()) out.push(cur.trim());
+      cur = '';
+      continue;
+    }
+    cur += ch;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
 }
 
 export function threadIdFor(pattern: string | undefined, url: string): string {
