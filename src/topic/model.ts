@@ -1,0 +1,334 @@
+/**
+ * The topic model (METHODS §1–§2): keyword vector, seed set D with `simD`, semantic-tree
+ * similarity, and several topics at once (seed 002). Pure computation over plain data; the
+ * only state is the IDF statistics and the seed set, both fed by the engine.
+ */
+import { dirname } from 'node:path';
+import { keywordEntries, type TopicConfig } from '../config/schema.js';
+import { tokenize } from '../text/tokenize.js';
+import {
+  addInto,
+  applyIdf,
+  cosine,
+  DEFAULT_POSITION_WEIGHTS,
+  textVector,
+  TermStatistics,
+  topTerms,
+  unit,
+  weightedTermFrequencies,
+  type PageFields,
+  type PositionWeights,
+  type SparseVector,
+} from '../text/vector.js';
+import { TopicError } from './errors.js';
+import { DEFAULT_ALPHA, semanticSimilarity, type Thesaurus, type WeightedTerm } from './semantic.js';
+import { TimeIntent } from './time.js';
+
+export interface TopicModelOptions {
+  /** Shared IDF statistics (one per crawl); a new one when absent. */
+  stats?: TermStatistics;
+  /** Semantic tree (METHODS §2); absent = cosine only. */
+  thesaurus?: Thesaurus;
+  /** θ_page when the topic sets none (METHODS §1 default 0.2). */
+  pageThreshold?: number;
+  /** eq. 9: `Sim = λ·cos + (1-λ)·sem`; default 0.5. */
+  lambda?: number;
+  /** Share of `simD` in rel once the seed set is non-empty: `rel = (1-μ)·Sim + μ·simD`; default 0.5. */
+  seedMix?: number;
+  /** θ_seed: a relevant page with simD above it joins the seed set; default 0.3. */
+  seedThreshold?: number;
+  /** Cap on the seed set size (the nucleus grows only this far); default 50. */
+  maxSeeds?: number;
+  /** K page terms compared with each keyword in sem(T,p); default 50. */
+  topK?: number;
+  /** α of eq. 5; default 1.6. */
+  alpha?: number;
+  positionWeights?: PositionWeights;
+  /** Folder a relative time-distribution path is read from (the topic file's folder). */
+  baseDir?: string;
+  /** Where the topic came from, for error messages. */
+  source?: string;
+}
+
+/** Plain-data verdict on one page. */
+export interface Relevance {
+  /** The combined relevance used everywhere downstream (METHODS §1). */
+  rel: number;
+  /** cos(T, p) with the keyword vector. */
+  cosine: number;
+  /** Mean cosine to the seed set; 0 while the set is empty. */
+  simD: number;
+  /** sem(T, p) (eq. 8); undefined without a thesaurus. */
+  sem?: number;
+  topicId: string;
+  /** rel ≥ θ_page and inside the time window. */
+  relevant: boolean;
+  /** The page's publish time lies outside [t_s, t_e]: discarded without computing the cosine. */
+  outOfWindow?: boolean;
+  /** Multi-topic: cosine to the best topic's centre (the classification score). */
+  centreCosine?: number;
+}
+
+export interface RelevanceCall {
+  /** Count the page in the IDF statistics first (once per URL); default true. */
+  observe?: boolean;
+  publishTime?: Date;
+}
+
+interface Seed {
+  url?: string;
+  tf: SparseVector;
+}
+
+/** Whatever the engine needs from one topic or several. */
+export interface RelevanceModel {
+  readonly stats: TermStatistics;
+  readonly hasThesaurus: boolean;
+  observe(fields: PageFields): void;
+  relevance(fields: PageFields, call?: RelevanceCall): Relevance;
+  linkRelevance(contextText: string): number;
+  addSeedDocument(fields: PageFields, topicId?: string): void;
+  maybeGrowSeedSet(fields: PageFields, verdict: Relevance): boolean;
+}
+
+/** Count a page once (by URL when it has one). */
+class Observer {
+  private seen = new Set<string>();
+  constructor(
+    readonly stats: TermStatistics,
+    private weights: PositionWeights,
+  ) {}
+  observe(fields: PageFields, tf = weightedTermFrequencies(fields, this.weights)): void {
+    if (fields.url) {
+      if (this.seen.has(fields.url)) return;
+      this.seen.add(fields.url);
+    }
+    this.stats.addDocument(tf.keys());
+  }
+}
+
+export class TopicModel implements RelevanceModel {
+  readonly id: string;
+  readonly stats: TermStatistics;
+  readonly thesaurus?: Thesaurus;
+  readonly threshold: number;
+  readonly time?: TimeIntent;
+  /** Keyword terms (search-mode tokens) with summed weights: the topic vector's TF. */
+  readonly keywordTf: SparseVector;
+  /** Whole keyword words (jieba default mode) with weights, for sem(T,p). */
+  readonly semanticKeywords: WeightedTerm[];
+  private seeds: Seed[] = [];
+  private readonly o: Required<Omit<TopicModelOptions, 'stats' | 'thesaurus' | 'pageThreshold' | 'baseDir' | 'source'>>;
+  private observer: Observer;
+  private cache = new Map<string, { version: number; v: SparseVector }>();
+
+  constructor(topic: TopicConfig, options: TopicModelOptions = {}, id?: string, observer?: Observer) {
+    this.id = id ?? topic.name ?? 'topic';
+    this.stats = options.stats ?? new TermStatistics();
+    this.thesaurus = options.thesaurus;
+    this.threshold = topic.threshold ?? options.pageThreshold ?? 0.2;
+    this.o = {
+      lambda: options.lambda ?? 0.5,
+      seedMix: options.seedMix ?? 0.5,
+      seedThreshold: options.seedThreshold ?? 0.3,
+      maxSeeds: options.maxSeeds ?? 50,
+      topK: options.topK ?? 50,
+      alpha: options.alpha ?? DEFAULT_ALPHA,
+      positionWeights: options.positionWeights ?? DEFAULT_POSITION_WEIGHTS,
+    };
+    this.observer = observer ?? new Observer(this.stats, this.o.positionWeights);
+    this.keywordTf = new Map();
+    const sem = new Map<string, number>();
+    for (const { term, weight } of keywordEntries(topic)) {
+      for (const t of tokenize(term)) this.keywordTf.set(t, (this.keywordTf.get(t) ?? 0) + weight);
+      for (const t of tokenize(term, { searchMode: false })) sem.set(t, (sem.get(t) ?? 0) + weight);
+    }
+    if (this.keywordTf.size === 0) {
+      const list = keywordEntries(topic).map((k) => k.term).join(', ');
+      throw new TopicError(
+        `topic "${this.id}": every keyword is empty, a number or a stopword (${list}); give words that name the topic`,
+        options.source,
+      );
+    }
+    this.semanticKeywords = [...sem].map(([term, weight]) => ({ term, weight }));
+    if (topic.time) this.time = TimeIntent.fromConfig(topic.time, { baseDir: options.baseDir ?? (options.source ? dirname(options.source) : undefined) });
+  }
+
+  get hasThesaurus(): boolean {
+    return this.thesaurus !== undefined;
+  }
+
+  get seedCount(): number {
+    return this.seeds.length;
+  }
+
+  /** TF × current IDF, cached until the statistics change. */
+  private vec(key: string, tf: SparseVector): SparseVector {
+    const c = this.cache.get(key);
+    if (c && c.version === this.stats.version) return c.v;
+    const v = applyIdf(tf, this.stats);
+    this.cache.set(key, { version: this.stats.version, v });
+    return v;
+  }
+
+  /** The topic vector T (keyword TF × IDF). */
+  keywordVector(): SparseVector {
+    return this.vec('@keywords', this.keywordTf);
+  }
+
+  private seedVector(i: number): SparseVector {
+    return this.vec(`seed:${i}`, this.seeds[i].tf);
+  }
+
+  /** Cluster centre (seed 002): unit keyword vector and unit mean of the seed vectors, equally weighted. */
+  centre(): SparseVector {
+    const c = this.cache.get('@centre');
+    if (c && c.version === this.stats.version) return c.v;
+    const v = unit(this.keywordVector());
+    if (this.seeds.length) {
+      const mean: SparseVector = new Map();
+      for (let i = 0; i < this.seeds.length; i++) addInto(mean, unit(this.seedVector(i)), 1 / this.seeds.length);
+      addInto(v, unit(mean));
+    }
+    this.cache.set('@centre', { version: this.stats.version, v });
+    return v;
+  }
+
+  observe(fields: PageFields): void {
+    this.observer.observe(fields);
+  }
+
+  /** A seed page (given URL or search result): counted in IDF and added to D (up to the cap). */
+  addSeedDocument(fields: PageFields, observe = true): void {
+    const tf = weightedTermFrequencies(fields, this.o.positionWeights);
+    if (observe) this.observer.observe(fields, tf);
+    if (this.seeds.length >= this.o.maxSeeds) return;
+    if (fields.url && this.seeds.some((s) => s.url === fields.url)) return;
+    this.seeds.push({ url: fields.url, tf });
+  }
+
+  /** `simD(p) = (1/m) Σ_j cos(p, d_j)` (METHODS §1, seed 000); 0 for an empty seed set. */
+  simD(v: SparseVector): number {
+    if (this.seeds.length === 0) return 0;
+    let s = 0;
+    for (let i = 0; i < this.seeds.length; i++) s += cosine(v, this.seedVector(i));
+    return s / this.seeds.length;
+  }
+
+  /** Relevance of a page vector already built with the current statistics. */
+  relevanceOfVector(v: SparseVector): Relevance {
+    const cos = cosine(this.keywordVector(), v);
+    const simD = this.simD(v);
+    let content = cos;
+    let sem: number | undefined;
+    if (this.thesaurus) {
+      sem = semanticSimilarity(this.semanticKeywords, topTerms(v, this.o.topK), this.thesaurus, this.o.alpha);
+      content = this.o.lambda * cos + (1 - this.o.lambda) * sem; // eq. 9
+    }
+    const rel = this.seeds.length ? (1 - this.o.seedMix) * content + this.o.seedMix * simD : content;
+    return { rel, cosine: cos, simD, sem, topicId: this.id, relevant: rel >= this.threshold };
+  }
+
+  /** Page relevance (METHODS §1): time window first (§3.4), then Sim and simD. */
+  relevance(fields: PageFields, call: RelevanceCall = {}): Relevance {
+    if (this.time && this.time.timeRelevance(call.publishTime) === 0) {
+      return { rel: 0, cosine: 0, simD: 0, topicId: this.id, relevant: false, outOfWindow: true };
+    }
+    const tf = weightedTermFrequencies(fields, this.o.positionWeights);
+    if (call.observe ?? true) this.observer.observe(fields, tf);
+    return this.relevanceOfVector(applyIdf(tf, this.stats));
+  }
+
+  /** A relevant page whose simD exceeds θ_seed joins the seed set (bounded). */
+  maybeGrowSeedSet(fields: PageFields, verdict: Relevance): boolean {
+    if (!verdict.relevant || verdict.simD <= this.o.seedThreshold || this.seeds.length >= this.o.maxSeeds) return false;
+    if (fields.url && this.seeds.some((s) => s.url === fields.url)) return false;
+    this.seeds.push({ url: fields.url, tf: weightedTermFrequencies(fields, this.o.positionWeights) });
+    return true;
+  }
+
+  /** cos(T, A_u) for a link context (METHODS §3.1). */
+  linkRelevance(contextText: string): number {
+    return cosine(this.keywordVector(), textVector(contextText, this.stats));
+  }
+}
+
+/**
+ * Several topics in one crawl (seed 002): one shared IDF, one centre per topic. A page is
+ * classified into the topic whose centre is nearest (cosine) and judged by that topic's
+ * rel and threshold. With one topic it behaves exactly as that TopicModel.
+ */
+export class MultiTopicModel implements RelevanceModel {
+  readonly stats: TermStatistics;
+  readonly topics: TopicModel[];
+  private observer: Observer;
+  private weights: PositionWeights;
+
+  constructor(topics: TopicConfig[], options: TopicModelOptions = {}) {
+    if (topics.length === 0) throw new TopicError('give at least one topic', options.source);
+    this.stats = options.stats ?? new TermStatistics();
+    this.weights = options.positionWeights ?? DEFAULT_POSITION_WEIGHTS;
+    this.observer = new Observer(this.stats, this.weights);
+    const ids = new Set<string>();
+    this.topics = topics.map((t, i) => {
+      let id = t.name ?? `topic${i + 1}`;
+      if (ids.has(id)) id = `${id}#${i + 1}`;
+      ids.add(id);
+      return new TopicModel(t, { ...options, stats: this.stats }, id, this.observer);
+    });
+  }
+
+  get hasThesaurus(): boolean {
+    return this.topics[0].hasThesaurus;
+  }
+
+  topic(id: string): TopicModel {
+    const t = this.topics.find((x) => x.id === id);
+    if (!t) throw new TopicError(`no topic "${id}" (topics: ${this.topics.map((x) => x.id).join(', ')})`);
+    return t;
+  }
+
+  observe(fields: PageFields): void {
+    this.observer.observe(fields);
+  }
+
+  /** Cosine of a page vector to each topic centre, in topic order. */
+  classify(v: SparseVector): { topicId: string; centreCosine: number; scores: number[] } {
+    const scores = this.topics.map((t) => cosine(t.centre(), v));
+    let best = 0;
+    for (let i = 1; i < scores.length; i++) if (scores[i] > scores[best]) best = i;
+    return { topicId: this.topics[best].id, centreCosine: scores[best], scores };
+  }
+
+  relevance(fields: PageFields, call: RelevanceCall = {}): Relevance {
+    const tf = weightedTermFrequencies(fields, this.weights);
+    if (call.observe ?? true) this.observer.observe(fields, tf);
+    const v = applyIdf(tf, this.stats);
+    const { topicId, centreCosine } = this.classify(v);
+    const t = this.topic(topicId);
+    if (t.time && t.time.timeRelevance(call.publishTime) === 0) {
+      return { rel: 0, cosine: 0, simD: 0, topicId, relevant: false, outOfWindow: true, centreCosine };
+    }
+    return { ...t.relevanceOfVector(v), centreCosine };
+  }
+
+  /** Best cos(T_k, A_u) over the topics. */
+  linkRelevance(contextText: string): number {
+    const a = textVector(contextText, this.stats);
+    let best = 0;
+    for (const t of this.topics) best = Math.max(best, cosine(t.keywordVector(), a));
+    return best;
+  }
+
+  /** Seed pages of a topic (its given URLs); without an id, the page goes to its best topic. */
+  addSeedDocument(fields: PageFields, topicId?: string): void {
+    if (topicId) return this.topic(topicId).addSeedDocument(fields);
+    const tf = weightedTermFrequencies(fields, this.weights);
+    this.observer.observe(fields, tf);
+    this.topic(this.classify(applyIdf(tf, this.stats)).topicId).addSeedDocument(fields, false);
+  }
+
+  maybeGrowSeedSet(fields: PageFields, verdict: Relevance): boolean {
+    return this.topic(verdict.topicId).maybeGrowSeedSet(fields, verdict);
+  }
+}
