@@ -199,7 +199,12 @@ export class TopicModel implements RelevanceModel {
   }
 
   /** A seed page (given URL or search result): counted in IDF and added to D (up to the cap). */
-  addSeedDocument(fields: PageFields, observe = true): void {
+  addSeedDocument(fields: PageFields): void {
+    this.addSeed(fields, true);
+  }
+
+  /** @internal MultiTopicModel has already counted the page. */
+  addSeed(fields: PageFields, observe: boolean): void {
     const tf = weightedTermFrequencies(fields, this.o.positionWeights);
     if (observe) this.observer.observe(fields, tf);
     if (this.seeds.length >= this.o.maxSeeds) return;
@@ -325,7 +330,7 @@ export class MultiTopicModel implements RelevanceModel {
     if (topicId) return this.topic(topicId).addSeedDocument(fields);
     const tf = weightedTermFrequencies(fields, this.weights);
     this.observer.observe(fields, tf);
-    this.topic(this.classify(applyIdf(tf, this.stats)).topicId).addSeedDocument(fields, false);
+    this.topic(this.classify(applyIdf(tf, this.stats)).topicId).addSeed(fields, false);
   }
 
   maybeGrowSeedSet(fields: PageFields, verdict: Relevance): boolean {
