@@ -12,7 +12,9 @@
 import type { Post } from './types.js';
 import { cleanText, DATE_LIKE, textOf, timeOfElement } from './dom.js';
 
-export const GENERIC_MIN_POSTS = 2;
+// 3, not 2: two author+date blocks are common on article pages (bylines, teasers); the
+// templates still accept two-post threads.
+export const GENERIC_MIN_POSTS = 3;
 
 const AUTHOR_CLASS = /(^|[\s_-])(author|user(name)?|poster|member|nick(name)?|byline|username|uname|posterinfo|profile|postauthor|name)([\s_-]|$)/i;
 const AUTHOR_HREF = /member|user|profile|space-uid|\/u\/|people|author|uid=/i;
