@@ -1,0 +1,167 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TopicSchema } from '../src/config/schema.js';
+import { UserError } from '../src/config/errors.js';
+import { TopicError } from '../src/topic/errors.js';
+import { MultiTopicModel, TopicModel } from '../src/topic/model.js';
+import { Cilin, semanticSimilarity, WordNet, wordSimilarity } from '../src/topic/semantic.js';
+import { parseDistributionCsv, TimeIntent } from '../src/topic/time.js';
+
+const topic = (o: object) => TopicSchema.parse(o);
+const CILIN = '/work/shared/data/cilin/new_cilin.txt';
+
+describe('TopicModel: keyword cosine and seed set (METHODS §1)', () => {
+  it('simD is the mean cosine to the seed pages, and rel mixes it in', () => {
+    const m = new TopicModel(topic({ keywords: ['turbine'], threshold: 0.1 }));
+    m.addSeedDocument({ url: 'http://s/1', body: 'turbine engine' });
+    m.addSeedDocument({ url: 'http://s/2', body: 'turbine blade' });
+    expect(m.stats.documentCount).toBe(2);
+    const a = Math.log(3 / 2) + 1; // idf(engine) = idf(blade); idf(turbine) = ln(3/3)+1 = 1
+    const r = m.relevance({ url: 'http://p/1', body: 'engine blade' }, { observe: false });
+    // p = {engine:a, blade:a}; seed1 = {turbine:1, engine:a}: cos = a² / (a√2 · √(1+a²)).
+    const simD = a / (Math.SQRT2 * Math.sqrt(1 + a * a));
+    expect(r.cosine).toBe(0);
+    expect(r.simD).toBeCloseTo(simD, 12);
+    expect(r.rel).toBeCloseTo(0.5 * 0 + 0.5 * simD, 12);
+    expect(r.relevant).toBe(true);
+    expect(r.sem).toBeUndefined();
+    // simD ≈ 0.576 > θ_seed 0.3: the nucleus grows, once per URL.
+    expect(m.maybeGrowSeedSet({ url: 'http://p/1', body: 'engine blade' }, r)).toBe(true);
+    expect(m.maybeGrowSeedSet({ url: 'http://p/1', body: 'engine blade' }, r)).toBe(false);
+    expect(m.seedCount).toBe(3);
+  });
+
+  it('keyword cosine on a page, observing it once in the IDF', () => {
+    const m = new TopicModel(topic({ keywords: [{ term: 'turbine', weight: 2 }, 'engine'] }));
+    const r = m.relevance({ url: 'http://p/1', title: 'turbine', body: 'turbine' });
+    expect(m.stats.documentCount).toBe(1);
+    m.relevance({ url: 'http://p/1', title: 'turbine', body: 'turbine' });
+    expect(m.stats.documentCount).toBe(1);
+    // After one document: idf(turbine) = 1, idf(engine) = ln 2 + 1. T = {turbine:2, engine:e}, p = {turbine:4}.
+    const e = Math.log(2) + 1;
+    expect(r.cosine).toBeCloseTo(2 / Math.sqrt(4 + e * e), 12);
+    expect(m.linkRelevance('about the engine')).toBeCloseTo(e / Math.sqrt(4 + e * e), 12);
+  });
+
+  it('an all-stopword topic is a clear user error', () => {
+    expect(() => new TopicModel(topic({ keywords: ['的', 'the', '2008'] }), { source: 'topic.yaml' })).toThrow(TopicError);
+    expect(() => new TopicModel(topic({ keywords: ['的', 'the'] }), { source: 'topic.yaml' })).toThrow(/topic\.yaml: .*stopword/);
+  });
+
+  it('adds sem(T,p) through the thesaurus (eq. 8–9)', () => {
+    const cilin = Cilin.parse('Ae13A01= 教师 老师\r\nAe13A02= 学生\r\nAe15A01= 医生 大夫\r\n');
+    const m = new TopicModel(topic({ keywords: ['教师'] }), { thesaurus: cilin });
+    expect(m.hasThesaurus).toBe(true);
+    const r = m.relevance({ body: '老师 讲课' });
+    expect(r.cosine).toBe(0);
+    expect(r.sem).toBe(1);
+    expect(r.rel).toBeCloseTo(0.5, 12);
+    // 学生 is a sibling group (dist 2): s = 1.6/3.6.
+    expect(semanticSimilarity([{ term: '教师', weight: 1 }], ['学生'], cilin)).toBeCloseTo(1.6 / 3.6, 12);
+    expect(new TopicModel(topic({ keywords: ['教师'] })).hasThesaurus).toBe(false);
+  });
+
+  it('discards a page outside the time window without scoring it', () => {
+    const m = new TopicModel(topic({ keywords: ['地震'], time: { start: '2008-05-12' } }));
+    const r = m.relevance({ body: '地震' }, { publishTime: new Date('2008-05-11T12:00:00+08:00') });
+    expect(r).toMatchObject({ rel: 0, relevant: false, outOfWindow: true });
+    expect(m.relevance({ body: '地震' }, { publishTime: new Date('2008-05-12T12:00:00+08:00') }).relevant).toBe(true);
+  });
+});
+
+describe('MultiTopicModel (seed 002)', () => {
+  it('classifies each page into its nearest topic and keeps it only above the threshold', () => {
+    const m = new MultiTopicModel([
+      topic({ name: 'quake', keywords: ['地震', '救援'] }),
+      topic({ name: 'plane', keywords: ['飞机', '航空'] }),
+    ]);
+    m.addSeedDocument({ url: 'http://s/q', body: '汶川地震 救援队 伤员' }, 'quake');
+    m.addSeedDocument({ url: 'http://s/p', body: '国产大飞机 首飞 航空' }, 'plane');
+    const q = m.relevance({ url: 'http://a/1', title: '地震救援', body: '救援队连夜赶到灾区' });
+    const p = m.relevance({ url: 'http://a/2', title: '大飞机首飞', body: '航空工业的大飞机今天试飞' });
+    const n = m.relevance({ url: 'http://a/3', title: '天气', body: '今天晴' });
+    expect([q.topicId, q.relevant]).toEqual(['quake', true]);
+    expect([p.topicId, p.relevant]).toEqual(['plane', true]);
+    expect(n.relevant).toBe(false);
+    expect(n.rel).toBe(0);
+    expect(m.linkRelevance('大飞机首飞')).toBeGreaterThan(0);
+    expect(m.linkRelevance('今天天气晴')).toBe(0);
+    expect(() => m.topic('nope')).toThrow(/no topic "nope"/);
+  });
+});
+
+describe('semantic tree (METHODS §2)', () => {
+  it.skipIf(!existsSync(CILIN))('Cilin distances on pairs looked up in new_cilin.txt', () => {
+    const c = Cilin.load(CILIN);
+    expect(c.codes('教师')).toEqual(['Ae13A01=']);
+    expect(c.distance('教师', '老师')).toBe(0); // both Ae13A01=
+    expect(c.distance('良民', '顺民')).toBe(1); // both Aa01B03#
+    expect(c.distance('人类', '匹夫')).toBe(2); // Aa01A02= vs Aa01A05=
+    expect(c.distance('男人', '女人')).toBe(4); // Ab01A01= vs Ab01B01= (and Ah08A/Ah08B)
+    expect(c.distance('教师', '医生')).toBe(6); // Ae13A01= vs Ae15A01=
+    expect(wordSimilarity('教師', '老師', c)).toBe(1); // Traditional input folds first
+    expect(wordSimilarity('男人', '女人', c)).toBeCloseTo(1.6 / 5.6, 12);
+    expect(wordSimilarity('不在词林里的词', '不在词林里的词', c)).toBe(1);
+    expect(wordSimilarity('不在词林里的词', '教师', c)).toBe(0);
+  });
+
+  it('a missing thesaurus file is one clear error naming the path', () => {
+    expect(() => Cilin.load('/no/such/cilin.txt')).toThrow(TopicError);
+    expect(() => Cilin.load('/no/such/cilin.txt')).toThrow('/no/such/cilin.txt: cannot read the Cilin thesaurus (ENOENT)');
+  });
+
+  it('WordNet noun hypernym distance', () => {
+    const wn = WordNet.load();
+    expect(wn.distance('car', 'automobile')).toBe(0); // one synset
+    expect(wn.distance('dog', 'cat')).toBe(4); // dog→canine→carnivore←feline←cat
+    expect(wn.distance('dog', 'qwertyuiop')).toBeUndefined();
+  });
+});
+
+describe('time intent (METHODS §3.4)', () => {
+  const trends = [
+    'Category: All categories',
+    '',
+    'Week,地震: (China)',
+    '2008-05-04,0',
+    '2008-05-11,100',
+    '2008-05-18,40',
+    '2008-05-25,<1',
+  ].join('\n');
+  const at = (s: string) => new Date(s);
+
+  it('reads a trends CSV: Pr(t|T) = λ/max λ, t_s from the first non-zero period', () => {
+    const t = new TimeIntent({ periods: parseDistributionCsv(trends, 'trends.csv') });
+    expect(t.start).toBe(Date.parse('2008-05-11T00:00:00+08:00'));
+    expect(t.Pr(at('2008-05-12T12:00:00+08:00'))).toBe(1);
+    expect(t.Pr(at('2008-05-20T00:00:00+08:00'))).toBe(0.4);
+    expect(t.Pr(at('2008-05-26T00:00:00+08:00'))).toBe(0.005);
+    expect(t.Pr(at('2008-06-02T00:00:00+08:00'))).toBe(0); // last week ends 2008-06-01
+    expect(t.timeRelevance(at('2008-05-10T23:59:00+08:00'))).toBe(0);
+    expect(t.timeRelevance(at('2008-05-11T00:00:00+08:00'))).toBe(1);
+    expect(t.timeRelevance(undefined)).toBe(1);
+  });
+
+  it('an end date includes its whole day; months and ranges are periods', () => {
+    const t = TimeIntent.fromConfig({ start: '2008-05-12', end: '2008-05-31' });
+    expect(t.timeRelevance(at('2008-05-31T23:00:00+08:00'))).toBe(1);
+    expect(t.timeRelevance(at('2008-06-01T00:00:00+08:00'))).toBe(0);
+    const p = parseDistributionCsv('2008-05,10\n2008-06,20\n2008-07-01 - 2008-07-07,5\n');
+    expect(new TimeIntent({ periods: p }).Pr(at('2008-05-31T12:00:00+08:00'))).toBe(0.5);
+    expect(new TimeIntent({ periods: p }).Pr(at('2008-07-07T12:00:00+08:00'))).toBe(0.25);
+  });
+
+  it('a bad CSV row or unreadable file is one error naming file and line', () => {
+    expect(() => parseDistributionCsv('Week,x\n2008-05-04,10\n2008-05-11,abc\n', 'trends.csv')).toThrow(
+      'trends.csv:3: bad value "abc" for period 2008-05-11',
+    );
+    expect(() => parseDistributionCsv('2008-05-04,10\nlater,5\n', 'trends.csv')).toThrow(/^trends\.csv:2: bad period "later"/);
+    expect(() => TimeIntent.fromConfig({ distribution: '/no/such.csv' })).toThrow(UserError);
+    const dir = mkdtempSync(join(tmpdir(), 'topic-'));
+    writeFileSync(join(dir, 'd.csv'), '2008-05-12,1\n');
+    expect(TimeIntent.fromConfig({ distribution: 'd.csv' }, { baseDir: dir }).periods).toHaveLength(1);
+    expect(() => TimeIntent.fromConfig({ start: 'next week' })).toThrow(/time\.start: cannot read "next week"/);
+  });
+});
