@@ -105,8 +105,9 @@ function zh() {
     timings.decode = (timings.decode ?? 0) + performance.now() - t0;
     const gold = readFileSync(join(dir, 'cleaned', `${id}.txt`), 'utf8');
     const goldDate = existsSync(join(dir, 'date', `${id}.txt`)) ? readFileSync(join(dir, 'date', `${id}.txt`), 'utf8').trim() : 'UNKNOWN';
-    // Saved pages have no URL; a placeholder keeps link resolution working.
-    const a = analyzePage({ html, url: `http://zh.example/${id}.html`, fetchedAt: FETCHED, timeZone: 'Asia/Shanghai' }, { timings });
+    // The saved pages carry their URL in a `<text id="URL">` wrapper; else a placeholder.
+    const url = /^\s*<text id="(https?:[^"]+)"/.exec(html)?.[1] ?? `http://zh.example/${id}.html`;
+    const a = analyzePage({ html, url, fetchedAt: FETCHED, timeZone: 'Asia/Shanghai' }, { timings });
     const c = shingleMatch(gold, a.text, cjkTokens);
     counts.push(c);
     const p = prec(c), r = rec(c);

@@ -40,7 +40,11 @@ function hanShare(s: string): number {
  * by us against the page URL. Measured in bench/extract.ts (see the report).
  */
 export function parseHtml(html: string, _url?: string): Document {
-  return parseHTML(html).document as unknown as Document;
+  const doc = parseHTML(html).document as unknown as Document;
+  if (doc.documentElement?.tagName.toUpperCase() === 'HTML') return doc;
+  // linkedom builds no implied <html><body> (it is not an HTML5 tree builder): saved pages and
+  // fragments that start with another tag would end up outside <body>. Wrap them, as a browser would.
+  return parseHTML(`<!DOCTYPE html><html><head></head><body>${html.replace(/<!DOCTYPE[^>]*>/i, '')}</body></html>`).document as unknown as Document;
 }
 
 const BLOCKS = /^(P|DIV|LI|TR|TD|TH|TABLE|H[1-6]|SECTION|ARTICLE|HEADER|FOOTER|BLOCKQUOTE|PRE|UL|OL|DL|DT|DD|FIGURE|FIGCAPTION|CENTER|FORM|MAIN|ASIDE|NAV)$/;

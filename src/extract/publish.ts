@@ -132,6 +132,8 @@ function fromVisibleText(doc: Document, headline: string | undefined, ref: Date,
       const ctx = (texts[i - 1] ?? '') + ' ' + t;
       if (labelled && !/(发布|发表|时间|日期|更新|published|posted|updated|date)/i.test(ctx)) continue;
       for (const m of t.matchAll(DATE_IN_TEXT)) {
+        // Relative forms (`3天前`, `刚刚`) count only as a short label, not inside running text.
+        if (!/\d{4}/.test(m[0]) && !/[A-Za-z]{3}/.test(m[0]) && t.length > 40) continue;
         const d = parseDateText(m[0], ref, tz);
         // A future date is an event date or an ad, not a publish time.
         if (d && d.getTime() <= ref.getTime() + 86_400_000) return { raw: m[0], date: d };

@@ -9,7 +9,7 @@ const clean = (s: string) => s.replace(/[\s\u00a0\u3000]+/g, ' ').trim();
 
 // `_`, `|`, `｜`, `—`, `–`, ` - `, `::`, `»`, `·` only when spaced. An unspaced `-` (`标题-新华网`)
 // also joins place names (`北京-上海`), so it is split only when what follows looks like a site.
-const SEPARATORS = /\s*(?:_+|\||｜|\s[-–—~·•»]\s|\s?[–—]{1,2}\s?|::|\s›\s)\s*/;
+const SEPARATORS = /\s*(?:_+|\||｜|\s[-–—~·•»]\s|\s*[-–—]\s+|\s+[-–—]\s*|\s?[–—]{1,2}\s?|::|\s›\s|<|＜|《(?=[^》]*$))\s*/;
 
 const SITE_WORDS = /(网|網|新闻|新聞|频道|頻道|在线|在線|日报|日報|晚报|晚報|时报|時報|早报|周刊|週刊|杂志|中心|论坛|論壇|社区|社區|博客|官方|官网|首页|门户|平台|电视台|广播|传媒|报社|资讯|\.com|\.cn|\.net|\.org|\bnews\b|\btimes\b|\bpost\b|\bdaily\b|\bonline\b|\bmagazine\b|\bjournal\b|\bblog\b|\btribune\b|\bherald\b|\bguardian\b|\breuters\b|\bbbc\b|\bcnn\b)/i;
 
@@ -30,7 +30,7 @@ function siteLike(seg: string, siteNames: string[]): boolean {
     const name = n.toLowerCase();
     if (name && (s === name || s.includes(name) || (name.includes(s) && s.length >= 2))) return true;
   }
-  if (SITE_WORDS.test(seg) && weight(seg) <= 8) return true;
+  if (SITE_WORDS.test(seg) && weight(seg) <= 14) return true;
   return false;
 }
 
@@ -67,6 +67,10 @@ export function cleanTitle(rawTitle: string, h1s: string[] = [], siteName?: stri
   while (segs.length > 1 && (siteLike(segs[segs.length - 1]!, siteNames) || channelLike(segs[segs.length - 1]!))) segs.pop();
   while (segs.length > 1 && (siteLike(segs[0]!, siteNames) || (channelLike(segs[0]!) && weight(segs[1]!) > weight(segs[0]!) * 2))) segs.shift();
   let candidate = segs.length > 0 ? segs.join(' - ') : raw;
+  // A site name after a plain space (`标题 松花江网`): Chinese titles rarely end in such a word.
+  const spaced = /^(.+\S)\s+(\S+)$/.exec(candidate);
+  if (spaced && isCjk(spaced[2]!) && siteLike(spaced[2]!, siteNames) && weight(spaced[1]!) > weight(spaced[2]!)) candidate = spaced[1]!;
+  candidate = candidate.replace(/[\s\-–—_|｜:：]+$/, '');
   // Several long segments left: a headline with a subtitle, or headline + unknown site name.
   // Keep the heaviest one when it dominates.
   if (segs.length > 1) {
@@ -78,6 +82,8 @@ export function cleanTitle(rawTitle: string, h1s: string[] = [], siteName?: stri
   // Prefer the page's own headline when the title agrees with it.
   for (const h of heads) {
     if (weight(h) < 2) continue;
+    // An h1 that carries its own separators (`图说洛阳| …`) is no cleaner than the title.
+    if (SEPARATORS.test(h) && !SEPARATORS.test(candidate)) continue;
     if (raw.includes(h) && weight(h) * 2 >= weight(candidate)) return h;
     if (h.includes(candidate) && weight(h) <= weight(candidate) * 2) return h;
   }
