@@ -1,0 +1,175 @@
+import { readFileSync } from 'node:fs';
+import iconv from 'iconv-lite';
+import { describe, expect, it } from 'vitest';
+import { decodeHtml, detectCharset, isHtmlResponse } from '../src/extract/encoding.js';
+import { analyzePage, cleanTitle, extractLinks, parseHtml, urlDate } from '../src/extract/page.js';
+
+const fx = (name: string) => readFileSync(new URL(`./fixtures/extract/${name}`, import.meta.url), 'utf8');
+const FETCHED = new Date('2024-03-10T08:00:00Z'); // 16:00 in Shanghai
+
+describe('cleanTitle', () => {
+  it.each([
+    ['央行宣布降准_财经_凤凰网', [], '央行宣布降准'],
+    ['习近平会见美国总统 - 新华网', [], '习近平会见美国总统'],
+    ['国足1比0击败对手|网易新闻', [], '国足1比0击败对手'],
+    ['网易新闻 | 国足1比0击败对手', [], '国足1比0击败对手'],
+    ['房价上涨-人民网', [], '房价上涨'],
+    ['北京-上海高铁今日通车', [], '北京-上海高铁今日通车'],
+    ['艺术史研究<世纪在线中国艺术网', [], '艺术史研究'],
+    ['The COVID-19 vaccine rollout, explained | Health', [], 'The COVID-19 vaccine rollout, explained'],
+  ])('%s', (raw, h1s, want) => {
+    expect(cleanTitle(raw, h1s)).toBe(want);
+  });
+
+  it('prefers an h1 the title contains, and uses the site name', () => {
+    expect(cleanTitle('世卫组织：疫情仍是突发公共卫生事件——中国青年网', ['世卫组织：疫情仍是突发公共卫生事件'])).toBe('世卫组织：疫情仍是突发公共卫生事件');
+    expect(cleanTitle('Rates cut again - The Example Gazette', [], 'The Example Gazette')).toBe('Rates cut again');
+    // A truncated title: the fuller h1 wins.
+    expect(cleanTitle('Rates cut again as inflation - WSJ', ['Rates cut again as inflation eases'])).toBe('Rates cut again as inflation eases');
+  });
+});
+
+describe('urlDate (METHODS §3.4)', () => {
+  it.each([
+    ['http://news.example.cn/20080905/n1.shtml', [2008, 9, 5]],
+    ['http://news.example.cn/a/2008-09-05/12.html', [2008, 9, 5]],
+    ['http://news.example.cn/2008/09/05/12.html', [2008, 9, 5]],
+    ['http://news.example.cn/2008/0905/12.html', [2008, 9, 5]],
+  ])('%s', (url, [year, month, day]) => {
+    expect(urlDate(url)).toEqual({ year, month, day });
+  });
+  it('rejects impossible dates and plain ids', () => {
+    expect(urlDate('http://x.example/2008/1345/1.html')).toBeNull();
+    expect(urlDate('http://x.example/item/12345678.html')).toBeNull();
+    expect(urlDate('http://x.example/20080231/a.html')).toBeNull();
+  });
+});
+
+describe('analyzePage', () => {
+  const url = 'https://finance.ifeng.com/a/20080512/123.shtml';
+
+  it('reads title, text, visible date, canonical and links of a Chinese article', () => {
+    let commentsSeen = 0;
+    const a = analyzePage({ html: fx('ifeng-article.html'), url, fetchedAt: FETCHED }, {
+      onDocument: (doc) => { commentsSeen = doc.querySelectorAll('.comment').length; },
+    });
+    expect(a.title).toBe('央行宣布下调存款准备金率0.5个百分点');
+    expect(a.text).toContain('中国人民银行今天宣布，决定下调金融机构存款准备金率0.5个百分点。');
+    expect(a.text).toContain('此次下调后，金融机构加权平均存款准备金率约为百分之八。');
+    expect(a.text).not.toContain('首页');
+    expect(commentsSeen).toBe(2); // the comment DOM is intact before Readability runs
+    expect(a.publishTime).toEqual({ iso: '2008-05-12T14:28:00+08:00', source: 'text', raw: '2008年5月12日 14:28' });
+    expect(a.canonicalUrl).toBe('https://finance.ifeng.com/c/8Abc123'); // resolved against <base href>
+    expect(a.lang).toBe('zh-CN');
+    expect(a.links.map((l) => [l.tag, l.url])).toEqual([
+      ['a', 'https://finance.ifeng.com/'],
+      ['a', 'https://finance.ifeng.com/finance/'],
+      ['a', 'https://news.ifeng.com/'],
+      ['a', 'https://finance.ifeng.com/news/rrr-history.shtml'],
+      ['area', 'https://finance.ifeng.com/map/beijing'],
+      ['img', 'https://img.ifeng.com/a.jpg'],
+      ['iframe', 'https://v.ifeng.com/player?id=9'],
+    ]);
+    const rel = a.links[3]!;
+    expect(rel.anchorText).toBe('历次降准回顾');
+    expect(rel.title).toBe('历次降准一览');
+    expect(rel.contextBefore.endsWith('相关阅读：')).toBe(true);
+    expect(rel.contextAfter.startsWith('，以及央行此前发布的货币政策执行报告。')).toBe(true);
+    expect(rel.contextBefore.length).toBeLessThanOrEqual(50);
+    expect(a.links[4]!.title).toBe('北京地图');
+    expect(a.links[5]).toMatchObject({ title: '央行大楼', anchorText: '' });
+  });
+
+  it('prefers JSON-LD datePublished over meta tags', () => {
+    const a = analyzePage({ html: fx('xinhua-jsonld.html'), url: 'http://www.news.example.cn/x.htm', fetchedAt: FETCHED });
+    expect(a.title).toBe('国务院常务会议部署稳就业举措');
+    expect(a.publishTime).toEqual({ iso: '2023-06-01T09:30:00+08:00', source: 'json-ld', raw: '2023-06-01T09:30:00+08:00' });
+  });
+
+  it('decodes a GBK page and reads the PubDate meta and meta refresh', () => {
+    const bytes = iconv.encode(fx('netease-meta.html'), 'gbk');
+    const html = decodeHtml(bytes);
+    const a = analyzePage({ html, url: 'https://news.163.com/19/1015/21/ABC.html', fetchedAt: FETCHED });
+    expect(a.title).toBe('国足1比0击败对手');
+    expect(a.publishTime).toEqual({ iso: '2019-10-15T21:05:33+08:00', source: 'meta', raw: '2019-10-15 21:05:33' });
+    expect(a.metaRefresh).toBe('https://news.163.com/live/refresh.html');
+    expect(a.text).toContain('国足在主场1比0战胜对手');
+  });
+
+  it('reads <time datetime> and English visible dates in the page zone', () => {
+    const t = analyzePage({ html: fx('time-element.html'), url: 'https://example.com/rates', fetchedAt: FETCHED });
+    expect(t.title).toBe('Rates cut again');
+    expect(t.publishTime).toMatchObject({ iso: '2008-05-12T06:28:00+00:00', source: 'time-element' });
+    const e = analyzePage({ html: fx('english-text-date.html'), url: 'https://example.com/storm', fetchedAt: FETCHED, timeZone: 'America/New_York' });
+    expect(e.title).toBe('Storm hits coast');
+    expect(e.publishTime).toMatchObject({ iso: '2008-05-12T14:28:00-04:00', source: 'text' });
+  });
+
+  it('resolves a relative date against the fetch time in Asia/Shanghai', () => {
+    const a = analyzePage({ html: fx('relative-date.html'), url: 'https://news.sohu.com/a/1', fetchedAt: FETCHED });
+    expect(a.title).toBe('突发：某地发生地震');
+    expect(a.publishTime).toEqual({ iso: '2024-03-10T13:00:00+08:00', source: 'text', raw: '3小时前' });
+  });
+
+  it('falls back to the URL date', () => {
+    const a = analyzePage({ html: fx('url-date.html'), url: 'http://news.example.cn/2008/0905/12.html', fetchedAt: FETCHED });
+    expect(a.publishTime).toEqual({ iso: '2008-09-05T00:00:00+08:00', source: 'url', raw: 'http://news.example.cn/2008/0905/12.html' });
+  });
+
+  it('keeps frames of a frameset as links', () => {
+    const links = extractLinks(parseHtml(fx('frameset.html')), 'http://a.example/dir/index.html');
+    expect(links.map((l) => [l.tag, l.url])).toEqual([
+      ['frame', 'http://a.example/dir/menu.html'],
+      ['frame', 'http://a.example/main/content.html'],
+    ]);
+  });
+
+  it('parses fragments and saved pages without an <html> root', () => {
+    const a = analyzePage({ html: '<text id="x"><title>片段_测试网</title><p>正文内容在这里。</p></text>', url: 'http://x.example/', fetchedAt: FETCHED });
+    expect(a.title).toBe('片段');
+    expect(a.text).toContain('正文内容在这里。');
+  });
+});
+
+describe('encodings', () => {
+  const page = '<html><head><title>新闻</title></head><body><p>中华人民共和国国务院新闻办公室今天举行新闻发布会，介绍国民经济运行情况。</p></body></html>';
+
+  it('uses the HTTP charset first', () => {
+    const bytes = iconv.encode(page, 'gbk');
+    expect(detectCharset(bytes, 'text/html; charset=GBK')).toEqual({ charset: 'gb18030', source: 'http' });
+    expect(decodeHtml(bytes, 'text/html; charset=GBK')).toBe(page);
+  });
+
+  it('reads <meta charset> for Big5', () => {
+    const big5 = '<html><head><meta charset="big5"><title>新聞</title></head><body><p>臺灣的新聞報導</p></body></html>';
+    const bytes = iconv.encode(big5, 'big5');
+    expect(detectCharset(bytes).source).toBe('meta');
+    expect(decodeHtml(bytes)).toBe(big5);
+  });
+
+  it('detects undeclared GBK', () => {
+    const bytes = iconv.encode(page, 'gbk');
+    expect(detectCharset(bytes).source).toBe('detected');
+    expect(decodeHtml(bytes)).toBe(page);
+  });
+
+  it('strips a UTF-8 BOM', () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from('<p>好</p>')]);
+    expect(decodeHtml(bytes)).toBe('<p>好</p>');
+  });
+});
+
+describe('isHtmlResponse', () => {
+  it.each([
+    ['text/html; charset=utf-8', '', true],
+    ['application/xhtml+xml', '', true],
+    ['application/pdf', '%PDF-1.4', false],
+    ['image/png', '\x89PNG', false],
+    ['application/json', '{"a":1}', false],
+    [undefined, '<!DOCTYPE html><html>', true],
+    ['text/plain', 'hello world', false],
+    ['application/octet-stream', '  \n<html lang="zh">', true],
+  ])('%s', (type, first, want) => {
+    expect(isHtmlResponse(type, new Uint8Array(Buffer.from(first, 'latin1')))).toBe(want);
+  });
+});
