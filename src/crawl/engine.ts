@@ -6,7 +6,10 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Dataset, log as crawleeLog, LogLevel, type Request } from 'crawlee';
+import type { Page } from 'playwright';
 import type { CrawlConfig } from '../config/schema.js';
+import type { PageAnalysis } from '../extract/types.js';
+import { ProgressReporter } from '../report/progress.js';
 import { analyzePage } from '../extract/page.js';
 import { browserLaunchOptions } from '../fetch/browser.js';
 import { createBrowserFetcher, crawleeConfig, type RenderedPage } from '../fetch/crawler.js';
@@ -14,14 +17,50 @@ import { Frontier, uniqueKeyOf } from '../frontier/frontier.js';
 import { createScorer } from '../score/index.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { RunState } from '../store/run-state.js';
-import { PageJudge } from './judge.js';
+import { PageJudge, type Verdict } from './judge.js';
+
+/** What a plugin sees of each analysed HTML page, after relevance and scoring. */
+export interface PageEvent {
+  rendered: RenderedPage;
+  analysis: PageAnalysis;
+  verdict: Verdict;
+  entry: CrawlLogEntry;
+}
+
+/** Live handles a plugin may use (the frontier for revisits, the progress line for messages). */
+export interface CrawlContext {
+  config: CrawlConfig;
+  runId: string;
+  runDir: string;
+  storageDir: string;
+  frontier: Frontier;
+  progress: ProgressReporter;
+}
+
+/**
+ * Features that ride along a crawl (reply threads, traces, the report) attach here rather than
+ * editing the engine: data still flows one way, plugins observe and add.
+ */
+export interface CrawlPlugin {
+  name: string;
+  beforeRun?(ctx: CrawlContext): Promise<void> | void;
+  /** Navigation hooks on the browser page (tracing, response capture). */
+  preNavigation?(page: Page, request: Request): Promise<void> | void;
+  postNavigation?(page: Page, request: Request, failed: boolean): Promise<void> | void;
+  onPage?(event: PageEvent, ctx: CrawlContext): Promise<void> | void;
+  onRecord?(entry: CrawlLogEntry, ctx: CrawlContext): void;
+  afterRun?(result: CrawlResult, ctx: CrawlContext): Promise<void> | void;
+  /** Lines for the end-of-crawl summary. */
+  summary?(): string[];
+}
 
 export interface CrawlOptions {
   config: CrawlConfig;
   /** Ground-truth label of a URL, when the crawl runs on a labelled web (test web, benchmarks). */
   truth?: (url: string) => boolean;
-  /** Progress lines (default: stderr). */
-  progress?: (line: string) => void;
+  /** Live progress (default: a status line on stderr). */
+  progress?: ProgressReporter;
+  plugins?: CrawlPlugin[];
   /** Run id; default a timestamp. */
   runId?: string;
 }
@@ -43,6 +82,9 @@ export interface CrawlResult {
   elapsedMs: number;
   pagesPerSecond: number;
   frontierSize: number;
+  stopReason: string;
+  /** Extra summary lines from plugins. */
+  summaryLines: string[];
 }
 
 function timestampId(d = new Date()): string {
@@ -51,7 +93,8 @@ function timestampId(d = new Date()): string {
 
 export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   const { config } = options;
-  const progress = options.progress ?? ((l: string) => process.stderr.write(l + '\n'));
+  const progress = options.progress ?? new ProgressReporter();
+  const plugins = options.plugins ?? [];
   const started = Date.now();
   const runId = options.runId ?? timestampId();
   const storageDir = resolve(config.storageDir);
@@ -61,8 +104,13 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   const { launchOptions } = await browserLaunchOptions({ browser: config.browser, headed: config.headed, slowMo: config.slowMoMs });
   crawleeLog.setLevel(LogLevel.WARNING);
 
-  const judge = await PageJudge.create(config);
-  const scorer = createScorer(config.strategy, {}, config.randomSeed);
+  const judge = await PageJudge.create(config, (l) => progress.log(l));
+  const time = judge.model.topics[0].time;
+  const scorer = createScorer(config.strategy, {}, {
+    randomSeed: config.randomSeed,
+    timePr: time ? (d) => time.Pr(d) : undefined,
+    inTimeWindow: time ? (d) => time.timeRelevance(d) > 0 : undefined,
+  });
   const frontier = new Frontier({
     maxPages: config.maxPages,
     maxDepth: config.maxDepth,
@@ -80,6 +128,9 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     config,
     counters: { fetched: 0, relevant: 0, failed: 0, truthRelevant: 0 },
   }));
+
+  const ctx: CrawlContext = { config, runId, runDir, storageDir, frontier, progress };
+  for (const p of plugins) await p.beforeRun?.(ctx);
 
   const seeds = [...new Set(config.topics.flatMap((t) => t.seeds))];
   for (const url of seeds) {
@@ -99,17 +150,20 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       truthCurve.push(counters.truthRelevant / counters.fetched);
     }
     crawlLog.append(entry);
-    if (counters.fetched % 25 === 0) {
-      const secs = (Date.now() - started) / 1000;
-      progress(
-        `[crawl] ${counters.fetched}/${config.maxPages} fetched, ${counters.relevant} relevant ` +
-          `(${((counters.relevant / counters.fetched) * 100).toFixed(1)}%), frontier ${frontier.size}, ` +
-          `${(counters.fetched / secs).toFixed(1)} pages/s, ${secs.toFixed(0)} s`,
-      );
-    }
+    for (const p of plugins) p.onRecord?.(entry, ctx);
+    progress.update(progressStats());
   };
+  const progressStats = () => ({
+    fetched: counters.fetched,
+    relevant: counters.relevant,
+    failed: counters.failed,
+    frontierSize: frontier.size,
+    budget: config.maxPages,
+    elapsedMs: Date.now() - started,
+  });
 
-  const meta = (request: Request) => request.userData as { depth?: number; parentUrl?: string; score?: number; components?: Record<string, number> };
+  const meta = (request: Request) =>
+    request.userData as { depth?: number; parentUrl?: string; anchorText?: string; score?: number; components?: Record<string, number> };
 
   const onPage = async (page: RenderedPage) => {
     const m = meta(page.request);
@@ -131,8 +185,12 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     const analysis = analyzePage({ html: page.html, url: page.url, fetchedAt: page.fetchedAt });
     // A redirect lands on another URL: mark it seen so it is not fetched again.
     if (page.url !== page.request.url) frontier.markSeen([uniqueKeyOf(page.url)]);
-    const verdict = judge.judge(analysis, { isSeed: depth === 0 });
-    const links = analysis.links.map((l) => ({ ...l, contextSim: judge.linkRelevance(l) }));
+    const verdict = judge.judge(analysis, { isSeed: depth === 0, anchorText: m.anchorText });
+    const anchorOf = new Map<string, string>();
+    const links = analysis.links.map((l) => {
+      if (l.anchorText && !anchorOf.has(l.url)) anchorOf.set(l.url, l.anchorText);
+      return { url: l.url, tag: l.tag, anchorText: l.anchorText, contextSim: judge.linkRelevance(l), anchorKeywordFreq: judge.anchorKeywordFreq(l) };
+    });
     const updates = scorer.onPageFetched({
       url: page.request.url,
       parentUrl: m.parentUrl,
@@ -145,7 +203,15 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     });
     for (const u of updates) {
       if (u.drop) frontier.drop(uniqueKeyOf(u.url));
-      else frontier.offer({ url: u.url, depth: u.depth, parentUrl: page.request.url, score: u.score, components: u.breakdown.components });
+      else
+        frontier.offer({
+          url: u.url,
+          depth: u.depth,
+          parentUrl: u.parentUrl ?? page.request.url,
+          anchorText: anchorOf.get(u.url),
+          score: u.score,
+          components: u.breakdown.components,
+        });
     }
     if (verdict.relevant) {
       await dataset.pushData({
@@ -159,7 +225,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
         fetchedAt: page.fetchedAt.toISOString(),
       });
     }
-    record({
+    const entry: CrawlLogEntry = {
       ...base,
       relevance: verdict.rel,
       relevant: verdict.relevant,
@@ -167,7 +233,9 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       title: analysis.title,
       publishTime: analysis.publishTime?.iso,
       decision: verdict.outOfWindow ? 'out-of-window' : verdict.relevant ? 'saved' : 'recorded',
-    });
+    };
+    record(entry);
+    for (const p of plugins) await p.onPage?.({ rendered: page, analysis, verdict, entry }, ctx);
   };
 
   const onFailure = async (request: Request, error: Error) => {
@@ -196,6 +264,12 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     respectRobotsTxt: config.respectRobotsTxt,
     onPage,
     onFailure,
+    preNavigation: async (page, request) => {
+      for (const p of plugins) await p.preNavigation?.(page, request);
+    },
+    postNavigation: async (page, request, failed) => {
+      for (const p of plugins) await p.postNavigation?.(page, request, failed);
+    },
   });
 
   let stopReason = 'frontier empty or budget reached';
@@ -217,13 +291,15 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     if (timer) clearTimeout(timer);
     process.off('SIGINT', onSigint);
     crawlLog.close();
+    progress.update(progressStats(), true);
+    progress.end();
   }
   const elapsedMs = Date.now() - started;
   await state.update((d) => {
     d.status = stopReason.startsWith('interrupted') ? 'interrupted' : 'finished';
     d.finishedAt = new Date().toISOString();
   });
-  return {
+  const result: CrawlResult = {
     runId,
     runDir,
     datasetDir: join(storageDir, 'datasets', datasetName),
@@ -237,5 +313,9 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     elapsedMs,
     pagesPerSecond: counters.fetched / (elapsedMs / 1000),
     frontierSize: frontier.size,
+    stopReason,
+    summaryLines: plugins.flatMap((p) => p.summary?.() ?? []),
   };
+  for (const p of plugins) await p.afterRun?.(result, ctx);
+  return result;
 }

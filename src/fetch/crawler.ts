@@ -35,6 +35,9 @@ export interface BrowserFetcherOptions {
   /** After `load`, wait this long at most for in-flight XHR/fetch to settle (JS-injected text). */
   settleTimeoutMs?: number;
   onPage(page: RenderedPage): Promise<void>;
+  /** Plugin hooks around navigation (tracing, response capture). */
+  preNavigation?(page: Page, request: Request): Promise<void>;
+  postNavigation?(page: Page, request: Request, failed: boolean): Promise<void>;
   onFailure(request: Request, error: Error): Promise<void>;
 }
 
@@ -75,8 +78,9 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
       // Fingerprint injection rewrites every page's JS environment: costly and useless here.
       browserPoolOptions: { useFingerprints: false },
       preNavigationHooks: [
-        async ({ page }, gotoOptions) => {
+        async ({ page, request }, gotoOptions) => {
           if (gotoOptions) gotoOptions.waitUntil = 'load';
+          await opts.preNavigation?.(page, request);
           const state = { inFlight: { n: 0, lastChange: Date.now() }, xhrJson: [] as { url: string; json: unknown }[] };
           pageState.set(page, state);
           if (opts.blockResources !== false) {
@@ -107,6 +111,11 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
               // body gone (page closed) or not JSON after all
             }
           });
+        },
+      ],
+      postNavigationHooks: [
+        async ({ page, request, response }) => {
+          await opts.postNavigation?.(page, request, !response || response.status() >= 400);
         },
       ],
       requestHandler: async ({ page, request, response }) => {

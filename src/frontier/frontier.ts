@@ -26,6 +26,8 @@ export interface QueuedUrl {
   uniqueKey: string;
   depth: number;
   parentUrl?: string;
+  /** Anchor text of the link it was found by: part of the page's vector once fetched (METHODS §0). */
+  anchorText?: string;
   score: number;
   components?: ScoreComponents;
   /** Queue order (a counter); ties in score go to the older URL. */
@@ -51,7 +53,7 @@ export interface FrontierOptions {
 export type OfferResult = 'queued' | 'rescored' | 'duplicate' | 'too-deep';
 
 export function uniqueKeyOf(url: string): string {
-  return Request.computeUniqueKey({ url });
+  return Request.computeUniqueKey({ url, method: 'GET' });
 }
 
 function hostOf(url: string): string {
@@ -261,7 +263,13 @@ export class Frontier implements IRequestManager {
     const request = new Request<T>({
       url: entry.url,
       uniqueKey: entry.uniqueKey,
-      userData: { depth: entry.depth, parentUrl: entry.parentUrl, score: entry.score, components: entry.components } as unknown as T,
+      userData: {
+        depth: entry.depth,
+        parentUrl: entry.parentUrl,
+        anchorText: entry.anchorText,
+        score: entry.score,
+        components: entry.components,
+      } as unknown as T,
     });
     request.crawlDepth = entry.depth;
     this.inProgress.set(entry.uniqueKey, request as unknown as Request);
