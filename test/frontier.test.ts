@@ -115,4 +115,21 @@ describe('Frontier', () => {
     expect(r!.userData).toMatchObject({ depth: 2, parentUrl: 'http://a.test/p', score: 0.7, components: { parentPriority: 0.3 } });
     expect(r!.crawlDepth).toBe(2);
   });
+
+  it('queues revisits of fetched URLs as separate entries that share the budget', async () => {
+    const f = new Frontier({ maxPages: 3 });
+    f.offer({ url: 'http://a.test/thread-1-1-1.html', depth: 1, score: 0.5 });
+    const r = await f.fetchNextRequest();
+    await f.markRequestHandled(r!);
+    expect(f.offer({ url: 'http://a.test/thread-1-1-1.html', depth: 1, score: 0.5 })).toBe('duplicate');
+    f.offer({ url: 'http://a.test/new', depth: 1, score: 0.2 });
+    const key = f.offerRevisit({ url: 'http://a.test/thread-1-1-1.html', depth: 1, score: 0.9 });
+    expect(key).toMatch(/#revisit-1$/);
+    const again = await f.fetchNextRequest();
+    expect(again!.url).toBe('http://a.test/thread-1-1-1.html');
+    expect(again!.userData.revisit).toBe(true);
+    await f.markRequestHandled(again!);
+    expect((await f.fetchNextRequest())!.url).toBe('http://a.test/new');
+    expect(await f.fetchNextRequest()).toBeNull(); // budget of 3 spent: 2 discoveries + 1 revisit
+  });
 });

@@ -30,6 +30,8 @@ export interface QueuedUrl {
   anchorText?: string;
   score: number;
   components?: ScoreComponents;
+  /** A re-fetch of a known page for new replies (METHODS §4), not a discovery. */
+  revisit?: boolean;
   /** Queue order (a counter); ties in score go to the older URL. */
   queuedAt: number;
 }
@@ -76,6 +78,7 @@ export class Frontier implements IRequestManager {
   private readonly inFlightPerHost = new Map<string, number>();
   private readonly lastFetchPerHost = new Map<string, number>();
   private handedOut = 0;
+  private revisitCount = 0;
   private sequence = 0;
   private handled = 0;
   private readonly opts: Required<Omit<FrontierOptions, 'hostDelayMs'>> & Pick<FrontierOptions, 'hostDelayMs'>;
@@ -114,6 +117,19 @@ export class Frontier implements IRequestManager {
     this.entries.set(uniqueKey, entry);
     this.setScore(entry);
     return 'queued';
+  }
+
+  /**
+   * Queue an already-fetched URL again (a hot reply thread, METHODS §4). Each revisit is its own
+   * entry with a distinct key, so de-duplication of discovery is untouched; it competes with
+   * discovery by score and uses the same page budget.
+   */
+  offerRevisit(item: { url: string; depth: number; score: number; components?: ScoreComponents }): string {
+    const uniqueKey = `${uniqueKeyOf(item.url)}#revisit-${++this.revisitCount}`;
+    const entry: QueuedUrl = { ...item, uniqueKey, revisit: true, queuedAt: this.sequence++ };
+    this.entries.set(uniqueKey, entry);
+    this.setScore(entry);
+    return uniqueKey;
   }
 
   /** Change a queued URL's score; false when it is not queued (fetched, dropped or unknown). */
@@ -267,6 +283,7 @@ export class Frontier implements IRequestManager {
         depth: entry.depth,
         parentUrl: entry.parentUrl,
         anchorText: entry.anchorText,
+        revisit: entry.revisit,
         score: entry.score,
         components: entry.components,
       } as unknown as T,
