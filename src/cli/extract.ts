@@ -1,0 +1,199 @@
+/**
+ * `npm run extract -- URL|FILE.html … [--json]`: render pages in Chromium (or read saved files)
+ * and print what analyzePage sees: clean title, main text, publish time, links (and the reply
+ * thread when the reply extractor recognises one). For checking extraction on real pages.
+ */
+import { readFileSync, existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Command } from 'commander';
+import { browserLaunchOptions } from '../fetch/browser.js';
+import { UserError } from '../config/errors.js';
+import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
+import { analyzePage } from '../extract/page.js';
+import type { PageAnalysis } from '../extract/types.js';
+
+interface Flags { json?: boolean; timeZone?: string; timeout: string; browser?: string }
+
+interface Result {
+  input: string;
+  error?: string;
+  contentType?: string;
+  analysis?: PageAnalysis;
+  thread?: unknown;
+}
+
+type ThreadFn = (input: { html: string; url: string; fetchedAt: Date; timeZone?: string }) => unknown;
+
+/** The reply extractor, when that module exists and exports extractThread. */
+async function loadThreadExtractor(): Promise<ThreadFn | null> {
+  try {
+    const path = '../extract/replies/index.js';
+    const mod = (await import(path)) as { extractThread?: ThreadFn };
+    return typeof mod.extractThread === 'function' ? mod.extractThread : null;
+  } catch {
+    return null;
+  }
+}
+
+function isLocalFile(arg: string): boolean {
+  return !/^[a-z][a-z0-9+.-]*:\/\//i.test(arg) && /\.html?$/i.test(arg);
+}
+
+function checkUrl(arg: string): string {
+  let u: URL;
+  try {
+    u = new URL(arg);
+  } catch {
+    throw new UserError(`${arg}: not a URL or a local .html file`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UserError(`${arg}: only http(s) URLs or local .html files`);
+  return u.href;
+}
+
+function analyse(html: string, url: string, flags: Flags, fetchedAt: Date, extractThread: ThreadFn | null): Pick<Result, 'analysis' | 'thread'> {
+  const analysis = analyzePage({ html, url, fetchedAt, timeZone: flags.timeZone });
+  let thread: unknown;
+  if (extractThread) {
+    try {
+      thread = extractThread({ html, url, fetchedAt, timeZone: flags.timeZone }) ?? undefined;
+    } catch (e) {
+      thread = { error: `reply extraction failed: ${(e as Error).message}` };
+    }
+  }
+  return thread === undefined ? { analysis } : { analysis, thread };
+}
+
+function formatText(r: Result): string {
+  const out = [`== ${r.input}`];
+  if (r.error) return [...out, `error: ${r.error}`].join('\n');
+  if (!r.analysis) return [...out, `not HTML (${r.contentType ?? 'no content type'}): recorded by type, not analysed`].join('\n');
+  const a = r.analysis;
+  const text = a.text.length > 600 ? `${a.text.slice(0, 600)}… (${a.text.length} chars)` : a.text;
+  out.push(`url:       ${a.url}`);
+  if (a.canonicalUrl) out.push(`canonical: ${a.canonicalUrl}`);
+  if (a.metaRefresh) out.push(`refresh:   ${a.metaRefresh}`);
+  out.push(`title:     ${a.title}`);
+  out.push(`published: ${a.publishTime ? `${a.publishTime.iso} (from ${a.publishTime.source}: ${a.publishTime.raw.slice(0, 80)})` : '(unknown)'}`);
+  out.push(`text:\n${text.replace(/^/gm, '  ')}`);
+  out.push(`links:     ${a.links.length}${a.links.length > 20 ? ' (first 20)' : ''}`);
+  for (const l of a.links.slice(0, 20)) {
+    const meta = [l.anchorText && `"${l.anchorText.slice(0, 40)}"`, l.title && `title="${l.title.slice(0, 40)}"`].filter(Boolean).join(' ');
+    out.push(`  [${l.tag}] ${l.url}${meta ? `  ${meta}` : ''}`);
+  }
+  if (r.thread) {
+    const t = r.thread as { matcher?: string; posts?: unknown[]; replyCount?: number };
+    out.push(`thread:    ${t.matcher ?? '?'}: ${t.posts?.length ?? 0} posts, ${t.replyCount ?? 0} replies`);
+  }
+  return out.join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command()
+    .name('extract')
+    .description('Show what the crawler extracts from pages: title, main text, publish time, links.')
+    .argument('<inputs...>', 'http(s) URLs (rendered in Chromium) or local .html files')
+    .option('--json', 'print JSON (all links, full text)')
+    .option('--time-zone <zone>', 'IANA zone for dates without an offset (default: Asia/Shanghai for Chinese pages, else UTC)')
+    .option('--timeout <ms>', 'page load timeout', '30000')
+    .option('--browser <path>', 'Chromium executable')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  let inputs: string[];
+  let flags: Flags;
+  try {
+    program.parse(argv, { from: 'user' });
+    inputs = program.args;
+    flags = program.opts<Flags>();
+  } catch (e) {
+    const code = (e as { exitCode?: number }).exitCode;
+    return code === 0 ? 0 : 2; // commander already printed its message
+  }
+  if (flags.timeZone) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: flags.timeZone });
+    } catch {
+      process.stderr.write(`error: --time-zone ${flags.timeZone}: not an IANA time zone (e.g. Asia/Shanghai)\n`);
+      return 2;
+    }
+  }
+  const timeout = Number(flags.timeout);
+  if (!Number.isFinite(timeout) || timeout <= 0) {
+    process.stderr.write(`error: --timeout ${flags.timeout}: expected milliseconds > 0\n`);
+    return 2;
+  }
+
+  const extractThread = await loadThreadExtractor();
+  const results: Result[] = [];
+  const urls: { input: string; url: string }[] = [];
+  for (const input of inputs) {
+    try {
+      if (isLocalFile(input)) {
+        const path = resolve(input);
+        if (!existsSync(path) || !statSync(path).isFile()) throw new UserError(`${input}: no such file`);
+        const html = decodeHtml(readFileSync(path));
+        results.push({ input, ...analyse(html, pathToFileURL(path).href, flags, new Date(), extractThread) });
+      } else {
+        urls.push({ input, url: checkUrl(input) });
+        results.push({ input }); // filled in below, keeping the order of the arguments
+      }
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      results.push({ input, error: e.message });
+    }
+  }
+
+  if (urls.length > 0) {
+    let launch: Awaited<ReturnType<typeof browserLaunchOptions>>;
+    try {
+      launch = await browserLaunchOptions({ browser: flags.browser });
+    } catch (e) {
+      process.stderr.write(`error: ${(e as Error).message}\n`);
+      return 2;
+    }
+    const { chromium } = await import('playwright');
+    const browser = await chromium.launch(launch.launchOptions);
+    try {
+      const context = await browser.newContext();
+      for (const { input, url } of urls) {
+        const slot = results.find((r) => r.input === input && !r.analysis && !r.error)!;
+        const page = await context.newPage();
+        try {
+          const resp = await page.goto(url, { waitUntil: 'load', timeout });
+          const contentType = resp?.headers()['content-type'];
+          const first = resp ? await resp.body().then((b) => b.subarray(0, 1024)).catch(() => undefined) : undefined;
+          if (!isHtmlResponse(contentType, first)) {
+            slot.contentType = contentType;
+            continue;
+          }
+          // Give late scripts a moment; a page that never goes idle is analysed as it stands.
+          await page.waitForLoadState('networkidle', { timeout: Math.min(5000, timeout) }).catch(() => undefined);
+          const html = await page.content();
+          Object.assign(slot, analyse(html, page.url(), flags, new Date(), extractThread));
+        } catch (e) {
+          const msg = (e as Error).message.split('\n')[0]!.replace(/^page\.goto:\s*/, '');
+          slot.error = `unreachable: ${msg}`;
+        } finally {
+          await page.close();
+        }
+      }
+    } finally {
+      await browser.close();
+    }
+  }
+
+  if (flags.json) console.log(JSON.stringify(results, null, 2));
+  else console.log(results.map(formatText).join('\n\n'));
+  return results.some((r) => r.error) ? 2 : 0;
+}
+
+const isEntry = process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
+if (isEntry) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e) => {
+      process.stderr.write(`internal error: ${(e as Error).stack ?? e}\n`);
+      process.exit(1);
+    },
+  );
+}
