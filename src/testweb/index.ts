@@ -1,0 +1,180 @@
+/**
+ * The local test web: a seeded, deterministic set of Chinese news portals, a Discuz-like
+ * forum, a search engine, a charity site (tunnel) and a trap site, served on loopback, with
+ * ground truth available only through this API (never in the pages).
+ */
+import { existsSync } from 'node:fs';
+import robotsParserImport from 'robots-parser';
+import { generateModel, key, type WebModel } from './model.js';
+import { resolve, type Ctx, type PageTruth, type MiscOptions } from './render.js';
+import { startServers, type RequestLogEntry } from './server.js';
+import { TOPIC_LEXICONS } from './lexicon.js';
+
+export type { PageTruth } from './render.js';
+
+// robots-parser is CommonJS; under NodeNext its typings describe the namespace, at run time the
+// default import is the function itself.
+interface Robot { isDisallowed(url: string, ua?: string): boolean | undefined }
+const robotsParser = robotsParserImport as unknown as (url: string, robotstxt: string) => Robot;
+export { generateModel } from './model.js';
+export type { WebModel } from './model.js';
+
+export interface TestWebOptions {
+  seed?: number;
+  articlesPerChannel?: number;
+  portals?: number;
+  useThucnews?: string | false;
+  startTime?: Date;
+  slowPageMs?: number;
+}
+export interface TopicTruth { id: string; label: string; keywords: string[] }
+export interface TunnelTruth {
+  topic: string;
+  /** The off-topic pages a crawler must cross (in order: entry articles, then the door page). */
+  via: string[];
+  /** Relevant pages reachable only through `via`. */
+  cluster: string[];
+}
+export interface TestWeb {
+  sites: { name: string; kind: 'news' | 'forum' | 'search' | 'misc'; origin: string }[];
+  topics: TopicTruth[];
+  demo: { topic: string; keywords: string[]; seeds: string[] };
+  truth(url: string): PageTruth | undefined;
+  isRelevant(url: string, topicId: string): boolean;
+  relevantTotal(topicId: string): number;
+  pages(): string[];
+  clock: { now(): Date; advance(ms: number): void };
+  requestLog: RequestLogEntry[];
+  /** Extra: tunnels (relevant clusters behind off-topic pages), as absolute URLs. */
+  tunnels: TunnelTruth[];
+  close(): Promise<void>;
+}
+
+export const DEFAULT_START = new Date('2008-06-01T12:00:00+08:00');
+
+export function resolveOptions(opts: TestWebOptions = {}) {
+  const seed = opts.seed ?? 42;
+  const articlesPerChannel = opts.articlesPerChannel ?? 40;
+  const portals = opts.portals ?? 2;
+  if (!Number.isInteger(seed)) throw new Error(`testweb: seed must be an integer, got ${seed}`);
+  if (!Number.isInteger(articlesPerChannel) || articlesPerChannel < 1) throw new Error(`testweb: articlesPerChannel must be a positive integer, got ${articlesPerChannel}`);
+  if (!Number.isInteger(portals) || portals < 1 || portals > 20) throw new Error(`testweb: portals must be an integer 1..20, got ${portals}`);
+  const thucnews: string | false = opts.useThucnews && existsSync(opts.useThucnews) ? opts.useThucnews : false;
+  return { seed, articlesPerChannel, portals, thucnews, start: opts.startTime ?? DEFAULT_START, slowPageMs: opts.slowPageMs ?? 3000 };
+}
+
+const RELEVANT_KINDS = new Set(['article', 'thread']);
+/** Kinds whose links the reachability walk does not follow (infinite or outside the web). */
+const NO_EXPAND = new Set(['trap', 'search', 'fault']);
+
+/**
+ * Walk the served web from the seeds exactly as a crawler would (rendered HTML, redirects,
+ * optionally robots.txt), without HTTP. Returns canonical key → first URL reached.
+ */
+export function walk(model: WebModel, ctx: Ctx, seeds: string[], site: (url: string) => { site: string; path: string } | undefined, opts: MiscOptions, respectRobots: boolean): Map<string, { url: string; truth?: PageTruth; status: number; html: boolean }> {
+  const out = new Map<string, { url: string; truth?: PageTruth; status: number; html: boolean }>();
+  const robots = new Map<string, Robot>();
+  const seen = new Set<string>();
+  const queue = seeds.slice();
+  while (queue.length) {
+    const url = queue.shift()!;
+    if (seen.has(url)) continue;
+    seen.add(url);
+    const loc = site(url);
+    if (!loc) continue;
+    if (respectRobots) {
+      let rp = robots.get(loc.site);
+      if (!rp) {
+        const s = model.sites.find((x) => x.key === loc.site)!;
+        rp = robotsParser(ctx.origin(loc.site) + '/robots.txt', s.robots);
+        robots.set(loc.site, rp);
+      }
+      if (rp.isDisallowed(url, 'testweb-walker')) continue;
+    }
+    const route = resolve(model, loc.site, loc.path, ctx.now, opts);
+    if (!route) continue;
+    if (out.has(route.canonical) && route.truth) continue;
+    const kind = route.truth?.kind;
+    // Do not render the slow/huge/binary pages just to look for links they do not have.
+    const r = kind === 'fault' || loc.path === '/archive/all.html' || loc.path === '/slow.html'
+      ? { status: kind === 'fault' ? 404 : 200, headers: { 'content-type': kind === 'fault' ? 'x' : 'text/html' }, body: '' }
+      : route.respond(ctx);
+    if (r.status >= 300 && r.status < 400 && r.headers.location) {
+      queue.push(new URL(r.headers.location, url).href);
+      continue;
+    }
+    const isHtml = /text\/html/.test(r.headers['content-type'] ?? '');
+    if (route.truth) out.set(route.canonical, { url, truth: route.truth, status: r.status, html: isHtml });
+    if (!isHtml || r.status !== 200 || (kind && NO_EXPAND.has(kind))) continue;
+    const body = typeof r.body === 'string' ? r.body : '';
+    for (const m of body.matchAll(/<(?:a|area|iframe|frame)\b[^>]*?\s(?:href|src)="([^"]*)"/g)) {
+      const href = m[1].replace(/&amp;/g, '&');
+      if (/^(javascript|mailto):/i.test(href) || href.startsWith('#')) continue;
+      let abs: URL;
+      try { abs = new URL(href, url); } catch { continue; }
+      abs.hash = '';
+      if (!seen.has(abs.href)) queue.push(abs.href);
+    }
+  }
+  return out;
+}
+
+export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> {
+  const o = resolveOptions(opts);
+  const model = generateModel({ seed: o.seed, articlesPerChannel: o.articlesPerChannel, portals: o.portals, thucnews: o.thucnews, start: o.start });
+  let now = model.start;
+  const requestLog: RequestLogEntry[] = [];
+  const misc: MiscOptions = { slowPageMs: o.slowPageMs };
+  const servers = await startServers(model, () => now, requestLog, misc);
+  const byOrigin = new Map([...servers.origins].map(([k, v]) => [v, k]));
+  const locate = (url: string) => {
+    let u: URL;
+    try { u = new URL(url); } catch { return undefined; }
+    const s = byOrigin.get(u.origin);
+    return s ? { site: s, path: u.pathname + u.search } : undefined;
+  };
+  const ctx = (): Ctx => ({ model, origin: (s) => servers.origins.get(s)!, now });
+  const seeds = model.portals.map((p) => servers.origins.get(p.site)! + '/');
+  const cache = new Map<string, ReturnType<typeof walk>>();
+  const walked = (robots: boolean) => {
+    const k = `${now}:${robots}`;
+    let w = cache.get(k);
+    if (!w) { w = walk(model, ctx(), seeds, locate, misc, robots); cache.set(k, w); }
+    return w;
+  };
+  const truth = (url: string): PageTruth | undefined => {
+    const loc = locate(url);
+    if (!loc) return undefined;
+    return resolve(model, loc.site, loc.path, now, misc)?.truth;
+  };
+  const abs = (k: string) => { const [s, p] = k.split('|'); return servers.origins.get(s)! + p; };
+  const quake = TOPIC_LEXICONS.find((t) => t.id === 'quake')!;
+  return {
+    sites: model.sites.map((s) => ({ name: s.name, kind: s.kind, origin: servers.origins.get(s.key)! })),
+    topics: TOPIC_LEXICONS.map((t) => ({ id: t.id, label: t.label, keywords: t.keywords.slice() })),
+    demo: { topic: quake.id, keywords: ['汶川地震', '救援'], seeds },
+    truth,
+    isRelevant(url, topicId) {
+      const t = truth(url);
+      return !!t && RELEVANT_KINDS.has(t.kind) && t.topic === topicId;
+    },
+    relevantTotal(topicId) {
+      let n = 0;
+      for (const v of walked(true).values()) if (v.truth && RELEVANT_KINDS.has(v.truth.kind) && v.truth.topic === topicId && v.status === 200) n++;
+      return n;
+    },
+    pages() {
+      return [...walked(false).values()].filter((v) => v.status === 200 && v.html).map((v) => v.url);
+    },
+    clock: {
+      now: () => new Date(now),
+      advance(ms: number) {
+        if (!Number.isFinite(ms) || ms < 0) throw new Error(`clock.advance: ms must be a non-negative number, got ${ms}`);
+        now += ms;
+      },
+    },
+    requestLog,
+    tunnels: model.tunnels.map((t) => ({ topic: t.topic, via: t.via.map(abs), cluster: t.cluster.map(abs) })),
+    close: () => servers.close(),
+  };
+}

@@ -1,0 +1,89 @@
+/** node:http servers for the test web: one per site, each on its own loopback address. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve, notFound, type Ctx, type MiscOptions } from './render.js';
+import type { WebModel } from './model.js';
+
+export interface RequestLogEntry { at: number; host: string; path: string; status: number; userAgent: string }
+
+export interface SiteServers {
+  origins: Map<string, string>;
+  close(): Promise<void>;
+}
+
+function listen(server: http.Server, host: string): Promise<AddressInfo> {
+  return new Promise((ok, fail) => {
+    const onError = (e: Error) => fail(e);
+    server.once('error', onError);
+    server.listen(0, host, () => {
+      server.off('error', onError);
+      ok(server.address() as AddressInfo);
+    });
+  });
+}
+
+/**
+ * Start one server per site on 127.0.0.2, 127.0.0.3, … (distinct hostnames, ephemeral ports).
+ * If a 127.0.0.x address cannot be bound, that site falls back to 127.0.0.1 on its own port.
+ */
+export async function startServers(
+  model: WebModel,
+  getNow: () => number,
+  log: RequestLogEntry[],
+  opts: MiscOptions,
+): Promise<SiteServers> {
+  const origins = new Map<string, string>();
+  const servers: http.Server[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const ctxBase = { model, origin: (site: string) => origins.get(site) ?? '' };
+
+  for (let i = 0; i < model.sites.length; i++) {
+    const site = model.sites[i].key;
+    const server = http.createServer((req, res) => {
+      const path = req.url ?? '/';
+      const finish = (status: number, headers: Record<string, string>, body: string | Buffer) => {
+        log.push({ at: Date.now(), host: req.headers.host ?? origins.get(site)!.replace(/^http:\/\//, ''), path, status, userAgent: String(req.headers['user-agent'] ?? '') });
+        res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'keep-alive' });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      };
+      try {
+        const ctx: Ctx = { ...ctxBase, now: getNow() };
+        const route = resolve(model, site, path, ctx.now, opts);
+        if (!route) {
+          const r = notFound();
+          return finish(r.status, r.headers as Record<string, string>, r.body);
+        }
+        const r = route.respond(ctx);
+        if (r.delayMs) {
+          const t = setTimeout(() => { timers.delete(t); if (!res.destroyed) finish(r.status, r.headers, r.body); }, r.delayMs);
+          timers.add(t);
+          return;
+        }
+        finish(r.status, r.headers, r.body);
+      } catch (e) {
+        finish(500, { 'content-type': 'text/plain; charset=utf-8' }, `internal error: ${(e as Error).message}`);
+      }
+    });
+    server.keepAliveTimeout = 2000;
+    let addr: AddressInfo;
+    try {
+      addr = await listen(server, `127.0.0.${i + 2}`);
+    } catch {
+      addr = await listen(server, '127.0.0.1');
+    }
+    origins.set(site, `http://${addr.address}:${addr.port}`);
+    servers.push(server);
+  }
+
+  return {
+    origins,
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      await Promise.all(servers.map((s) => new Promise<void>((ok) => {
+        s.close(() => ok());
+        s.closeAllConnections();
+      })));
+    },
+  };
+}
