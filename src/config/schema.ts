@@ -68,6 +68,8 @@ export const CrawlConfigSchema = z
     respectRobotsTxt: z.boolean().default(true),
     /** Crawlee storage folder (datasets, key-value stores) and our own state, log and report. */
     storageDir: z.string().default('storage'),
+    /** `browser` renders pages in Chromium (JavaScript sites); `http` fetches raw HTML (static sites, much faster). */
+    fetcher: z.enum(['browser', 'http']).default('browser'),
     /** Browser executable; resolution order documented in src/fetch/browser.ts. */
     browser: z.string().optional(),
     headed: z.boolean().default(false),

@@ -12,7 +12,7 @@ import type { PageAnalysis } from '../extract/types.js';
 import { ProgressReporter } from '../report/progress.js';
 import { analyzePage } from '../extract/page.js';
 import { browserLaunchOptions } from '../fetch/browser.js';
-import { createBrowserFetcher, crawleeConfig, type RenderedPage } from '../fetch/crawler.js';
+import { createBrowserFetcher, createHttpFetcher, crawleeConfig, type Fetcher, type RenderedPage } from '../fetch/crawler.js';
 import { Frontier, uniqueKeyOf } from '../frontier/frontier.js';
 import { createScorer } from '../score/index.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
@@ -101,7 +101,8 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   const runDir = join(storageDir, 'runs', runId);
   mkdirSync(runDir, { recursive: true });
 
-  const { launchOptions } = await browserLaunchOptions({ browser: config.browser, headed: config.headed, slowMo: config.slowMoMs });
+  const launchOptions =
+    config.fetcher === 'browser' ? (await browserLaunchOptions({ browser: config.browser, headed: config.headed, slowMo: config.slowMoMs })).launchOptions : undefined;
   crawleeLog.setLevel(LogLevel.WARNING);
 
   const judge = await PageJudge.create(config, (l) => progress.log(l));
@@ -254,9 +255,8 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     });
   };
 
-  const crawler = createBrowserFetcher({
+  const fetchOptions = {
     requestQueue: frontier,
-    launchOptions,
     maxConcurrency: config.maxConcurrency,
     navigationTimeoutSecs: config.navigationTimeoutSecs,
     maxRequestRetries: 1,
@@ -264,13 +264,19 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     respectRobotsTxt: config.respectRobotsTxt,
     onPage,
     onFailure,
-    preNavigation: async (page, request) => {
-      for (const p of plugins) await p.preNavigation?.(page, request);
-    },
-    postNavigation: async (page, request, failed) => {
-      for (const p of plugins) await p.postNavigation?.(page, request, failed);
-    },
-  });
+  };
+  const crawler: Fetcher = launchOptions
+    ? createBrowserFetcher({
+        ...fetchOptions,
+        launchOptions,
+        preNavigation: async (page, request) => {
+          for (const p of plugins) await p.preNavigation?.(page, request);
+        },
+        postNavigation: async (page, request, failed) => {
+          for (const p of plugins) await p.postNavigation?.(page, request, failed);
+        },
+      })
+    : createHttpFetcher(fetchOptions);
 
   let stopReason = 'frontier empty or budget reached';
   const timer =
