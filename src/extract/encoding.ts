@@ -34,6 +34,18 @@ function bomCharset(b: Uint8Array): { charset: string; skip: number } | null {
   return null;
 }
 
+const utf8Strict = new TextDecoder('utf-8', { fatal: true });
+/** Non-ASCII present, and every byte sequence valid UTF-8. */
+function looksUtf8(bytes: Uint8Array): boolean {
+  if (!bytes.some((b) => b >= 0x80)) return false;
+  try {
+    utf8Strict.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Which charset decodeHtml would use, and why (for the CLI and debugging). */
 export function detectCharset(bytes: Uint8Array, contentType?: string): { charset: string; source: 'bom' | 'http' | 'meta' | 'detected' | 'default' } {
   const bom = bomCharset(bytes);
@@ -41,6 +53,9 @@ export function detectCharset(bytes: Uint8Array, contentType?: string): { charse
   const http = charsetFromContentType(contentType);
   if (http) return { charset: http, source: 'http' };
   const head = Buffer.from(bytes.subarray(0, 4096)).toString('latin1');
+  // Saved and re-served pages are often transcoded to UTF-8 but keep their old declaration;
+  // text in a legacy encoding practically never forms valid multi-byte UTF-8, so valid UTF-8 wins.
+  if (looksUtf8(bytes)) return { charset: 'utf-8', source: 'detected' };
   const meta = charsetFromMeta(head);
   // A UTF-16 meta in an 8-bit-readable head is a lie (the standard says treat it as UTF-8).
   if (meta) return { charset: meta.startsWith('utf-16') ? 'utf-8' : meta, source: 'meta' };
