@@ -71,14 +71,14 @@ const NO_EXPAND = new Set(['trap', 'search', 'fault']);
  * Walk the served web from the seeds exactly as a crawler would (rendered HTML, redirects,
  * optionally robots.txt), without HTTP. Returns canonical key → first URL reached.
  */
-export function walk(model: WebModel, ctx: Ctx, seeds: string[], site: (url: string) => { site: string; path: string } | undefined, opts: MiscOptions, respectRobots: boolean): Map<string, { url: string; truth?: PageTruth; status: number; html: boolean }> {
+export function walk(model: WebModel, ctx: Ctx, seeds: string[], site: (url: string) => { site: string; path: string } | undefined, opts: MiscOptions, respectRobots: boolean, avoid: ReadonlySet<string> = new Set()): Map<string, { url: string; truth?: PageTruth; status: number; html: boolean }> {
   const out = new Map<string, { url: string; truth?: PageTruth; status: number; html: boolean }>();
   const robots = new Map<string, Robot>();
   const seen = new Set<string>();
   const queue = seeds.slice();
   while (queue.length) {
     const url = queue.shift()!;
-    if (seen.has(url)) continue;
+    if (seen.has(url) || avoid.has(url)) continue;
     seen.add(url);
     const loc = site(url);
     if (!loc) continue;
