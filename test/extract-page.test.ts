@@ -111,6 +111,20 @@ describe('analyzePage', () => {
     expect(a.publishTime).toEqual({ iso: '2024-03-10T13:00:00+08:00', source: 'text', raw: '3小时前' });
   });
 
+  it('prefers a timed stamp to sidebar dates when the title is only a blog name', () => {
+    const html = `<html><head><title>海姑娘</title></head><body><div>海姑娘的博客</div>
+      <div class="side">归档 12/01/2004 - 01/01/2005 建立于:2004年10月6日</div>
+      <h2>湘菜粤菜 兵分两路</h2><div>2005-06-14 03:25:55</div><p>湘菜粤菜兵分两路，新鲜的是……</p></body></html>`;
+    const a = analyzePage({ html, url: 'http://blog.example.com/a.php', fetchedAt: FETCHED });
+    expect(a.publishTime).toMatchObject({ iso: '2005-06-14T03:25:55+08:00', source: 'text' });
+  });
+
+  it('uses a bare year-month as the last resort', () => {
+    const html = '<html><head><title>论文一篇</title></head><body><p>正文很长的一段文字，没有具体日期。</p><p>——《北京之春》1998年3月号</p></body></html>';
+    expect(analyzePage({ html, url: 'http://x.example/a.asp', fetchedAt: FETCHED }).publishTime)
+      .toMatchObject({ iso: '1998-03-01T00:00:00+08:00', source: 'text', raw: '1998年3月' });
+  });
+
   it('falls back to the URL date', () => {
     const a = analyzePage({ html: fx('url-date.html'), url: 'http://news.example.cn/2008/0905/12.html', fetchedAt: FETCHED });
     expect(a.publishTime).toEqual({ iso: '2008-09-05T00:00:00+08:00', source: 'url', raw: 'http://news.example.cn/2008/0905/12.html' });
@@ -151,6 +165,11 @@ describe('encodings', () => {
     const bytes = iconv.encode(page, 'gbk');
     expect(detectCharset(bytes).source).toBe('detected');
     expect(decodeHtml(bytes)).toBe(page);
+  });
+
+  it('trusts valid UTF-8 over a stale legacy declaration', () => {
+    const html = '<html><head><meta charset="iso-8859-1"></head><body><p>It’s complicated — café</p></body></html>';
+    expect(decodeHtml(new Uint8Array(Buffer.from(html, 'utf8')))).toBe(html);
   });
 
   it('strips a UTF-8 BOM', () => {

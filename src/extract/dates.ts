@@ -135,6 +135,18 @@ function ownRules(text: string, ref: Date, tz: string): Date | null {
     if (validFields(y, mo, d, h, mi, s)) return zonedTimeToUtc(y, mo, d, h, mi, s, tz);
   }
 
+  // US order M/D/YYYY (`9/17/2004 5:54:13 AM`); D/M when the first number cannot be a month.
+  const us = /(?<![\d/])(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(am|pm)?)?/i.exec(text);
+  if (us) {
+    let [a, b] = [Number(us[1]), Number(us[2])];
+    if (a > 12) [a, b] = [b, a];
+    let h = us[4] ? Number(us[4]) : 0;
+    if (/pm/i.test(us[7] ?? '') && h < 12) h += 12;
+    if (/am/i.test(us[7] ?? '') && h === 12) h = 0;
+    const [y, mi, s] = [Number(us[3]), us[5] ? Number(us[5]) : 0, us[6] ? Number(us[6]) : 0];
+    if (validFields(y, a, b, h, mi, s)) return zonedTimeToUtc(y, a, b, h, mi, s, tz);
+  }
+
   // Compact 20080512 (optionally followed by time) only when the whole text is that.
   const compact = /^(\d{4})(\d{2})(\d{2})(?:\s*(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/.exec(text);
   if (compact) {

@@ -96,6 +96,7 @@ export const DATE_IN_TEXT = new RegExp([
   String.raw`\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d(?:,?\s+\d{1,2}:\d{2}\s*(?:[ap]\.?m\.?)?)?`,
   String.raw`\b\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+(?:19|20)\d\d`,
   String.raw`\b\d+\s+(?:minutes?|hours?|days?)\s+ago`,
+  String.raw`(?<![\d/])\d{1,2}/\d{1,2}/(?:19|20)\d\d(?:\s+\d{1,2}:\d{2}(?::\d{2})?\s*(?:[AP]M)?)?`,
 ].join('|'), 'gi');
 
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SELECT', 'OPTION', 'TEXTAREA']);
@@ -114,34 +115,58 @@ function textNodes(root: Node): string[] {
   return out;
 }
 
-/** The first date in the text after the headline, else the first one labelled as a publish time. */
+interface Found { raw: string; date: Date; pos: number; hasTime: boolean; labelled: boolean }
+
+const LABEL = /(发布|发表|时间|日期|更新|published|posted|updated|date)/i;
+const YEAR_MONTH = /(?<!\d)((?:19|20)\d\d)年(\d{1,2})月(?!\d{1,2}日)/g;
+
+/**
+ * A visible date: the first one within ~1500 characters after the headline; failing that, the
+ * first stamp with a time of day (a publish stamp, unlike archive lists and calendars), preferring
+ * a labelled one (`发布时间：`); then any labelled date, any date, and last a bare `1998年3月`
+ * (magazine issues).
+ */
 function fromVisibleText(doc: Document, headline: string | undefined, ref: Date, tz: string): { raw: string; date: Date } | null {
   const body = doc.body;
   if (!body) return null;
   const texts = textNodes(body);
-  let start = 0;
-  if (headline) {
-    const key = headline.slice(0, 12);
-    const i = texts.findIndex((t) => t.includes(key));
-    if (i >= 0) start = i;
-  }
-  const tryRange = (from: number, to: number, labelled: boolean) => {
-    for (let i = from; i < Math.min(to, texts.length); i++) {
-      // Join a label split from its value (`发布时间：` `<span>2008-05-12</span>`).
-      const t = texts[i]!;
-      const ctx = (texts[i - 1] ?? '') + ' ' + t;
-      if (labelled && !/(发布|发表|时间|日期|更新|published|posted|updated|date)/i.test(ctx)) continue;
-      for (const m of t.matchAll(DATE_IN_TEXT)) {
-        // Relative forms (`3天前`, `刚刚`) count only as a short label, not inside running text.
-        if (!/\d{4}/.test(m[0]) && !/[A-Za-z]{3}/.test(m[0]) && t.length > 40) continue;
-        const d = parseDateText(m[0], ref, tz);
-        // A future date is an event date or an ad, not a publish time.
-        if (d && d.getTime() <= ref.getTime() + 86_400_000) return { raw: m[0], date: d };
-      }
+  const found: Found[] = [];
+  let pos = 0;
+  let headPos = -1;
+  // A very short title (`海姑娘`, a blog's name) says nothing about where the article starts.
+  const key = headline && headline.replace(/\s/g, '').length >= 6 ? headline.slice(0, 12) : '';
+  for (let i = 0; i < texts.length; i++) {
+    const t = texts[i]!;
+    if (key && headPos < 0 && t.includes(key)) headPos = pos;
+    // Join a label split from its value (`发布时间：` `<span>2008-05-12</span>`).
+    const labelled = LABEL.test((texts[i - 1] ?? '').slice(-12) + ' ' + t);
+    for (const m of t.matchAll(DATE_IN_TEXT)) {
+      // Relative forms (`3天前`, `刚刚`) count only as a short label, not inside running text.
+      if (!/\d{4}/.test(m[0]) && !/[A-Za-z]{3}/.test(m[0]) && t.length > 40) continue;
+      const d = parseDateText(m[0], ref, tz);
+      // A future date is an event date or an ad, not a publish time.
+      if (!d || d.getTime() > ref.getTime() + 86_400_000) continue;
+      found.push({ raw: m[0], date: d, pos: pos + (m.index ?? 0), hasTime: /\d[:：时]\d|前|刚刚|ago/i.test(m[0]), labelled });
     }
-    return null;
-  };
-  return tryRange(start, start + 60, false) ?? tryRange(0, texts.length, true) ?? (start > 0 ? null : tryRange(0, 200, false));
+    pos += t.length + 1;
+  }
+  const pick = (f: Found | undefined) => (f ? { raw: f.raw, date: f.date } : null);
+  if (headPos >= 0) {
+    // Within the window a stamp with a time of day beats a bare date (sidebars: `建立于:2004年10月6日`).
+    const win = found.filter((f) => f.pos >= headPos && f.pos - headPos <= 1500);
+    const near = win.find((f) => f.hasTime) ?? win[0];
+    if (near) return pick(near);
+  }
+  const timed = found.filter((f) => f.hasTime);
+  const r = pick(timed.find((f) => f.labelled) ?? timed[0] ?? found.find((f) => f.labelled) ?? found[0]);
+  if (r) return r;
+  for (const t of texts) {
+    for (const m of t.matchAll(YEAR_MONTH)) {
+      const [y, mo] = [Number(m[1]), Number(m[2])];
+      if (mo >= 1 && mo <= 12) return { raw: m[0], date: zonedTimeToUtc(y, mo, 1, 0, 0, 0, tz) };
+    }
+  }
+  return null;
 }
 
 /** Parse a machine-readable date (ISO or near it); wall times without an offset are in `tz`. */
