@@ -33,18 +33,23 @@ const TIME_ATTRS = ['datetime', 'data-time', 'data-timestamp', 'data-datetime', 
  * Resolve the time an element shows. Machine-readable attributes win over text: Discuz prints
  * `<span title="2008-5-13 10:22">3 天前</span>`, Discourse `data-time` in ms, XenForo `datetime`.
  */
-export function timeOfElement(el: Element, ref: Date, timeZone: string): Date | null {
+export function timeOfElement(el: Element, ref: Date, timeZone: string, dayFirst?: boolean): Date | null {
   const nodes = [el, ...Array.from(el.querySelectorAll('[datetime], [data-time], [data-timestamp], [data-datetime], [title]')).slice(0, 6)];
   for (const n of nodes) {
     for (const a of TIME_ATTRS) {
       const v = n.getAttribute(a);
       if (!v) continue;
       if (a === 'title' && !DATE_LIKE.test(v)) continue;
-      const d = resolveTimeText(v, ref, timeZone);
+      const d = resolveTimeText(v, ref, timeZone, dayFirst);
       if (d) return d;
     }
   }
-  return resolveTimeText(textOf(el), ref, timeZone);
+  const text = textOf(el);
+  const whole = resolveTimeText(text, ref, timeZone, dayFirst);
+  if (whole || text.length <= 120) return whole;
+  // A long header (`Re: <subject> 11-August-2011 16:02`): parse from the date-like part on.
+  const m = DATE_LIKE.exec(text);
+  return m ? resolveTimeText(text.slice(m.index, m.index + 60), ref, timeZone, dayFirst) : null;
 }
 
 /**
@@ -55,7 +60,7 @@ export const DATE_LIKE = new RegExp(
   [
     String.raw`\b\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}`,
     String.raw`\b\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}\b`,
-    String.raw`\b\d{1,2}[-. ]?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|januar|februar|märz|mai|juni|juli|august|oktober|dezember|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre)[a-zä]*\.?[-, ]`,
+    String.raw`\b\d{1,2}(\.? |[-.])?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|januar|februar|märz|mai|juni|juli|august|oktober|dezember|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre)[a-zä]*\.?[-, ]`,
     String.raw`\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?\b`,
     String.raw`\b\d{1,2}(st|nd|rd|th) (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)`,
     String.raw`\b\d+ (seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?) ago\b`,

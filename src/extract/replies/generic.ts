@@ -34,7 +34,8 @@ function timeAnchors(doc: Document): Element[] {
       continue;
     }
     // Short elements only: the date is the element's own text, not a paragraph mentioning one.
-    if (el.children.length > 3) continue;
+    // Up to 8 children: `<b>By</b> <a>name</a> <b>On</b> 2020.03.12` is one short header line.
+    if (el.children.length > 8) continue;
     const t = el.textContent ?? '';
     if (t.length > 80 || t.length < 4) continue;
     if (DATE_LIKE.test(t)) out.push(el);
@@ -94,9 +95,20 @@ export interface GenericResult {
   blocks: Element[];
 }
 
-export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string): GenericResult | null {
+interface Block {
+  el: Element;
+  /** The body row, when the post's body sits in the next sibling (table layouts). */
+  body?: Element;
+  anchor: Element;
+  author: AuthorInfo;
+}
+
+const MIN_PROSE = 25;
+
+export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, dayFirst?: boolean): GenericResult | null {
   const byParent = new Map<Element, Map<Element, Element>>();
-  for (const anchor of timeAnchors(doc)) {
+  const anchors = timeAnchors(doc);
+  for (const anchor of anchors) {
     let child: Element | null = anchor;
     while (child && child.parentElement) {
       const parent: Element = child.parentElement;
@@ -109,33 +121,66 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string):
   const candidates = [...byParent.entries()]
     .filter(([, kids]) => kids.size >= GENERIC_MIN_POSTS)
     .sort((a, b) => b[1].size - a[1].size)
-    .slice(0, 12);
-  let best: { blocks: [Element, Element, AuthorInfo][]; score: number } | null = null;
-  for (const [, kids] of candidates) {
-    const ok: [Element, Element, AuthorInfo][] = [];
+    .slice(0, 30);
+  let best: { blocks: Block[]; parent: Element; score: number } | null = null;
+  for (const [parent, kids] of candidates) {
+    const ok: Block[] = [];
     for (const [child, anchor] of kids) {
       const author = findAuthor(child);
       if (!author) continue;
       // Posts carry prose beyond author and date; lists of linked titles (related articles) do not.
-      if (linkFreeLength(child) - author.name.length < 25) continue;
-      ok.push([child, anchor, author]);
+      if (linkFreeLength(child) - author.name.length >= MIN_PROSE) {
+        ok.push({ el: child, anchor, author });
+        continue;
+      }
+      // Table layouts print a post as two rows: header (author, time) then body. The body row
+      // is the next sibling and carries no time of its own.
+      const next = child.nextElementSibling;
+      if (next && !kids.has(next) && linkFreeLength(next) >= MIN_PROSE) ok.push({ el: child, body: next, anchor, author });
     }
     // Posts of one list share a tag; keep the majority tag.
     const tags = new Map<string, number>();
-    for (const [c] of ok) tags.set(c.tagName, (tags.get(c.tagName) ?? 0) + 1);
+    for (const b of ok) tags.set(b.el.tagName, (tags.get(b.el.tagName) ?? 0) + 1);
     const top = [...tags.entries()].sort((a, b) => b[1] - a[1])[0];
     if (!top) continue;
-    const same = ok.filter(([c]) => c.tagName === top[0]);
+    const same = ok.filter((b) => b.el.tagName === top[0]);
     if (same.length < GENERIC_MIN_POSTS) continue;
     const score = same.length;
-    if (!best || score > best.score) best = { blocks: same, score };
+    if (!best || score > best.score) best = { blocks: same, parent, score };
   }
   if (!best) return null;
-  const posts: Post[] = best.blocks.map(([block, anchor, author]) => {
-    const t = timeOfElement(anchor, ref, timeZone);
-    const post: Post = { author: author.name, text: bodyText(block, author.el, anchor) };
+  const opening = findOpeningPost(best.parent, best.blocks, anchors);
+  if (opening) best.blocks.unshift(opening);
+  const posts: Post[] = best.blocks.map((b) => {
+    const t = timeOfElement(b.anchor, ref, timeZone, dayFirst);
+    const post: Post = { author: b.author.name, text: b.body ? textOf(b.body) : bodyText(b.el, b.author.el, b.anchor) };
     if (t) post.time = t.toISOString();
     return post;
   });
-  return { posts, blocks: best.blocks.map(([b]) => b) };
+  return { posts, blocks: best.blocks.map((b) => b.el) };
+}
+
+/**
+ * Many forums print the opening post with other markup than the replies (a `topic` card above
+ * a `comments` list). Look for it just before the post list: the nearest earlier sibling of the
+ * list or of one of its close ancestors that holds a time anchor, an author and prose.
+ */
+function findOpeningPost(list: Element, blocks: Block[], anchors: Element[]): Block | null {
+  const first = blocks[0]?.el;
+  if (!first) return null;
+  const chain: Element[] = [first];
+  for (let e: Element | null = list; e && chain.length < 4; e = e.parentElement) chain.push(e);
+  for (const node of chain) {
+    for (let sib = node.previousElementSibling; sib; sib = sib.previousElementSibling) {
+      const anchor = anchors.find((a) => sib!.contains(a));
+      if (!anchor) continue;
+      const author = findAuthor(sib);
+      if (!author) return null;
+      if (linkFreeLength(sib) - author.name.length < MIN_PROSE) return null;
+      // Not the whole page chrome: an opening post is one block, much like a reply in size.
+      if (sib.querySelectorAll('*').length > 40 * Math.max(...blocks.map((b) => b.el.querySelectorAll('*').length))) return null;
+      return { el: sib, anchor, author };
+    }
+  }
+  return null;
 }

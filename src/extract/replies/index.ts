@@ -9,6 +9,7 @@ import { BUILTIN_MATCHERS, applyMatcher, collectPageUrls, threadIdFor } from './
 import { detectRepeatedPosts } from './generic.js';
 import { commentsFromXhr } from './xhr.js';
 import { cleanText, parseDocument } from './dom.js';
+import { pageDayFirst } from './time.js';
 
 export type { ExtractThreadInput, Post, ReplyMatcher, ThreadExtract, XhrCapture } from './types.js';
 export { BUILTIN_MATCHERS } from './matchers.js';
@@ -47,19 +48,20 @@ export function extractThread(input: ExtractThreadInput): ThreadExtract | null {
   const timeZone = input.timeZone ?? DEFAULT_TIME_ZONE;
   const ref = input.fetchedAt;
   const doc = parseDocument(input.html);
+  const dayFirst = pageDayFirst(doc.body?.textContent ?? '', doc.documentElement?.getAttribute('lang'));
   const matchers: ReplyMatcher[] = [...(input.matchers ?? []), ...BUILTIN_MATCHERS];
 
   let result: ThreadExtract | null = null;
   let total: number | undefined;
   for (const m of matchers) {
-    const r = applyMatcher(m, doc, input.url, ref, timeZone);
+    const r = applyMatcher(m, doc, input.url, ref, timeZone, dayFirst);
     if (!r) continue;
     result = { matcher: m.name, threadId: r.threadId, posts: r.posts, replyCount: 0, pageUrls: r.pageUrls };
     total = r.total;
     break;
   }
   if (!result) {
-    const g = detectRepeatedPosts(doc, ref, timeZone);
+    const g = detectRepeatedPosts(doc, ref, timeZone, dayFirst);
     if (g) {
       result = {
         matcher: 'generic',

@@ -76,8 +76,10 @@ export const BUILTIN_MATCHERS: readonly ReplyMatcher[] = [
     pages: 'a[rel="next"], a[rel="prev"], .crawler-nav a[href*="page="]',
   },
   {
+    // XenForo 2's markup is distinctive enough to match on any URL (forums rewrite thread URLs
+    // to `.../905512.html` and the like).
     name: 'xenforo',
-    url: String.raw`/threads/[^/]*\.?\d+|/t/[^/]+\.\d+`,
+    url: '.',
     threadId: String.raw`/threads/(?:[^/]*\.)?(\d+)`,
     post: 'article.message--post, article.message[data-author]',
     author: '.message-name .username, .message-name, .username',
@@ -85,6 +87,32 @@ export const BUILTIN_MATCHERS: readonly ReplyMatcher[] = [
     text: '.message-body .bbWrapper, .bbWrapper, .message-body',
     floor: '.message-attribution-opposite li:last-child a',
     pages: '.pageNav-page a, a.pageNav-jump--next',
+  },
+  {
+    // XenForo 1.x: `li.message[data-author]` in `ol.messageList`; the permalink `.DateTime`
+    // (span title or abbr data-time) is the post time, `.editDate` is not. Some styles print
+    // the time in the user block instead (`.userText small`).
+    name: 'xenforo1',
+    url: '.',
+    threadId: String.raw`/(?:threads|t)/(?:[^/]*\.)?(\d+)`,
+    post: 'ol.messageList > li.message, li.message[data-author]',
+    author: '.messageUserInfo .username, .userText .username, .authorEnd .username',
+    time: '.datePermalink .DateTime, .messageMeta .DateTime, .privateControls .DateTime, .messageDetails .DateTime, .userText small',
+    text: '.messageText, .messageContent',
+    floor: '.postNumber',
+    pages: '.PageNav a, .pageNavLinkGroup .PageNav a',
+  },
+  {
+    // Phorum 5 (read.php?forum,thread): `div.message` = `.generic` header (author, subject,
+    // time in <small>) + `.message-body`.
+    name: 'phorum',
+    url: String.raw`read\.php`,
+    threadId: String.raw`read\.php\?\d+,(\d+)`,
+    post: 'div.message:has(> .message-body)',
+    author: '.message-author a, .message-author',
+    time: '.generic small, small',
+    text: '.message-body',
+    pages: '.paging a, .nav a[href*="read.php"]',
   },
   {
     name: 'vanilla',
@@ -133,6 +161,7 @@ export function applyMatcher(
   url: string,
   ref: Date,
   timeZone: string,
+  dayFirst?: boolean,
 ): MatchedThread | null {
   let urlRe: RegExp;
   try {
@@ -157,13 +186,15 @@ export function applyMatcher(
   const posts: Post[] = [];
   for (const b of blocks) {
     const authorEl = own(b, m.author)[0];
-    const author = authorEl ? textOf(authorEl) : '';
+    // XenForo, IPS and others name the author on the post block itself.
+    const author = authorEl ? textOf(authorEl) : cleanText(b.getAttribute('data-author'));
     const textEl = own(b, m.text)[0];
     const text = textEl ? textOf(textEl) : '';
-    if (!author && !text) continue;
+    // No body, no post: ad slots and "sponsored" rows copy the post markup but carry no message.
+    if (!text) continue;
     let time: Date | null = null;
     for (const t of own(b, m.time)) {
-      time = timeOfElement(t, ref, timeZone);
+      time = timeOfElement(t, ref, timeZone, dayFirst);
       if (time) break;
     }
     let floor: number | undefined;
