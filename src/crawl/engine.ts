@@ -47,6 +47,10 @@ export interface CrawlPlugin {
   /** Navigation hooks on the browser page (tracing, response capture). */
   preNavigation?(page: Page, request: Request): Promise<void> | void;
   postNavigation?(page: Page, request: Request, failed: boolean): Promise<void> | void;
+  /** Before a browser page closes (every attempt, failed or not); keep it short (Crawlee closes pages within 5 s). */
+  pageClosing?(page: Page): Promise<void> | void;
+  /** Ask for one browser context per page (per-page traces). */
+  isolatePages?: boolean;
   onPage?(event: PageEvent, ctx: CrawlContext): Promise<void> | void;
   onRecord?(entry: CrawlLogEntry, ctx: CrawlContext): void;
   afterRun?(result: CrawlResult, ctx: CrawlContext): Promise<void> | void;
@@ -79,12 +83,26 @@ export interface CrawlResult {
   truthHarvestRate?: number;
   /** Ground-truth harvest-rate curve: value after each fetched page. */
   truthCurve?: number[];
+  /** Where the handler's time went, summed over pages (benchmarks; fetch/render is the rest of the wall time). */
+  timings: CrawlTimings;
   elapsedMs: number;
   pagesPerSecond: number;
   frontierSize: number;
   stopReason: string;
   /** Extra summary lines from plugins. */
   summaryLines: string[];
+}
+
+/** Milliseconds spent per stage in the page handler, summed over all HTML pages. */
+export interface CrawlTimings {
+  pages: number;
+  extractMs: number;
+  /** Tokenizing and relevance (the topic model). */
+  judgeMs: number;
+  scoreMs: number;
+  frontierMs: number;
+  /** Dataset, crawl log and plugins' record hooks. */
+  storeMs: number;
 }
 
 function timestampId(d = new Date()): string {
@@ -141,6 +159,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
 
   const counters = state.data.counters;
   const truthCurve: number[] = [];
+  const timings: CrawlTimings = { pages: 0, extractMs: 0, judgeMs: 0, scoreMs: 0, frontierMs: 0, storeMs: 0 };
   const record = (entry: CrawlLogEntry) => {
     counters.fetched++;
     if (entry.decision === 'saved') counters.relevant++;
@@ -183,7 +202,15 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       record({ ...base, decision: 'not-html', reason: page.contentType });
       return;
     }
+    let t = performance.now();
+    const lap = (k: Exclude<keyof CrawlTimings, 'pages'>) => {
+      const now = performance.now();
+      timings[k] += now - t;
+      t = now;
+    };
+    timings.pages++;
     const analysis = analyzePage({ html: page.html, url: page.url, fetchedAt: page.fetchedAt });
+    lap('extractMs');
     // A redirect lands on another URL: mark it seen so it is not fetched again.
     if (page.url !== page.request.url) frontier.markSeen([uniqueKeyOf(page.url)]);
     const verdict = judge.judge(analysis, { isSeed: depth === 0, anchorText: m.anchorText });
@@ -192,6 +219,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       if (l.anchorText && !anchorOf.has(l.url)) anchorOf.set(l.url, l.anchorText);
       return { url: l.url, tag: l.tag, anchorText: l.anchorText, contextSim: judge.linkRelevance(l), anchorKeywordFreq: judge.anchorKeywordFreq(l) };
     });
+    lap('judgeMs');
     const updates = scorer.onPageFetched({
       url: page.request.url,
       parentUrl: m.parentUrl,
@@ -202,6 +230,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       publishTime: analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined,
       links,
     });
+    lap('scoreMs');
     for (const u of updates) {
       if (u.drop) frontier.drop(uniqueKeyOf(u.url));
       else
@@ -214,6 +243,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
           components: u.breakdown.components,
         });
     }
+    lap('frontierMs');
     if (verdict.relevant) {
       await dataset.pushData({
         url: page.url,
@@ -236,6 +266,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       decision: verdict.outOfWindow ? 'out-of-window' : verdict.relevant ? 'saved' : 'recorded',
     };
     record(entry);
+    lap('storeMs');
     for (const p of plugins) await p.onPage?.({ rendered: page, analysis, verdict, entry }, ctx);
   };
 
@@ -275,6 +306,12 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
         postNavigation: async (page, request, failed) => {
           for (const p of plugins) await p.postNavigation?.(page, request, failed);
         },
+        isolatePages: plugins.some((p) => p.isolatePages),
+        pageClosing: plugins.some((p) => p.pageClosing)
+          ? async (page) => {
+              for (const p of plugins) await p.pageClosing?.(page);
+            }
+          : undefined,
       })
     : createHttpFetcher(fetchOptions);
 
@@ -320,8 +357,11 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     pagesPerSecond: counters.fetched / (elapsedMs / 1000),
     frontierSize: frontier.size,
     stopReason,
-    summaryLines: plugins.flatMap((p) => p.summary?.() ?? []),
+    timings,
+    summaryLines: [],
   };
   for (const p of plugins) await p.afterRun?.(result, ctx);
+  // After afterRun, so plugins that write files at the end (report, traces) can name them.
+  result.summaryLines = plugins.flatMap((p) => p.summary?.() ?? []);
   return result;
 }

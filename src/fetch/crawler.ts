@@ -46,6 +46,10 @@ export interface BrowserFetcherOptions {
   /** Plugin hooks around navigation (tracing, response capture). */
   preNavigation?(page: Page, request: Request): Promise<void>;
   postNavigation?(page: Page, request: Request, failed: boolean): Promise<void>;
+  /** Runs before each page closes (inside Crawlee's 5-second close limit): finish per-page work such as traces. */
+  pageClosing?(page: Page): Promise<void>;
+  /** One browser context per page (Crawlee incognito pages), needed for per-page Playwright traces. */
+  isolatePages?: boolean;
   onFailure(request: Request, error: Error): Promise<void>;
 }
 
@@ -119,9 +123,12 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
       requestHandlerTimeoutSecs: opts.navigationTimeoutSecs + 30,
       respectRobotsTxtFile: opts.respectRobotsTxt,
       useSessionPool: false,
-      launchContext: { launcher: chromium, launchOptions: opts.launchOptions },
+      launchContext: { launcher: chromium, launchOptions: opts.launchOptions, useIncognitoPages: opts.isolatePages ?? false },
       // Fingerprint injection rewrites every page's JS environment: costly and useless here.
-      browserPoolOptions: { useFingerprints: false },
+      browserPoolOptions: {
+        useFingerprints: false,
+        prePageCloseHooks: opts.pageClosing ? [async (page) => opts.pageClosing?.(page as Page)] : [],
+      },
       preNavigationHooks: [
         async ({ page, request }, gotoOptions) => {
           if (gotoOptions) gotoOptions.waitUntil = 'load';
