@@ -144,7 +144,7 @@ function newsHome(ctx: Ctx, site: string): string {
 ${blocks.join('\n')}
 <div class="photo-news">${photos.join(' ')}</div>
 <div class="bbs-hot"><h2>社区热帖</h2><ul>${hotThreads.join('')}</ul></div>
-<div class="archive">${calendar} <a href="/rss.xml">RSS订阅</a></div>`, '<meta name="keywords" content="新闻,资讯,体育,财经,科技,娱乐">');
+<div class="archive">${calendar}</div>`, '<meta name="keywords" content="新闻,资讯,体育,财经,科技,娱乐">');
 }
 
 function channelList(ctx: Ctx, site: string, ci: number, page: number): string {
@@ -227,7 +227,7 @@ function staticArticleHtml(ctx: Ctx, a: Article, opts: { charset?: string; broke
   return `<!DOCTYPE html>
 <html><head><meta charset="${opts.charset ?? 'utf-8'}"><title>${esc(a.title)} - ${esc(s.name)}</title>${a.metaPubdate ? `<meta name="pubdate" content="${isoCst(a.publish)}">` : ''}</head>
 <body>
-<div class="header">${home} | <a href="/about.html">关于我们</a></div>
+<div class="header">${home} | <a href="${s.kind === 'news' ? '/about.shtml' : '/about.html'}">关于我们</a></div>
 <div class="article"><h1>${esc(a.title)}</h1>
 <div class="info">${formatTime(a.publish, a.timeFormat)} 来源：${esc(a.source)}</div>
 ${paras}
@@ -351,7 +351,7 @@ function forumLayout(ctx: Ctx, title: string, body: string): string {
 <div id="wp" class="wp">
 ${body}
 </div>
-<div id="ft" class="wp cl"><p>Powered by <strong>Discuz!</strong> X2.5 &copy; 2001-2012 Comsenz Inc.</p><a href="/archiver/">Archiver</a></div>
+<div id="ft" class="wp cl"><p>Powered by <strong>Discuz!</strong> X2.5 &copy; 2001-2012 Comsenz Inc.</p></div>
 </body></html>`;
 }
 
@@ -486,6 +486,10 @@ function forumRoute(m: WebModel, path: string, q: URLSearchParams, now: number):
       const t = m.threads.get(Number(q.get('tid') ?? q.get('ptid')));
       if (t && t.created <= now) return { canonical: c, respond: () => redirect(302, `/thread-${t.tid}-${threadPages(t, now)}-1.html`) };
     }
+  }
+  // Login-gated Discuz scripts (disallowed by robots.txt): Discuz answers with a 提示信息 page.
+  if (['/member.php', '/misc.php', '/search.php'].includes(path) || (path === '/forum.php' && q.get('mod') === 'post')) {
+    return { canonical: c, truth: { kind: 'other', topic: null, title: '提示信息' }, respond: (ctx) => html(forumLayout(ctx, '提示信息', '<div id="messagetext" class="alert_error"><p>抱歉，您尚未登录，没有权限访问该版块</p></div>')) };
   }
   if (path === '/home.php' && q.get('uid')) return { canonical: c, truth: { kind: 'other', topic: null, title: '个人空间' }, respond: (ctx) => html(forumLayout(ctx, '个人空间', `<p>用户 ${esc(q.get('uid')!)} 的个人空间</p>`)) };
   return undefined;
