@@ -11,8 +11,36 @@ import { cut_for_search, cut } from 'jieba-wasm';
 import * as OpenCC from 'opencc-js/t2cn';
 import stopwordsIso from 'stopwords-iso/stopwords-iso.json' with { type: 'json' };
 
-/** Taiwan/HK Traditional → mainland Simplified, character by character plus common phrases. */
-const toSimplified = OpenCC.Converter({ from: 'tw', to: 'cn' });
+/** Taiwan Traditional → mainland Simplified (OpenCC tw → cn dictionaries). */
+const convertTraditional = OpenCC.Converter({ from: 'tw', to: 'cn' });
+
+/**
+ * First code points of every source entry of the two dictionary chains the converter applies.
+ * A text with none of them is left unchanged by OpenCC, so the (slow, trie-walking) conversion
+ * is skipped: most pages are already Simplified, and this halves the tokenizer's cost on them.
+ */
+const TRADITIONAL_STARTS: ReadonlySet<number> = (() => {
+  type Dict = string | readonly (readonly [string, string])[];
+  const locale = OpenCC.Locale as unknown as { from: Record<string, Dict[][]>; to: Record<string, Dict[][]> };
+  const set = new Set<number>();
+  for (const group of [...locale.from.tw, ...locale.to.cn])
+    for (const dict of group) {
+      const entries = typeof dict === 'string' ? dict.split('|').map((e) => e.split(' ')[0]) : dict.map((e) => e[0]);
+      for (const src of entries) if (src) set.add(src.codePointAt(0)!);
+    }
+  return set;
+})();
+
+function toSimplified(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x2e80) continue; // below the CJK blocks: nothing to convert
+    const cp = text.codePointAt(i)!;
+    if (TRADITIONAL_STARTS.has(cp)) return convertTraditional(text);
+    if (cp > 0xffff) i++;
+  }
+  return text;
+}
 
 const iso = stopwordsIso as unknown as Record<string, string[]>;
 /**
