@@ -39,9 +39,13 @@ export interface TestWeb {
   sites: { name: string; kind: 'news' | 'forum' | 'search' | 'misc'; origin: string }[];
   topics: TopicTruth[];
   demo: { topic: string; keywords: string[]; seeds: string[] };
+  /** Ignores the fragment; forum.php?mod=viewthread aliases share their thread page's truth. */
   truth(url: string): PageTruth | undefined;
+  /** article/thread pages whose topic is topicId (both URL forms of a thread page count). */
   isRelevant(url: string, topicId: string): boolean;
+  /** Distinct relevant pages reachable from the demo seeds by a robots-respecting crawler, at clock.now(). */
   relevantTotal(topicId: string): number;
+  /** Every 200 text/html page reachable from the seeds (robots ignored; traps not expanded), at clock.now(). */
   pages(): string[];
   clock: { now(): Date; advance(ms: number): void };
   requestLog: RequestLogEntry[];
