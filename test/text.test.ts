@@ -91,3 +91,18 @@ describe('sparse vectors', () => {
     expect(topTerms(t, 1)).toEqual(['turbine']);
   });
 });
+
+describe('Traditional → Simplified fast path', () => {
+  it('skips OpenCC only where OpenCC would change nothing', async () => {
+    const OpenCC = await import('opencc-js/t2cn');
+    const full = OpenCC.Converter({ from: 'tw', to: 'cn' });
+    const samples = [
+      '已经是简体的文字，汶川地震救援',
+      '飛機製造商在臺灣發表新款發動機',
+      '乾燥的天氣裡，他著有一本書',
+      'mixed 軟體 and English 2008',
+      '𠀀𪚥 rare astral-plane Han',
+    ];
+    for (const s of samples) expect(normalizeText(s)).toBe(full(s.normalize('NFKC').toLowerCase()));
+  });
+});
