@@ -84,7 +84,7 @@ export interface CrawlResult {
   /** Ground-truth harvest-rate curve: value after each fetched page. */
   truthCurve?: number[];
   /** Where the handler's time went, summed over pages (benchmarks; fetch/render is the rest of the wall time). */
-  timings: CrawlTimings;
+  timings?: CrawlTimings;
   elapsedMs: number;
   pagesPerSecond: number;
   frontierSize: number;
