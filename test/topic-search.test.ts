@@ -67,3 +67,23 @@ describe('search-engine seeding', () => {
     expect(() => resolveProvider({ provider: 'yahoo' })).toThrow(/unknown search provider "yahoo"/);
   });
 });
+
+describe('search seeding against the local test web', () => {
+  it('takes the test web search site’s top organic results for the demo topic', async () => {
+    const { startTestWeb } = await import('../src/testweb/index.js');
+    const web = await startTestWeb({ articlesPerChannel: 8 });
+    try {
+      const search = web.sites.find((s) => s.kind === 'search')!;
+      const provider = resolveProvider({ provider: 'testweb' }, { testwebOrigin: search.origin });
+      const seeds = await searchSeeds(page, provider, web.demo.keywords, 5);
+      expect(seeds).toHaveLength(5);
+      expect(seeds.some((u) => u.includes('/ad/'))).toBe(false);
+      expect(seeds.every((u) => !u.startsWith(search.origin))).toBe(true);
+      const relevant = seeds.filter((u) => web.isRelevant(u, web.demo.topic)).length;
+
+      expect(relevant).toBeGreaterThanOrEqual(3);
+    } finally {
+      await web.close();
+    }
+  }, 60_000);
+});
