@@ -86,7 +86,8 @@ function goldDay(s: string): { y: number; m?: number; d?: number } | null {
   return { y: Number(m[1]), m: m[2] ? Number(m[2]) : undefined, d: m[3] ? Number(m[3]) : undefined };
 }
 
-const SUFFIX = /[_|｜]|\s[-–—]\s|——|(网|新闻|频道|论坛|社区)$/;
+// A separator left in the title, or a title ending in a site/channel word (`…-搜狐财经`, `…[麻辣社区]`).
+const SUFFIX = /[_|｜>]|\s[-–—]\s|——|(网|新闻|频道|论坛|社区|财经|娱乐|体育)\]?$/;
 
 function zh() {
   const dir = join(DATA, 'zh-content-extraction');

@@ -16,6 +16,10 @@ describe('cleanTitle', () => {
     ['房价上涨-人民网', [], '房价上涨'],
     ['北京-上海高铁今日通车', [], '北京-上海高铁今日通车'],
     ['艺术史研究<世纪在线中国艺术网', [], '艺术史研究'],
+    ['民间资本路在何方-搜狐财经', [], '民间资本路在何方'],
+    ['朋友,请正确认识凉山[麻辣社区]', [], '朋友,请正确认识凉山'],
+    ['再就业研究(页 1) - 学术前沿 - 社会学论坛 - powered by Discuz! Archiver', [], '再就业研究(页 1)'],
+    ['为现代化建设凝聚力量 - 热烈祝贺会议开幕 - 巴彦淖尔市人民政府网', [], '为现代化建设凝聚力量'],
     ['The COVID-19 vaccine rollout, explained | Health', [], 'The COVID-19 vaccine rollout, explained'],
   ])('%s', (raw, h1s, want) => {
     expect(cleanTitle(raw, h1s)).toBe(want);
@@ -123,6 +127,11 @@ describe('analyzePage', () => {
     const html = '<html><head><title>论文一篇</title></head><body><p>正文很长的一段文字，没有具体日期。</p><p>——《北京之春》1998年3月号</p></body></html>';
     expect(analyzePage({ html, url: 'http://x.example/a.asp', fetchedAt: FETCHED }).publishTime)
       .toMatchObject({ iso: '1998-03-01T00:00:00+08:00', source: 'text', raw: '1998年3月' });
+  });
+
+  it('takes the headline from the page when <title> is only the site name', () => {
+    const html = '<html><head><title>北医新闻网</title></head><body><table><tr><td class=bt_title>新外科运动向我们走来</td></tr><tr><td><p>正文。</p></td></tr></table></body></html>';
+    expect(analyzePage({ html, url: 'http://news.bjmu.example.cn/a.htm', fetchedAt: FETCHED }).title).toBe('新外科运动向我们走来');
   });
 
   it('falls back to the URL date', () => {

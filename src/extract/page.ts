@@ -8,7 +8,7 @@ import { parseHTML } from 'linkedom';
 import { DEFAULT_TIME_ZONE } from './dates.js';
 import { canonicalUrl, extractLinks, metaRefresh } from './links.js';
 import { extractPublishTime } from './publish.js';
-import { cleanTitle } from './title.js';
+import { cleanTitle, looksLikeSiteName } from './title.js';
 import type { AnalyzeInput, PageAnalysis } from './types.js';
 
 export { cleanTitle } from './title.js';
@@ -97,7 +97,15 @@ export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): Pag
   } catch {
     host = undefined;
   }
-  const title = cleanTitle(rawTitle || h1s[0] || '', h1s, siteName, { host });
+  let title = cleanTitle(rawTitle || h1s[0] || '', h1s, siteName, { host });
+  if (looksLikeSiteName(title, siteName, host)) {
+    // The <title> names only the site: take the first heading that is not the site's name too.
+    const usable = (h: string) => h.replace(/\s/g, '').length >= 4 && h.length <= 80 && !looksLikeSiteName(h, siteName, host);
+    // Old table layouts mark the headline only by class (`<td class=bt_title>`).
+    const alt = headings.find(usable) ?? Array.from(doc.querySelectorAll('[class*=title],[class*=Title],[id*=title],[id*=Title]'))
+      .map((e) => norm(e.textContent)).find(usable);
+    if (alt) title = cleanTitle(alt, [], siteName, { host });
+  }
   const cjk = /^zh|^ja/i.test(lang ?? '') || hanShare(rawTitle + ' ' + (doc.body?.textContent ?? '').slice(0, 2000)) > 0.5;
   const timeZone = input.timeZone ?? (cjk ? DEFAULT_TIME_ZONE : 'UTC');
   if (t) t.meta = (t.meta ?? 0) + now() - t0;

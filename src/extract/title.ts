@@ -9,9 +9,9 @@ const clean = (s: string) => s.replace(/[\s\u00a0\u3000]+/g, ' ').trim();
 
 // `_`, `|`, `｜`, `—`, `–`, ` - `, `::`, `»`, `·` only when spaced. An unspaced `-` (`标题-新华网`)
 // also joins place names (`北京-上海`), so it is split only when what follows looks like a site.
-const SEPARATORS = /\s*(?:_+|\||｜|\s[-–—~·•»]\s|\s*[-–—]\s+|\s+[-–—]\s*|\s?[–—]{1,2}\s?|::|\s›\s|<|＜|《(?=[^》]*$))\s*/;
+const SEPARATORS = /\s*(?:_+|\||｜|\s[-–—~·•»]\s|\s*[-–—]\s+|\s+[-–—]\s*|\s?[–—]{1,2}\s?|::|\s›\s|<|＜|>|＞|《(?=[^》]*$))\s*/;
 
-const SITE_WORDS = /(网|網|新闻|新聞|频道|頻道|在线|在線|日报|日報|晚报|晚報|时报|時報|早报|周刊|週刊|杂志|中心|论坛|論壇|社区|社區|博客|官方|官网|首页|门户|平台|电视台|广播|传媒|报社|资讯|\.com|\.cn|\.net|\.org|\bnews\b|\btimes\b|\bpost\b|\bdaily\b|\bonline\b|\bmagazine\b|\bjournal\b|\bblog\b|\btribune\b|\bherald\b|\bguardian\b|\breuters\b|\bbbc\b|\bcnn\b)/i;
+const SITE_WORDS = /(网|網|新闻|新聞|频道|頻道|在线|在線|日报|日報|晚报|晚報|时报|時報|早报|周刊|週刊|杂志|中心|论坛|論壇|社区|社區|博客|官方|官网|首页|门户|平台|电视台|广播|传媒|报社|资讯|\.com|\.cn|\.net|\.org|\bnews\b|\btimes\b|\bpost\b|\bdaily\b|\bonline\b|\bmagazine\b|\bjournal\b|\bblog\b|\btribune\b|\bherald\b|\bguardian\b|\breuters\b|\bbbc\b|\bcnn\b|powered by|秘书处|编辑部)/i;
 
 function isCjk(s: string): boolean {
   return /[\u3400-\u9fff]/.test(s);
@@ -31,6 +31,8 @@ function siteLike(seg: string, siteNames: string[]): boolean {
     if (name && (s === name || s.includes(name) || (name.includes(s) && s.length >= 2))) return true;
   }
   if (SITE_WORDS.test(seg) && weight(seg) <= 14) return true;
+  // Portal + channel (`搜狐财经`, `网易娱乐`, `新浪体育`).
+  if (/^(搜狐|新浪|网易|腾讯|凤凰|中新|人民|新华|央视|环球|澎湃)\S{0,4}$/.test(seg)) return true;
   return false;
 }
 
@@ -60,6 +62,9 @@ export function cleanTitle(rawTitle: string, h1s: string[] = [], siteName?: stri
 
   const parts = raw.split(SEPARATORS).map(clean).filter((p) => p.length > 0);
   let segs = parts.slice();
+  // A bracketed site tag at the end (`…[麻辣社区]`, `…【天涯社区】`).
+  const tag = segs.length ? /^(.+?)\s*[\[【(（]([^\]】)）]+)[\]】)）]$/.exec(segs[segs.length - 1]!) : null;
+  if (tag && siteLike(tag[2]!, siteNames)) segs[segs.length - 1] = clean(tag[1]!);
   const last = segs[segs.length - 1];
   const dash = last ? /^(.+)-([^-]+)$/.exec(last) : null;
   if (dash && siteLike(dash[2]!, siteNames)) segs = [...segs.slice(0, -1), clean(dash[1]!), clean(dash[2]!)];
@@ -73,7 +78,9 @@ export function cleanTitle(rawTitle: string, h1s: string[] = [], siteName?: stri
   candidate = candidate.replace(/[\s\-–—_|｜:：]+$/, '');
   // Several long segments left: a headline with a subtitle, or headline + unknown site name.
   // Keep the heaviest one when it dominates.
-  if (segs.length > 1) {
+  // Chinese titles put the headline first; what follows is a subtitle, column or organiser.
+  if (segs.length > 1 && isCjk(segs[0]!) && !channelLike(segs[0]!)) candidate = segs[0]!;
+  else if (segs.length > 1) {
     const best = segs.reduce((a, b) => (weight(b) > weight(a) ? b : a));
     const rest = segs.filter((s) => s !== best);
     if (rest.every((s) => weight(s) * 2 <= weight(best))) candidate = best;
@@ -81,7 +88,7 @@ export function cleanTitle(rawTitle: string, h1s: string[] = [], siteName?: stri
 
   // Prefer the page's own headline when the title agrees with it.
   for (const h of heads) {
-    if (weight(h) < 2) continue;
+    if (weight(h) < 2 || siteLike(h, siteNames)) continue;
     // An h1 that carries its own separators (`图说洛阳| …`) is no cleaner than the title.
     if (SEPARATORS.test(h) && !SEPARATORS.test(candidate)) continue;
     if (raw.includes(h) && weight(h) * 2 >= weight(candidate)) return h;
@@ -89,4 +96,11 @@ export function cleanTitle(rawTitle: string, h1s: string[] = [], siteName?: stri
   }
   if (!candidate && heads[0]) return heads[0];
   return candidate;
+}
+
+/** Whether a (cleaned) title is only a site or column name (`北医新闻网`), not a headline. */
+export function looksLikeSiteName(title: string, siteName?: string, host?: string): boolean {
+  const names = [siteName ?? ''].filter(Boolean);
+  if (host) names.push(...host.toLowerCase().split('.').filter((l) => l.length >= 3 && !/^(www|com|net|org|gov|edu|html?)$/.test(l)));
+  return title.length === 0 || siteLike(title, names);
 }
