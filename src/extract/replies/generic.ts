@@ -93,6 +93,31 @@ function bodyText(block: Element, author: Element, anchor: Element): string {
 export interface GenericResult {
   posts: Post[];
   blocks: Element[];
+  /** The page is an article and the posts are its comments (no opening post among them). */
+  comments: boolean;
+}
+
+const ARTICLE_TYPES = /"@type"\s*:\s*"(NewsArticle|Article|BlogPosting|ReportageNewsArticle|OpinionNewsArticle|AnalysisNewsArticle|TechArticle|Report)"|itemtype="https?:\/\/schema\.org\/(NewsArticle|Article|BlogPosting)"/;
+const THREAD_TYPES = /"@type"\s*:\s*"(DiscussionForumPosting|QAPage|Question)"|schema\.org\/(DiscussionForumPosting|Question)/;
+const COMMENT_BOX = /comment|disqus|respon|reaction/i;
+
+/**
+ * Whether the page declares itself an article (schema.org Article family in JSON-LD or
+ * microdata) and not a discussion. On such pages repeated author+date blocks are usually
+ * teasers, bylines or embedded feeds; only blocks inside a comment container count.
+ */
+export function isArticlePage(doc: Document): boolean {
+  const ld = Array.from(doc.querySelectorAll('script[type="application/ld+json"]')).map((s) => s.textContent ?? '').join('\n');
+  const micro = Array.from(doc.querySelectorAll('[itemtype]')).map((e) => `itemtype="${e.getAttribute('itemtype')}"`).join('\n');
+  const all = `${ld}\n${micro}`;
+  return ARTICLE_TYPES.test(all) && !THREAD_TYPES.test(all);
+}
+
+function inCommentBox(el: Element): boolean {
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    if (COMMENT_BOX.test(`${p.id} ${p.getAttribute('class') ?? ''}`)) return true;
+  }
+  return false;
 }
 
 interface Block {
@@ -104,6 +129,7 @@ interface Block {
 }
 
 const MIN_PROSE = 25;
+const SINGLE_AUTHOR_MIN_POSTS = 6;
 
 export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, dayFirst?: boolean): GenericResult | null {
   const byParent = new Map<Element, Map<Element, Element>>();
@@ -149,15 +175,33 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
     if (!best || score > best.score) best = { blocks: same, parent, score };
   }
   if (!best) return null;
-  const opening = findOpeningPost(best.parent, best.blocks, anchors);
-  if (opening) best.blocks.unshift(opening);
+  const comments = isArticlePage(doc);
+  if (comments) {
+    if (!best.blocks.every((b) => inCommentBox(b.el))) return null;
+  } else {
+    const opening = findOpeningPost(best.parent, best.blocks, anchors);
+    if (opening) best.blocks.unshift(opening);
+  }
   const posts: Post[] = best.blocks.map((b) => {
     const t = timeOfElement(b.anchor, ref, timeZone, dayFirst);
     const post: Post = { author: b.author.name, text: b.body ? textOf(b.body) : bodyText(b.el, b.author.el, b.anchor) };
     if (t) post.time = t.toISOString();
     return post;
   });
-  return { posts, blocks: best.blocks.map((b) => b.el) };
+  // One voice repeating a few times is a byline or an embedded feed, not a conversation
+  // (a long single-author thread — a serial, a diary — still passes).
+  const authors = new Set(posts.map((p) => p.author.toLowerCase()));
+  if (authors.size < 2 && posts.length < SINGLE_AUTHOR_MIN_POSTS) return null;
+  // The same author, time and text twice is one block found through two anchors, not two posts.
+  const seen = new Set<string>();
+  const unique = posts.filter((p) => {
+    const k = `${p.author}\u0000${p.time ?? ""}\u0000${p.text}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  if (unique.length < GENERIC_MIN_POSTS) return null;
+  return { posts: unique, blocks: best.blocks.map((b) => b.el), comments };
 }
 
 /**

@@ -18,7 +18,7 @@ export { resolveTimeText } from './time.js';
 
 export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
 /** Matchers whose posts are all replies to something else (an article): no opening post to subtract. */
-const COMMENT_MATCHERS = new Set(['wordpress-comments', 'xhr-comments']);
+const COMMENT_MATCHERS = new Set(['wordpress-comments', 'xhr-comments', 'generic-comments']);
 
 const PAGER_CLASS = /pag(e|es|ing|ination|er|enav|elink)|(^|\s)pg(\s|$)|pagenav|pagelist/i;
 const NEXT_TEXT = /^(\d+|next|next page|weiter|suivant|下一页|下页|›|»|>|>>|→|next\s*[›»>→])$/i;
@@ -64,7 +64,7 @@ export function extractThread(input: ExtractThreadInput): ThreadExtract | null {
     const g = detectRepeatedPosts(doc, ref, timeZone, dayFirst);
     if (g) {
       result = {
-        matcher: 'generic',
+        matcher: g.comments ? 'generic-comments' : 'generic',
         threadId: threadIdFor(undefined, input.url),
         posts: g.posts,
         replyCount: 0,
