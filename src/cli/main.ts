@@ -10,6 +10,7 @@ import { UserError } from '../config/errors.js';
 import { BrowserNotFoundError, resolveBrowser } from '../fetch/browser.js';
 import { loadConfigFile, buildConfig, checkSeedsReachable, type CliFlags } from './options.js';
 import type { CrawlResult } from '../crawl/engine.js';
+import { observePlugins } from './report.js';
 
 function intArg(name: string) {
   return (v: string) => {
@@ -49,6 +50,8 @@ export function buildProgram(): Command {
     .option('--browser <path>', 'Chromium/Chrome executable')
     .option('--headed', 'show the browser window (needs a display: xvfb-run -a npm start -- --headed)')
     .option('--slow-mo <ms>', 'slow each browser action down, with --headed', intArg('--slow-mo'))
+    .option('--trace [mode]', 'Playwright traces under storage/traces: all (default), failures, or sample:N')
+    .option('--report [runId]', 'regenerate the HTML report of the latest run (or RUN_ID) without crawling')
     .option('--cilin <file>', 'Tongyici Cilin file for the semantic tree (METHODS §2)')
     .option('--random-seed <n>', 'seed for every random choice', intArg('--random-seed'))
     .option('--json', 'print the summary as JSON')
@@ -75,7 +78,7 @@ export function formatSummary(r: CrawlResult, heading: string): string {
     `  results           ${relative(process.cwd(), r.datasetDir) || r.datasetDir}/ (one JSON file per relevant page)`,
     `  crawl log         ${relative(process.cwd(), r.logPath)} (every fetched URL with its score and decision)`,
   );
-  return lines.join('\n');
+  return [...lines, ...r.summaryLines].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -88,6 +91,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const flags = program.opts<CliFlags & { json?: boolean }>();
   try {
+    const report = program.opts<{ report?: boolean | string }>().report;
+    if (report !== undefined) return (await import('./report.js')).runReportCommand(flags.storage ?? 'storage', typeof report === 'string' ? report : undefined);
     const demo = !flags.topic && !flags.seeds && !flags.config;
     if (demo) return await runDemo(flags);
     const fileInput: Partial<CrawlConfigInput> = flags.config ? await loadConfigFile(flags.config) : {};
@@ -95,7 +100,7 @@ export async function main(argv: string[]): Promise<number> {
     await resolveBrowser(config.browser); // a missing browser is reported before anything starts
     await checkSeedsReachable(config.topics.flatMap((t) => t.seeds));
     const { runCrawl } = await import('../crawl/engine.js'); // loaded only once the input is valid
-    const result = await runCrawl({ config });
+    const result = await runCrawl({ config, plugins: await observePlugins(config) });
     const kw = config.topics.map((t) => t.name ?? t.keywords.map((k) => (typeof k === 'string' ? k : k.term)).join(' ')).join(' | ');
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Focused crawl for "${kw}" (strategy ${config.strategy})`));
     return 0;
@@ -116,7 +121,7 @@ async function runDemo(flags: CliFlags & { json?: boolean }): Promise<number> {
     process.stderr.write(`Started the local test web: ${web.sites.map((s) => `${s.name} ${s.origin}`).join(', ')}\n`);
     const config = buildConfig({ ...flags, topic: web.demo.keywords.join(' '), seeds: web.demo.seeds }, {});
     const topicId = web.demo.topic;
-    const result = await runCrawl({ config, truth: (url) => web.isRelevant(url, topicId) });
+    const result = await runCrawl({ config, truth: (url) => web.isRelevant(url, topicId), plugins: await observePlugins(config) });
     const heading = `Demo: focused crawl of the local test web for "${web.demo.keywords.join(' ')}" (strategy ${config.strategy}, budget ${config.maxPages})`;
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, heading));
     return 0;

@@ -27,6 +27,7 @@ export interface CliFlags {
   browser?: string;
   headed?: boolean;
   slowMo?: number;
+  trace?: string | boolean;
   cilin?: string;
   randomSeed?: number;
 }
@@ -106,6 +107,7 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
   set('browser', flags.browser);
   set('headed', flags.headed);
   set('slowMoMs', flags.slowMo);
+  set('trace', flags.trace === true ? 'all' : flags.trace || undefined);
   set('cilinPath', flags.cilin);
   set('randomSeed', flags.randomSeed);
   const config = parseConfig(input, source);

@@ -73,6 +73,11 @@ export const CrawlConfigSchema = z
     /** Browser executable; resolution order documented in src/fetch/browser.ts. */
     browser: z.string().optional(),
     headed: z.boolean().default(false),
+    /** Playwright traces under storage/traces: every page, failures only, or 1 page in N. */
+    trace: z
+      .string()
+      .regex(/^(all|failures|sample:[1-9]\d*)$/, 'expected all, failures or sample:N (N ≥ 1)')
+      .optional(),
     slowMoMs: z.number().int().nonnegative().default(0),
     navigationTimeoutSecs: z.number().positive().default(30),
     /** Hosts the crawl may enter; empty = the seeds' hosts and everything they link to. */
