@@ -9,7 +9,6 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { decodeHtml } from '../src/extract/encoding.js';
 import { analyzePage } from '../src/extract/page.js';
-import { toZonedIso } from '../src/extract/dates.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = process.env.SHARED_DATA ?? resolve(root, '../shared/data');
@@ -142,11 +141,49 @@ function zh() {
   };
 }
 
+/**
+ * `--parsers`: why linkedom. Parse + Readability on jsdom vs linkedom over the first 30 benchmark
+ * pages (jsdom also parses every stylesheet; its CSS errors surface as uncaught exceptions).
+ */
+async function compareParsers() {
+  const dir = join(DATA, 'article-extraction-benchmark', 'html');
+  if (!existsSync(dir)) return null;
+  const { JSDOM, VirtualConsole } = await import('jsdom');
+  const { Readability } = await import('@mozilla/readability');
+  const { parseHtml } = await import('../src/extract/page.js');
+  const swallow = () => undefined;
+  process.on('uncaughtException', swallow);
+  const pages = readdirSync(dir).sort().slice(0, 30).map((f) => decodeHtml(gunzipSync(readFileSync(join(dir, f)))));
+  const r = { pages: pages.length, jsdomParse: 0, jsdomReadability: 0, linkedomParse: 0, linkedomReadability: 0 };
+  for (const html of pages) {
+    let t = performance.now();
+    const a = new JSDOM(html, { virtualConsole: new VirtualConsole() }).window.document;
+    r.jsdomParse += performance.now() - t; t = performance.now();
+    try { new Readability(a).parse(); } catch { /* counted anyway */ }
+    r.jsdomReadability += performance.now() - t; t = performance.now();
+    const b = parseHtml(html);
+    r.linkedomParse += performance.now() - t; t = performance.now();
+    try { new Readability(b).parse(); } catch { /* counted anyway */ }
+    r.linkedomReadability += performance.now() - t;
+  }
+  await new Promise((res) => setTimeout(res, 50));
+  process.off('uncaughtException', swallow);
+  const per = (x: number) => Math.round(x / pages.length);
+  console.log(`\nparsers, ms/page over ${pages.length} pages: jsdom parse ${per(r.jsdomParse)} + Readability ${per(r.jsdomReadability)}; linkedom parse ${per(r.linkedomParse)} + Readability ${per(r.linkedomReadability)}`);
+  return { ...r, perPageMs: { jsdomParse: per(r.jsdomParse), jsdomReadability: per(r.jsdomReadability), linkedomParse: per(r.linkedomParse), linkedomReadability: per(r.linkedomReadability) } };
+}
+
 const t0 = performance.now();
-const result = { aeb: aeb(), zh: zh(), timingsMs: {} as Record<string, number>, totalMs: 0 };
+const aebResult = aeb();
+const zhResult = zh();
+const result = { aeb: aebResult, zh: zhResult, timingsMs: {} as Record<string, number>, perPageMs: {} as Record<string, number>, totalMs: 0, parsers: null as unknown };
 result.totalMs = performance.now() - t0;
-for (const [k, v] of Object.entries(timings)) result.timingsMs[k] = Math.round(v);
-console.log(`\nstage time (ms, all pages): ${Object.entries(result.timingsMs).map(([k, v]) => `${k} ${v}`).join(', ')}; total ${Math.round(result.totalMs)}`);
+const nPages = (aebResult?.pages ?? 0) + (zhResult?.pages ?? 0);
+for (const [k, v] of Object.entries(timings)) {
+  result.timingsMs[k] = Math.round(v);
+  result.perPageMs[k] = Math.round((10 * v) / Math.max(1, nPages)) / 10;
+}
+console.log(`\nstage time, ms/page over ${nPages} pages: ${Object.entries(result.perPageMs).map(([k, v]) => `${k} ${v}`).join(', ')} (total ${Math.round(result.totalMs)} ms)`);
+if (process.argv.includes('--parsers')) result.parsers = await compareParsers();
 mkdirSync(join(root, 'bench/results'), { recursive: true });
 writeFileSync(join(root, 'bench/results/extract-latest.json'), JSON.stringify(result, null, 2));
-void toZonedIso;

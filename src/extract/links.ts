@@ -42,13 +42,14 @@ export function resolveLink(raw: string | null, base: string): string | null {
   }
 }
 
-interface Pending { el: Element; tag: LinkTag; url: string; start: number; end: number }
+interface Pending { el: Element; tag: LinkTag; url: string; start: number; end: number; imgAlt?: string }
 
 /** Every outlink of `a`, `area`, `frame`, `iframe` and `img` (images for the link graph). */
 export function extractLinks(doc: Document, baseUrl: string): LinkInfo[] {
   const base = documentBase(doc, baseUrl);
   let text = '';
   const found: Pending[] = [];
+  let openAnchor: Pending | null = null; // innermost <a> being walked, for its image's alt
   const append = (t: string) => {
     if (!t) return;
     if (text && !text.endsWith(' ') && /^\s/.test(t)) text += ' ';
@@ -69,6 +70,11 @@ export function extractLinks(doc: Document, baseUrl: string): LinkInfo[] {
       const block = BLOCK.test(tagName);
       if (block && text && !text.endsWith(' ')) text += ' ';
       let pending: Pending | null = null;
+      // css-select queries per link cost more than the whole walk on linkedom; note alts here.
+      if (tagName === 'IMG' && openAnchor && openAnchor.imgAlt === undefined) {
+        const alt = el.getAttribute('alt');
+        if (alt) openAnchor.imgAlt = alt;
+      }
       if (spec) {
         const url = resolveLink(el.getAttribute(spec[1]), base);
         if (url) {
@@ -76,7 +82,10 @@ export function extractLinks(doc: Document, baseUrl: string): LinkInfo[] {
           found.push(pending);
         }
       }
+      const outer = openAnchor;
+      if (pending?.tag === 'a') openAnchor = pending;
       walk(el);
+      openAnchor = outer;
       if (pending) pending.end = text.length;
       if (block && text && !text.endsWith(' ')) text += ' ';
     }
@@ -84,10 +93,10 @@ export function extractLinks(doc: Document, baseUrl: string): LinkInfo[] {
   // Frames live outside <body> in a frameset document.
   walk(doc.documentElement ?? doc);
 
-  return found.map(({ el, tag, url, start, end }) => {
+  return found.map(({ el, tag, url, start, end, imgAlt }) => {
     let title = norm(el.getAttribute('title'));
     if (!title && (tag === 'img' || tag === 'area')) title = norm(el.getAttribute('alt'));
-    if (!title && tag === 'a') title = norm(el.querySelector('img[alt]')?.getAttribute('alt'));
+    if (!title && tag === 'a') title = norm(imgAlt);
     const anchorText = tag === 'a' || tag === 'area' ? norm(text.slice(start, end)) || (tag === 'area' ? norm(el.getAttribute('alt')) : '') : '';
     return {
       url,
