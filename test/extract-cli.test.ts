@@ -1,0 +1,36 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const cli = (args: string[]) =>
+  run(process.execPath, ['--import', 'tsx', 'src/cli/extract.ts', ...args], { cwd: new URL('..', import.meta.url).pathname })
+    .then((r) => ({ code: 0, ...r }))
+    .catch((e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }));
+
+describe('npm run extract (no browser needed for files and bad input)', () => {
+  it('analyses a saved .html file', async () => {
+    const r = await cli(['test/fixtures/extract/relative-date.html']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('title:     突发：某地发生地震');
+    expect(r.stdout).toMatch(/published: \S+\+08:00 \(from text: 3小时前\)/);
+  });
+
+  it('prints one clear line per bad input and exits 2, without a stack trace', async () => {
+    const r = await cli(['missing.html', 'not a url', 'ftp://x.example/a', '--json']);
+    expect(r.code).toBe(2);
+    const out = JSON.parse(r.stdout) as { input: string; error: string }[];
+    expect(out.map((o) => o.error)).toEqual([
+      'missing.html: no such file',
+      'not a url: not a URL or a local .html file',
+      'ftp://x.example/a: only http(s) URLs or local .html files',
+    ]);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('rejects a bad --time-zone in one line', async () => {
+    const r = await cli(['test/fixtures/extract/url-date.html', '--time-zone', 'Mars/Base']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('error: --time-zone Mars/Base: not an IANA time zone (e.g. Asia/Shanghai)');
+  });
+});
