@@ -11,6 +11,8 @@ import {
   applyIdf,
   cosine,
   DEFAULT_POSITION_WEIGHTS,
+  dot,
+  norm,
   textVector,
   TermStatistics,
   topTerms,
@@ -120,7 +122,7 @@ export class TopicModel implements RelevanceModel {
   private seeds: Seed[] = [];
   private readonly o: Required<Omit<TopicModelOptions, 'stats' | 'thesaurus' | 'pageThreshold' | 'baseDir' | 'source'>>;
   private observer: Observer;
-  private cache = new Map<string, { version: number; v: SparseVector }>();
+  private cache = new Map<string, { builtAtN: number; v: SparseVector; norm: number }>();
 
   constructor(topic: TopicConfig, options: TopicModelOptions = {}, id?: string, observer?: Observer) {
     this.id = id ?? topic.name ?? 'topic';
@@ -162,13 +164,27 @@ export class TopicModel implements RelevanceModel {
     return this.seeds.length;
   }
 
-  /** TF × current IDF, cached until the statistics change. */
+  /**
+   * TF × IDF, cached. The IDF moves a little with every page observed, so cached vectors are
+   * rebuilt only once N has grown by 1% (at least one document) since they were built: the
+   * rebuild of every seed vector per page would otherwise cost more than the page itself.
+   */
   private vec(key: string, tf: SparseVector): SparseVector {
+    return this.cached(key, tf).v;
+  }
+
+  private cached(key: string, tf: SparseVector): { v: SparseVector; norm: number } {
     const c = this.cache.get(key);
-    if (c && c.version === this.stats.version) return c.v;
+    if (c && !this.stale(c.builtAtN)) return c;
     const v = applyIdf(tf, this.stats);
-    this.cache.set(key, { version: this.stats.version, v });
-    return v;
+    const entry = { builtAtN: this.stats.documentCount, v, norm: norm(v) };
+    this.cache.set(key, entry);
+    return entry;
+  }
+
+  private stale(builtAtN: number): boolean {
+    const n = this.stats.documentCount;
+    return n !== builtAtN && (builtAtN < 100 || n - builtAtN >= builtAtN / 100);
   }
 
   /** The topic vector T (keyword TF × IDF). */
@@ -183,14 +199,14 @@ export class TopicModel implements RelevanceModel {
   /** Cluster centre (seed 002): unit keyword vector and unit mean of the seed vectors, equally weighted. */
   centre(): SparseVector {
     const c = this.cache.get('@centre');
-    if (c && c.version === this.stats.version) return c.v;
+    if (c && !this.stale(c.builtAtN)) return c.v;
     const v = unit(this.keywordVector());
     if (this.seeds.length) {
       const mean: SparseVector = new Map();
       for (let i = 0; i < this.seeds.length; i++) addInto(mean, unit(this.seedVector(i)), 1 / this.seeds.length);
       addInto(v, unit(mean));
     }
-    this.cache.set('@centre', { version: this.stats.version, v });
+    this.cache.set('@centre', { builtAtN: this.stats.documentCount, v, norm: norm(v) });
     return v;
   }
 
@@ -210,13 +226,19 @@ export class TopicModel implements RelevanceModel {
     if (this.seeds.length >= this.o.maxSeeds) return;
     if (fields.url && this.seeds.some((s) => s.url === fields.url)) return;
     this.seeds.push({ url: fields.url, tf });
+    this.cache.delete('@centre');
   }
 
   /** `simD(p) = (1/m) Σ_j cos(p, d_j)` (METHODS §1, seed 000); 0 for an empty seed set. */
   simD(v: SparseVector): number {
     if (this.seeds.length === 0) return 0;
+    const pn = norm(v);
+    if (pn === 0) return 0;
     let s = 0;
-    for (let i = 0; i < this.seeds.length; i++) s += cosine(v, this.seedVector(i));
+    for (let i = 0; i < this.seeds.length; i++) {
+      const d = this.cached(`seed:${i}`, this.seeds[i].tf);
+      if (d.norm > 0) s += dot(v, d.v) / (pn * d.norm);
+    }
     return s / this.seeds.length;
   }
 
@@ -249,6 +271,7 @@ export class TopicModel implements RelevanceModel {
     if (!verdict.relevant || verdict.simD <= this.o.seedThreshold || this.seeds.length >= this.o.maxSeeds) return false;
     if (fields.url && this.seeds.some((s) => s.url === fields.url)) return false;
     this.seeds.push({ url: fields.url, tf: weightedTermFrequencies(fields, this.o.positionWeights) });
+    this.cache.delete('@centre');
     return true;
   }
 

@@ -96,8 +96,10 @@ export class Cilin implements Thesaurus {
         let d: number;
         if (a.code === b.code) d = a.flag === '=' ? 0 : 1;
         else {
-          let common = 0; // levels shared
-          while (common < 5 && a.code.slice(0, LEVEL_ENDS[common]) === b.code.slice(0, LEVEL_ENDS[common])) common++;
+          let n = 0; // equal leading characters, then levels whose whole code part is shared
+          while (n < 7 && a.code.charCodeAt(n) === b.code.charCodeAt(n)) n++;
+          let common = 0;
+          while (common < 5 && LEVEL_ENDS[common] <= n) common++;
           d = 2 * (5 - common);
         }
         if (d < best) best = d;
