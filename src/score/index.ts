@@ -20,7 +20,7 @@ import {
   type FeedbackState,
   type PathRelation,
 } from './structure.js';
-import { iPageRank, iPageRankOfUnfetched, rwbAdmit, type IprNode, type RwbDecision } from './ipagerank.js';
+import { iPageRank, rwbAdmit, type IprNode, type RwbDecision } from './ipagerank.js';
 import { SiteTable, urlFilter } from './filters.js';
 
 export { ScoreOptionsSchema, parseScoreOptions, type ScoreOptions } from './options.js';
@@ -124,6 +124,8 @@ interface Pending {
   seq: number;
   urlTime?: Date;
   contributions: Contribution[];
+  /** Last score handed out (NaN when dropped), to skip unchanged ones on periodic re-scoring. */
+  last?: number;
 }
 
 interface FetchedInfo {
@@ -204,127 +206,95 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
   }
 
   function unfetchedIpr(p: Pending): number {
-    const links = [];
+    // §3.5 iPageRankOfUnfetched, inlined: it runs for every queued URL on each cycle.
+    let sum = 0;
     for (const c of p.contributions) {
-      const v = iprOf(c.parent);
-      if (v === undefined) continue;
-      links.push({ ipr: v, r: c.sim, rSum: fetched.get(c.parent)!.rSum });
+      const f = fetched.get(c.parent);
+      if (!f || !f.relevant || f.rSum <= 0) continue;
+      sum += ((ipr.get(c.parent) ?? f.rel) * c.sim) / f.rSum;
     }
-    return iPageRankOfUnfetched(links, o.damping);
+    return 1 - o.damping + o.damping * sum;
   }
 
-  /** Tunnel handling of one in-link: the parent rel to use and a multiplier, or a hard drop. */
-  function tunnel(c: Contribution): { rel: number; factor: number; drop: boolean } {
-    if (!usesTunnel || c.buffer === undefined) return { rel: c.parentRel, factor: 1, drop: false };
-    if (c.buffer > 0) return { rel: Math.max(c.parentRel, o.pageThreshold), factor: 1, drop: false };
-    return { rel: c.parentRel, factor: o.hardFocus ? 0 : o.decay, drop: o.hardFocus };
+  /** Tunnel (§3.2) of one in-link: the parent rel to use ("as if relevant" while buffer > 0). */
+  function tunnelRel(c: Contribution): number {
+    return usesTunnel && c.buffer !== undefined && c.buffer > 0 ? Math.max(c.parentRel, o.pageThreshold) : c.parentRel;
+  }
+
+  /** Multiplier once the buffer is spent: decay, or 0 = dropped under hard focus. */
+  function tunnelFactor(c: Contribution): number {
+    if (!usesTunnel || c.buffer === undefined || c.buffer > 0) return 1;
+    return o.hardFocus ? 0 : o.decay;
   }
 
   function feedbackFactor(c: Contribution): number {
     return usesFeedback && fetched.get(c.parent)?.feedback.demoted ? o.decay : 1;
   }
 
-  function timeOf(p: Pending, best: Contribution | undefined): { t?: Date; fromUrl: boolean } {
-    if (p.urlTime) return { t: p.urlTime, fromUrl: true };
-    return { t: best?.parentTime, fromUrl: false };
-  }
-
-  function score(p: Pending): ScoreUpdate {
-    const base = { url: p.url, depth: p.depth };
-    const comps: Record<string, number> = { inlinks: p.contributions.length };
-    const done = (s: number, parent: string | undefined, extra: Partial<ScoreUpdate> = {}): ScoreUpdate => ({
-      ...base,
-      parentUrl: parent,
-      score: s,
-      breakdown: { score: s, components: comps },
-      ...extra,
-    });
-
+  /**
+   * Score of one queued URL from its in-links. With `explain`, the named components of the best
+   * in-link and of the aggregate are filled in; periodic re-scoring runs without it (no
+   * allocation per URL) and explains only the URLs whose score moved.
+   */
+  function evaluate(p: Pending, explain: Record<string, number> | undefined): { score: number; best?: Contribution; reason?: string } {
+    const ex = explain;
+    if (ex) ex.inlinks = p.contributions.length;
     if (strategy === 'bfs') {
-      comps.fifoOrder = p.seq;
-      return done(bfsScore(p.seq), p.contributions[0]?.parent);
+      if (ex) ex.fifoOrder = p.seq;
+      return { score: bfsScore(p.seq), best: p.contributions[0] };
     }
+    if (strategy === 'classic' && sites.isCut(p.host, o.siteCutoff)) return { score: 0, reason: 'site-cutoff' };
 
-    if (strategy === 'classic' && sites.isCut(p.host, o.siteCutoff)) {
-      return done(0, undefined, { drop: true, reason: 'site-cutoff' });
-    }
-
-    // Per in-link terms; the aggregate depends on the strategy.
     let bestTerm = -Infinity;
     let best: Contribution | undefined;
-    let bestComps: Record<string, number> = {};
-    let sumTerms = 0;
     let bestPrio = 0;
-    let allDropped = true;
-    const sfTerms = [];
+    let sumTerms = 0;
     for (const c of p.contributions) {
-      const tn = tunnel(c);
-      if (tn.drop) continue;
+      const tf = tunnelFactor(c);
+      if (tf === 0) continue;
       if (strategy === 'ipagerank' && c.rwb === 'reject') continue;
-      allDropped = false;
+      const rel = tunnelRel(c);
       const fb = feedbackFactor(c);
-      const smoothed = childLinkSmoothing(c.sim, c.c, o.delta);
-      const tc: Record<string, number> = { contextSim: c.sim };
       let term: number;
       let prio: number;
       switch (strategy) {
         case 'semantic':
-          prio = term = smoothed;
-          tc.smoothedSim = smoothed;
-          if (c.c !== undefined) tc.pageLinkTerm = c.c;
+          prio = term = childLinkSmoothing(c.sim, c.c, o.delta);
           break;
-        case 'topology': {
-          const g = graph.pages.get(c.parent)!;
-          const bias = graph.bias(c.parent);
-          prio = term = scaleFreeCorrection([{ rel: tn.rel, omega: c.omega, bias, validLinks: g.validLinks }]) * tn.factor * fb;
-          Object.assign(tc, { parentRel: tn.rel, wPath: c.wPath, omega: c.omega, scaleFree: bias, validLinks: g.validLinks });
-          sfTerms.push(term);
+        case 'topology':
+          prio = term =
+            scaleFreeCorrection([{ rel, omega: c.omega, bias: graph.bias(c.parent), validLinks: graph.pages.get(c.parent)!.validLinks }]) * tf * fb;
           break;
-        }
         case 'classic':
-          prio = parentAnchorPriority(tn.rel, c.sim, o.theta, o.gamma);
-          term = prio * c.stoplistWeight * tn.factor;
-          Object.assign(tc, { parentPriority: prio, stoplist: c.stoplistWeight });
+          prio = parentAnchorPriority(rel, c.sim, o.theta, o.gamma);
+          term = prio * c.stoplistWeight * tf;
           break;
-        case 'combined': {
-          prio = parentAnchorPriority(tn.rel, smoothed, o.theta, o.gamma);
-          const bias = Math.min(o.scaleFreeClamp, Math.max(1 / o.scaleFreeClamp, graph.bias(c.parent)));
-          term = prio * c.omega * bias * c.stoplistWeight * tn.factor * fb;
-          Object.assign(tc, { parentPriority: prio, smoothedSim: smoothed, wPath: c.wPath, omega: c.omega, scaleFree: bias, stoplist: c.stoplistWeight });
+        case 'combined':
+          prio = parentAnchorPriority(rel, childLinkSmoothing(c.sim, c.c, o.delta), o.theta, o.gamma);
+          term = prio * c.omega * clampedBias(c.parent) * c.stoplistWeight * tf * fb;
           break;
-        }
         default: // best-first, time, ipagerank (its ordering value is computed below)
           prio = term = parentAnchorPriority(c.parentRel, c.sim, o.theta, o.gamma);
-          tc.parentPriority = prio;
       }
-      if (usesTunnel && c.buffer !== undefined) {
-        tc.tunnelBuffer = c.buffer;
-        tc.tunnelFactor = tn.factor;
-      }
-      if (usesFeedback) tc.feedbackDecay = fb;
       sumTerms += term;
       if (term > bestTerm) {
         bestTerm = term;
         best = c;
-        bestComps = tc;
         bestPrio = prio;
       }
     }
-    if (allDropped) {
-      const reason = strategy === 'ipagerank' ? 'rwb-rejected' : 'tunnel-spent';
-      return done(0, undefined, { drop: true, reason });
-    }
-    Object.assign(comps, bestComps);
+    if (!best) return { score: 0, reason: strategy === 'ipagerank' ? 'rwb-rejected' : 'tunnel-spent' };
+    if (ex) explainTerm(best, bestPrio, ex);
 
     let s: number;
     switch (strategy) {
       case 'topology':
         s = sumTerms; // W(u) accumulates over in-linking parents
-        comps.W = s;
+        if (ex) ex.W = s;
         break;
       case 'ipagerank':
         s = unfetchedIpr(p);
-        comps.ipagerank = s;
+        if (ex) ex.ipagerank = s;
         break;
       case 'combined':
         s = bestTerm + o.inlinkShare * (sumTerms - bestTerm);
@@ -334,16 +304,17 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
     }
 
     if (usesTime) {
-      const { t, fromUrl } = timeOf(p, best);
-      if (t && fromUrl && deps.inTimeWindow && !deps.inTimeWindow(t)) {
-        return done(0, best?.parent, { drop: true, reason: 'outside-time-window' });
-      }
+      const t = p.urlTime ?? best.parentTime;
+      // Only a date written in the URL itself is trusted enough to discard the URL (§3.4).
+      if (p.urlTime && deps.inTimeWindow && !deps.inTimeWindow(p.urlTime)) return { score: 0, best, reason: 'outside-time-window' };
       if (t && deps.timePr) {
         const pr = deps.timePr(t);
         // §3.4 gates e^{Pr} on prio(u) (the §3.1 value), then scales the strategy's score by it.
         const f = bestPrio > 0 ? timeAwarePriority(bestPrio, pr, o.timeMinPriority) / bestPrio : 1;
-        comps.timePr = pr;
-        comps.timeFactor = f;
+        if (ex) {
+          ex.timePr = pr;
+          ex.timeFactor = f;
+        }
         s *= f;
       }
     }
@@ -351,16 +322,72 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
       const v = unfetchedIpr(p);
       const iprFactor = 1 + o.iprBonus * Math.min(1, Math.max(0, v - (1 - o.damping)));
       const siteFactor = 1 + o.siteBonus * sites.relevance(p.host);
-      comps.ipagerank = v;
-      comps.iprFactor = iprFactor;
-      comps.siteBonus = siteFactor;
+      if (ex) {
+        ex.ipagerank = v;
+        ex.iprFactor = iprFactor;
+        ex.siteBonus = siteFactor;
+      }
       s *= iprFactor * siteFactor;
     } else if (strategy === 'classic') {
       const siteFactor = 1 + o.siteBonus * sites.relevance(p.host);
-      comps.siteBonus = siteFactor;
+      if (ex) ex.siteBonus = siteFactor;
       s *= siteFactor;
     }
-    return done(s, best?.parent);
+    return { score: s, best };
+  }
+
+  function clampedBias(parent: string): number {
+    return Math.min(o.scaleFreeClamp, Math.max(1 / o.scaleFreeClamp, graph.bias(parent)));
+  }
+
+  /** Named components of the best in-link's term. */
+  function explainTerm(c: Contribution, prio: number, ex: Record<string, number>): void {
+    ex.contextSim = c.sim;
+    const rel = tunnelRel(c);
+    switch (strategy) {
+      case 'semantic':
+        ex.smoothedSim = prio;
+        if (c.c !== undefined) ex.pageLinkTerm = c.c;
+        break;
+      case 'topology':
+        ex.parentRel = rel;
+        ex.wPath = c.wPath;
+        ex.omega = c.omega;
+        ex.scaleFree = graph.bias(c.parent);
+        ex.validLinks = graph.pages.get(c.parent)!.validLinks;
+        break;
+      case 'classic':
+        ex.parentPriority = prio;
+        ex.stoplist = c.stoplistWeight;
+        break;
+      case 'combined':
+        ex.parentPriority = prio;
+        ex.smoothedSim = childLinkSmoothing(c.sim, c.c, o.delta);
+        if (c.c !== undefined) ex.pageLinkTerm = c.c;
+        ex.wPath = c.wPath;
+        ex.omega = c.omega;
+        ex.scaleFree = clampedBias(c.parent);
+        ex.stoplist = c.stoplistWeight;
+        break;
+      default:
+        ex.parentPriority = prio;
+    }
+    if (usesTunnel && c.buffer !== undefined) {
+      ex.tunnelBuffer = c.buffer;
+      ex.tunnelFactor = tunnelFactor(c);
+    }
+    if (usesFeedback) ex.feedbackDecay = feedbackFactor(c);
+  }
+
+  function score(p: Pending): ScoreUpdate {
+    const components: Record<string, number> = {};
+    const r = evaluate(p, components);
+    const up: ScoreUpdate = { url: p.url, depth: p.depth, parentUrl: r.best?.parent, score: r.score, breakdown: { score: r.score, components } };
+    if (r.reason) {
+      up.drop = true;
+      up.reason = r.reason;
+    }
+    return up;
   }
 
   function removePending(url: string): void {
@@ -481,16 +508,33 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
       touched.add(link.url);
     }
 
-    // IPageRank cycle (§3.5): every iprEvery fetched pages; then every queued URL is re-scored,
-    // which also refreshes Π(j) and site bonuses that drifted since the URL was scored.
-    if (graph.fetchedCount % o.iprEvery === 0 && strategy !== 'bfs' && strategy !== 'best-first' && strategy !== 'semantic') {
-      if (usesIpr) recomputeIpr();
-      for (const u of pending.keys()) touched.add(u);
-    }
+    const cycle = graph.fetchedCount % o.iprEvery === 0 && strategy !== 'bfs' && strategy !== 'best-first' && strategy !== 'semantic';
+    if (cycle && usesIpr) recomputeIpr();
 
     for (const u of touched) {
       const p = pending.get(u);
-      if (p) updates.push(score(p));
+      if (!p) continue;
+      const up = score(p);
+      p.last = up.drop ? NaN : up.score;
+      updates.push(up);
+    }
+
+    // IPageRank cycle (§3.5): every iprEvery fetched pages; then every queued URL is re-scored,
+    // which also refreshes Π(j) and site bonuses that drifted since the URL was scored. Only
+    // changes beyond the tolerance are reported, so the frontier is not flooded with no-ops.
+    if (cycle) {
+      for (const p of pending.values()) {
+        if (touched.has(p.url)) continue;
+        const r = evaluate(p, undefined);
+        const now = r.reason ? NaN : r.score;
+        const old = p.last;
+        const same =
+          old !== undefined &&
+          (Number.isNaN(old) ? Number.isNaN(now) : !Number.isNaN(now) && Math.abs(now - old) <= o.rescoreTolerance * Math.abs(old));
+        if (same) continue;
+        p.last = now;
+        updates.push(score(p));
+      }
     }
     return updates;
   }

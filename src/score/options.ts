@@ -47,6 +47,8 @@ export const ScoreOptionsSchema = z
     damping: z.number().gt(0).lt(1).default(0.85),
     iprIterations: z.number().int().min(1).default(5),
     iprEvery: z.number().int().min(1).default(100),
+    /** Periodic re-scoring reports a queued URL only when its score moved by more than this fraction. */
+    rescoreTolerance: z.number().min(0).default(0.01),
     /** b: RWB admits c - b ≤ RW < c with probability p. */
     rwbBand: z.number().min(0).max(1).default(0.1),
     rwbProbability: z.number().min(0).max(1).default(0.3),
