@@ -149,20 +149,24 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
     .sort((a, b) => b[1].size - a[1].size)
     .slice(0, 30);
   let best: { blocks: Block[]; parent: Element; score: number } | null = null;
+  const comments = isArticlePage(doc);
   for (const [parent, kids] of candidates) {
+    // On an article page only a list inside a comment container can be a thread.
+    if (comments && !COMMENT_BOX.test(`${parent.id} ${parent.getAttribute('class') ?? ''}`) && !inCommentBox(parent)) continue;
     const ok: Block[] = [];
     for (const [child, anchor] of kids) {
       const author = findAuthor(child);
       if (!author) continue;
-      // Posts carry prose beyond author and date; lists of linked titles (related articles) do not.
-      if (linkFreeLength(child) - author.name.length >= MIN_PROSE) {
-        ok.push({ el: child, anchor, author });
+      // Table layouts print a post as two rows: header (author, time) then body. The body row
+      // is the next sibling row and names no author (prose may mention `heute` and so hold a
+      // time anchor of its own).
+      const next = child.nextElementSibling;
+      if (child.tagName === 'TR' && next?.tagName === 'TR' && !findAuthor(next) && linkFreeLength(next) >= MIN_PROSE) {
+        ok.push({ el: child, body: next, anchor, author });
         continue;
       }
-      // Table layouts print a post as two rows: header (author, time) then body. The body row
-      // is the next sibling and carries no time of its own.
-      const next = child.nextElementSibling;
-      if (next && !kids.has(next) && linkFreeLength(next) >= MIN_PROSE) ok.push({ el: child, body: next, anchor, author });
+      // Posts carry prose beyond author and date; lists of linked titles (related articles) do not.
+      if (linkFreeLength(child) - author.name.length >= MIN_PROSE) ok.push({ el: child, anchor, author });
     }
     // Posts of one list share a tag; keep the majority tag.
     const tags = new Map<string, number>();
@@ -175,10 +179,7 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
     if (!best || score > best.score) best = { blocks: same, parent, score };
   }
   if (!best) return null;
-  const comments = isArticlePage(doc);
-  if (comments) {
-    if (!best.blocks.every((b) => inCommentBox(b.el))) return null;
-  } else {
+  if (!comments) {
     const opening = findOpeningPost(best.parent, best.blocks, anchors);
     if (opening) best.blocks.unshift(opening);
   }

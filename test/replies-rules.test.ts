@@ -1,0 +1,94 @@
+/** Templates and generic-detector rules added for the real-page benchmark (bench/threads.ts). */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { extractThread, resolveTimeText } from '../src/extract/replies/index.js';
+import { normaliseNumericDate, pageDayFirst } from '../src/extract/replies/time.js';
+
+const fx = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures/replies', name), 'utf8');
+const REF = new Date('2021-06-15T12:00:00Z');
+const iso = (s: string, dayFirst?: boolean) => resolveTimeText(s, REF, 'UTC', dayFirst)?.toISOString();
+
+describe('dates', () => {
+  it('German `10. April 2020 um 07:38 Uhr` and German month names', () => {
+    expect(iso('10. April 2020 um 07:38 Uhr')).toBe('2020-04-10T07:38:00.000Z');
+    expect(iso('erstellt: 20. Apr 2004, 09:16')).toBe('2004-04-20T09:16:00.000Z');
+    expect(iso('18. Dezember 2019, 21:12')).toBe('2019-12-18T21:12:00.000Z');
+    expect(iso('3. März 2020')).toBe('2020-03-03T12:00:00.000Z');
+  });
+
+  it('numeric dates: dots are day-first, a part above 12 decides, else the page order', () => {
+    expect(iso('21.04.20')).toBe('2020-04-21T12:00:00.000Z');
+    expect(iso('04-23-2020 at 3:40 pm')).toBe('2020-04-23T15:40:00.000Z');
+    expect(iso('04/02/2005, 12h25', true)).toBe('2005-02-04T12:25:00.000Z');
+    expect(iso('04/02/2005, 12h25', false)).toBe('2005-04-02T12:25:00.000Z');
+    expect(normaliseNumericDate('am 2019-03-04 um')).toBe('am 2019-03-04 um');
+    expect(normaliseNumericDate('11.06.2020, 16:22')).toBe('2020-06-11, 16:22');
+  });
+
+  it('pageDayFirst: unambiguous dates on the page beat the language', () => {
+    expect(pageDayFirst('posted 29/07/2004 and 04/02/2005', 'en-US')).toBe(true);
+    expect(pageDayFirst('posted 07/29/2004 and 04/02/2005', 'fr')).toBe(false);
+    expect(pageDayFirst('04/02/2005', 'fr')).toBe(true);
+    expect(pageDayFirst('04/02/2005', 'en')).toBe(false);
+    expect(pageDayFirst('04/02/2005', 'en-GB')).toBe(true);
+    expect(pageDayFirst('04/02/2005', null)).toBeUndefined();
+  });
+});
+
+describe('templates', () => {
+  it('XenForo 1: permalink time (not the edit date), time in the user block, data-author, empty ad post dropped', () => {
+    const t = extractThread({ html: fx('xenforo1.html'), url: 'https://solar.example.de/threads/balkonkraftwerk.5501/', fetchedAt: REF, timeZone: 'UTC' })!;
+    expect(t.matcher).toBe('xenforo1');
+    expect(t.threadId).toBe('5501');
+    expect(t.posts.map((p) => [p.author, p.time, p.floor])).toEqual([
+      ['Sonnenfan', '2021-03-03T18:02:00.000Z', 1],
+      ['Volt', '2021-03-03T19:15:00.000Z', 2],
+    ]);
+    expect(t.replyCount).toBe(1);
+    expect(t.pageUrls).toEqual(['https://solar.example.de/threads/balkonkraftwerk.5501/page-2']);
+  });
+
+  it('Phorum: author, time from the <small> header after the subject, body', () => {
+    const t = extractThread({ html: fx('phorum.html'), url: 'http://foro.example.org/read.php?3,77', fetchedAt: REF, timeZone: 'UTC' })!;
+    expect(t.matcher).toBe('phorum');
+    expect(t.threadId).toBe('77');
+    expect(t.posts.map((p) => [p.author, p.time])).toEqual([
+      ['Marisa', '2012-03-02T10:41:00.000Z'],
+      ['Jordi', '2012-03-05T21:07:00.000Z'],
+    ]);
+    expect(t.posts[1].text).toMatch(/^Sí, en el hospital La Fe/);
+    expect(t.pageUrls).toEqual(['http://foro.example.org/read.php?3,77,page=2']);
+  });
+});
+
+describe('generic detector', () => {
+  it('table layout: a post is a header row (author, time) plus the next body row', () => {
+    const t = extractThread({ html: fx('table-rows.html'), url: 'http://hifi.example.de/viewthread-84-87.html', fetchedAt: REF, timeZone: 'UTC' })!;
+    expect(t.matcher).toBe('generic');
+    expect(t.posts.map((p) => p.time)).toEqual(['2004-04-20T00:17:00.000Z', '2004-04-20T09:16:00.000Z', '2004-04-21T10:12:00.000Z']);
+    expect(t.posts[1].text).toBe('Finde ich eine tolle Idee, ich lade heute Abend Bilder hoch.');
+    expect(t.posts[1].author).toContain('Django8');
+  });
+
+  it('opening post with other markup than the replies is found before the reply list', () => {
+    const t = extractThread({ html: fx('opening-post.html'), url: 'https://ms.example/topic/news-on-myelin-repair/', fetchedAt: REF, timeZone: 'UTC' })!;
+    expect(t.matcher).toBe('generic');
+    expect(t.posts.map((p) => p.author)).toEqual(['watsoncraig', 'vixen', 'msrn', 'john_barry']);
+    // en-GB page: 02/06/20 is 2 June.
+    expect(t.posts.map((p) => p.time?.slice(0, 10))).toEqual(['2020-05-26', '2020-05-27', '2020-06-02', '2020-06-14']);
+    expect(t.posts[0].text).toContain('clemastine');
+    expect(t.replyCount).toBe(3);
+  });
+
+  it('article page: teaser lists are ignored, the comment section is the thread (no opening post)', () => {
+    const t = extractThread({ html: fx('article-teasers.html'), url: 'https://news.example/2019/11/bridge', fetchedAt: new Date('2019-11-21T12:00:00Z'), timeZone: 'UTC' })!;
+    expect(t.matcher).toBe('generic-comments');
+    expect(t.posts.map((p) => p.author)).toEqual(['kaye', 'rolf', 'mina']);
+    expect(t.replyCount).toBe(3);
+  });
+
+  it('one author repeating a few times (a feed, a byline) is not a thread', () => {
+    expect(extractThread({ html: fx('byline-feed.html'), url: 'https://news.example/deportees', fetchedAt: REF, timeZone: 'UTC' })).toBeNull();
+  });
+});
