@@ -163,7 +163,7 @@ export function lineChartSvg(series: Series[], opts: { width?: number; height?: 
     .map((s) => `<polyline fill="none" stroke="${s.color}" stroke-width="2" points="${s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}"><title>${esc(s.name)}</title></polyline>`)
     .join('');
   const legend = series
-    .map((s, i) => `<rect x="${m.l + 10 + i * 190}" y="${m.t + 4}" width="12" height="3" fill="${s.color}"/><text x="${m.l + 28 + i * 190}" y="${m.t + 9}">${esc(s.name)}</text>`)
+    .map((s, i) => `<rect x="${w - m.r - 380 + i * 190}" y="${m.t + 4}" width="12" height="3" fill="${s.color}"/><text x="${w - m.r - 362 + i * 190}" y="${m.t + 9}">${esc(s.name)}</text>`)
     .join('');
   return `<svg class="chart" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" role="img" aria-label="${esc(opts.title)}">${grid}${xt}<text x="${(w + m.l) / 2}" y="${h - 4}" text-anchor="middle">${esc(opts.xLabel ?? '')}</text>${lines}${legend}</svg>`;
 }

@@ -1,0 +1,25 @@
+/**
+ * Helper for report.spec.ts (run with tsx in a child process, so the spec stays independent of
+ * the crawler's module loading): crawls the local test web with the HTTP fetcher, writes the
+ * report through the report plugin, and prints what the spec checks as one JSON line.
+ */
+import { parseConfig } from '../../src/config/schema.js';
+import { runCrawl } from '../../src/crawl/engine.js';
+import { ProgressReporter } from '../../src/report/progress.js';
+import { reportPlugin } from '../../src/report/write.js';
+import { CrawlLog } from '../../src/store/crawl-log.js';
+import { startTestWeb } from '../../src/testweb/index.js';
+
+const storageDir = process.argv[2];
+const maxPages = Number(process.argv[3] ?? 40);
+const web = await startTestWeb({});
+try {
+  const config = parseConfig({ topics: [{ keywords: web.demo.keywords, seeds: web.demo.seeds }], storageDir, maxPages, fetcher: 'http' });
+  const plugin = reportPlugin();
+  const result = await runCrawl({ config, plugins: [plugin], truth: (u) => web.isRelevant(u, web.demo.topic), progress: new ProgressReporter({ quiet: true }) });
+  const log = CrawlLog.read(result.logPath);
+  const hosts = [...new Set(log.map((e) => new URL(e.url).host))];
+  console.log(JSON.stringify({ runId: result.runId, fetched: result.fetched, relevant: result.relevant, failed: result.failed, logLines: log.length, hosts, firstHostCount: log.filter((e) => new URL(e.url).host === hosts[0]).length, summary: plugin.summary() }));
+} finally {
+  await web.close();
+}
