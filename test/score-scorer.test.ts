@@ -227,6 +227,21 @@ describe('combined strategy', () => {
   });
 });
 
+describe('periodic re-scoring (IPageRank cycle)', () => {
+  it('reports only the queued URLs whose score moved', () => {
+    const s = createScorer('combined', { iprEvery: 3 });
+    const u = 'http://c.com/u.html';
+    const first = byUrl(s.onPageFetched(P('http://a.com/A.html', 0, 0.6, [L(u, 0.5)])));
+    // before the cycle IPR(A) is its initial value rel = 0.6
+    expect(first.get(u)!.breakdown.components.ipagerank).toBeCloseTo(0.15 + 0.85 * 0.6, 12);
+    s.onPageFetched(P('http://i.com/I.html', 0, 0.05, [L('http://c.com/w.html', 0.5)]));
+    const cycle = s.onPageFetched(P('http://j.com/J.html', 0, 0.05, []));
+    // IPR(A) = 0.15 (no relevant in-links); w (only an irrelevant in-linker) did not move
+    expect(cycle.map((x) => x.url)).toEqual([u]);
+    expect(cycle[0]!.score).toBeCloseTo(0.54 * 0.25 * (1 + 0.1 * (0.15 + 0.85 * 0.15 - 0.15)), 12);
+  });
+});
+
 describe('bfs strategy', () => {
   it('yields FIFO (breadth-first) order through a max-heap', () => {
     const web: Record<string, string[]> = {
