@@ -151,6 +151,11 @@ describe('time intent (METHODS §3.4)', () => {
     const p = parseDistributionCsv('2008-05,10\n2008-06,20\n2008-07-01 - 2008-07-07,5\n');
     expect(new TimeIntent({ periods: p }).Pr(at('2008-05-31T12:00:00+08:00'))).toBe(0.5);
     expect(new TimeIntent({ periods: p }).Pr(at('2008-07-07T12:00:00+08:00'))).toBe(0.25);
+    // Hourly export: datetime periods last until the next row; the last one as long as the one before.
+    const h = new TimeIntent({ periods: parseDistributionCsv('Time,x\n2008-05-12T14:00:00+08:00,100\n2008-05-12T15:00:00+08:00,50\n') });
+    expect(h.Pr(at('2008-05-12T14:30:00+08:00'))).toBe(1);
+    expect(h.Pr(at('2008-05-12T15:59:00+08:00'))).toBe(0.5);
+    expect(h.Pr(at('2008-05-12T16:00:00+08:00'))).toBe(0);
   });
 
   it('a bad CSV row or unreadable file is one error naming file and line', () => {

@@ -100,7 +100,8 @@ export function parseDistributionCsv(text: string, file = 'distribution CSV', op
       if (a && b) p = { start: a.start, end: b.end, unit: 'instant' };
     } else {
       const a = parseMoment(period, offset);
-      if (a) p = { start: a.start, end: a.unit === 'day' ? undefined : a.end, unit: a.unit };
+      // Days and datetimes (hourly exports) last until the next row; months and years end naturally.
+      if (a) p = { start: a.start, end: a.unit === 'day' || a.unit === 'instant' ? undefined : a.end, unit: a.unit };
     }
     if (value === undefined && rows.length === 0 && !(p && record.length >= 2)) continue; // preamble / header
     if (!p) throw new TopicError(`bad period "${period}" (expected e.g. 2008-05-12, 2008-05, or 2008-05-11 - 2008-05-17)`, file, line);
@@ -116,7 +117,7 @@ export function parseDistributionCsv(text: string, file = 'distribution CSV', op
     if (end === undefined) {
       const next = rows[i + 1];
       const prevGap = i > 0 ? r.start - rows[i - 1].start : DAY;
-      end = next ? next.start : r.start + Math.max(DAY, prevGap);
+      end = next ? next.start : r.start + (r.unit === 'instant' ? prevGap : Math.max(DAY, prevGap));
     }
     return { start: r.start, end, value: r.value };
   });
