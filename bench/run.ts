@@ -1,0 +1,254 @@
+/**
+ * `npm run bench [-- --quick]`: harvest rate of every strategy against BFS and plain Crawlee on
+ * the Chinese test web (browser) and Wikispeedia (HTTP), speed and cost against plain Crawlee,
+ * and the frontier at scale. Writes bench/results/run-<time>.json, summary.md, SVG curves, and
+ * the README block between the bench markers.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command } from 'commander';
+import { parseConfig, STRATEGIES, type StrategyName } from '../src/config/schema.js';
+import { runCrawl, type CrawlPlugin } from '../src/crawl/engine.js';
+import { ProgressReporter } from '../src/report/progress.js';
+import { startTestWeb } from '../src/testweb/index.js';
+import { hash32, Rng } from '../src/testweb/rng.js';
+import { startWikispeediaWeb, wikispeediaMissing } from '../src/testweb/wikispeedia.js';
+import { runCrawleeBaseline } from './baseline.js';
+import { curveSvg, summaryMd, writeReadmeBlock, type BenchResults, type CurveRun, type SpeedRun } from './report.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const program = new Command()
+  .name('bench')
+  .option('--quick', 'small budgets and fewer topics (a few minutes)')
+  .option('--out <dir>', 'results folder', join(ROOT, 'bench', 'results'))
+  .option('--only <parts>', 'comma list of parts: testweb,wikispeedia,speed,frontier', 'testweb,wikispeedia,speed,frontier')
+  .option('--no-readme', 'do not rewrite the README block');
+program.parse();
+const opts = program.opts<{ quick?: boolean; out: string; only: string; readme: boolean }>();
+const quick = !!opts.quick;
+const parts = new Set(opts.only.split(',').map((s) => s.trim()));
+
+const PLAN = quick
+  ? { testTopics: ['quake', 'finance'], testPages: 40, wikiTopics: process.env.BENCH_TOPICS?.split(',') ?? ['birds', 'elements', 'countries'], wikiPages: 150, speedReps: 2, speedPages: 120, browserSpeedPages: 30, frontierN: 200_000 }
+  : { testTopics: undefined, testPages: 300, wikiTopics: undefined, wikiPages: 1000, speedReps: 3, speedPages: 400, browserSpeedPages: 100, frontierN: 1_000_000 };
+const CONCURRENCY = 4;
+const WIKI_SEEDS = 5;
+const SEED = 1;
+
+const say = (s: string) => process.stderr.write(s + '\n');
+const storage = mkdtempSync(join(tmpdir(), 'bench-'));
+const quiet = () => new ProgressReporter({ quiet: true });
+
+/** Peak resident memory of this process while `fn` runs (sampled every 100 ms). */
+async function withPeakRss<T>(fn: () => Promise<T>): Promise<{ value: T; peakRssMb: number }> {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+  try {
+    const value = await fn();
+    peak = Math.max(peak, process.memoryUsage().rss);
+    return { value, peakRssMb: peak / 2 ** 20 };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Render time per page in the browser: navigation start to DOM serialised. */
+function renderTimer(): CrawlPlugin & { meanMs(): number | undefined } {
+  const started = new Map<string, number>();
+  let sum = 0;
+  let n = 0;
+  return {
+    name: 'bench-render-timer',
+    preNavigation(_page, request) {
+      started.set(request.uniqueKey, Date.now());
+    },
+    onPage(event) {
+      const t0 = started.get(event.rendered.request.uniqueKey);
+      if (t0 !== undefined) {
+        sum += event.rendered.fetchedAt.getTime() - t0;
+        n++;
+      }
+    },
+    meanMs: () => (n ? sum / n : undefined),
+  };
+}
+
+interface Crawl {
+  seeds: string[];
+  keywords: string[];
+  maxPages: number;
+  fetcher: 'http' | 'browser';
+  truth: (url: string) => boolean;
+}
+
+async function ours(c: Crawl, strategy: StrategyName, plugins: CrawlPlugin[] = []) {
+  const config = parseConfig({
+    topics: [{ keywords: c.keywords, seeds: c.seeds }],
+    strategy,
+    maxPages: c.maxPages,
+    maxConcurrency: CONCURRENCY,
+    // One host (Wikispeedia) must not cap us below the concurrency Crawlee gets.
+    perHostConcurrency: CONCURRENCY,
+    fetcher: c.fetcher,
+    storageDir: storage,
+    randomSeed: SEED,
+  });
+  return runCrawl({ config, truth: c.truth, progress: quiet(), plugins });
+}
+
+const baseline = (c: Crawl) =>
+  runCrawleeBaseline({ seeds: c.seeds, maxPages: c.maxPages, maxConcurrency: CONCURRENCY, fetcher: c.fetcher, storageDir: storage, truth: c.truth });
+
+async function harvest(web: CurveRun['web'], topic: string, c: Crawl, relevantAvailable: number): Promise<CurveRun[]> {
+  const out: CurveRun[] = [];
+  for (const strategy of [...STRATEGIES, 'crawlee' as const]) {
+    const t = Date.now();
+    const r = strategy === 'crawlee' ? await baseline(c) : await ours(c, strategy);
+    const curve = (r.truthCurve ?? []).map((v) => Math.round(v * 1e4) / 1e4);
+    out.push({ web, topic, strategy, fetched: r.fetched, relevantAvailable, maxPages: c.maxPages, elapsedMs: Date.now() - t, curve });
+    say(`  ${web}/${topic} ${strategy.padEnd(10)} ${r.fetched} pages, harvest ${((r.truthHarvestRate ?? 0) * 100).toFixed(1)}% (${((Date.now() - t) / 1000).toFixed(0)} s)`);
+  }
+  return out;
+}
+
+const results: BenchResults = {
+  startedAt: new Date().toISOString(),
+  quick,
+  machine: { cpus: cpus().length, node: process.version, loadAvg: loadavg() },
+  curves: [],
+  speed: [],
+  notes: [],
+};
+
+async function benchTestWeb() {
+  say('Chinese test web (browser fetcher)');
+  const web = await startTestWeb();
+  try {
+    const topics = web.topics.filter((t) => !PLAN.testTopics || PLAN.testTopics.includes(t.id));
+    for (const t of topics) {
+      const c: Crawl = { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: PLAN.testPages, fetcher: 'browser', truth: (u) => web.isRelevant(u, t.id) };
+      results.curves.push(...(await harvest('testweb', t.id, c, web.relevantTotal(t.id))));
+    }
+    results.notes.push(`Test web: default options (seed 42), seeds = the portal home pages, keywords = the first four of each topic's lexicon.`);
+    // Speed in the browser: one pair of interleaved runs per rep.
+    if (parts.has('speed')) {
+      const t = web.topics[0];
+      const c: Crawl = { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: PLAN.browserSpeedPages, fetcher: 'browser', truth: (u) => web.isRelevant(u, t.id) };
+      await speedPairs('testweb', c, 1);
+    }
+  } finally {
+    await web.close();
+  }
+}
+
+/** Interleaved speed runs, order alternating per rep (ours first, then Crawlee first, …) to cancel drift. */
+async function speedPairs(webName: string, c: Crawl, reps: number, serverMs?: () => number) {
+  for (let rep = 0; rep < reps; rep++) {
+    const order: ('ours' | 'crawlee')[] = rep % 2 === 0 ? ['ours', 'crawlee'] : ['crawlee', 'ours'];
+    for (const who of order) {
+      const s0 = serverMs?.() ?? 0;
+      const c0 = process.cpuUsage();
+      const timer = renderTimer();
+      const { value: r, peakRssMb } = await withPeakRss<{ fetched: number; elapsedMs: number; timings?: import('../src/crawl/engine.js').CrawlTimings }>(() => (who === 'ours' ? ours(c, 'combined', c.fetcher === 'browser' ? [timer] : []) : baseline(c)));
+      const cpu = process.cpuUsage(c0);
+      const cpuMs = (cpu.user + cpu.system) / 1000 - ((serverMs?.() ?? 0) - s0);
+      const pages = r.fetched;
+      const run: SpeedRun = {
+        web: webName,
+        fetcher: c.fetcher,
+        crawler: who === 'ours' ? 'ours (combined)' : 'crawlee',
+        rep,
+        pages,
+        elapsedMs: r.elapsedMs,
+        pagesPerSecond: pages / (r.elapsedMs / 1000),
+        cpuMsPerPage: c.fetcher === 'http' && serverMs ? cpuMs / pages : undefined,
+        peakRssMb,
+      };
+      if (r.timings) {
+        const tm = r.timings;
+        const per = (x: number) => x / Math.max(1, tm.pages);
+        run.stages = { extractMs: per(tm.extractMs), judgeMs: per(tm.judgeMs), scoreMs: per(tm.scoreMs), frontierMs: per(tm.frontierMs), storeMs: per(tm.storeMs), wallMs: r.elapsedMs / Math.max(1, pages) };
+        const render = timer.meanMs();
+        if (render !== undefined) run.stages.renderMs = render;
+      }
+      results.speed.push(run);
+      say(`  speed ${webName} ${run.crawler}: ${pages} pages, ${run.pagesPerSecond.toFixed(1)} pages/s${run.cpuMsPerPage ? `, ${run.cpuMsPerPage.toFixed(1)} ms CPU/page` : ''}, peak RSS ${peakRssMb.toFixed(0)} MB`);
+    }
+  }
+}
+
+async function benchWikispeedia() {
+  const missing = wikispeediaMissing();
+  if (missing) {
+    say(`Wikispeedia skipped: ${missing}`);
+    results.notes.push(`Wikispeedia skipped: ${missing}`);
+    return;
+  }
+  say('Wikispeedia (HTTP fetcher)');
+  const web = await startWikispeediaWeb();
+  try {
+    const topics = web.topics.filter((t) => !PLAN.wikiTopics || PLAN.wikiTopics.includes(t.id));
+    if (parts.has('wikispeedia')) {
+      for (const t of topics) {
+        const seeds = web.seeds(t.id, WIKI_SEEDS, new Rng(hash32(`seeds:${t.id}:${SEED}`)));
+        const c: Crawl = { seeds, keywords: t.keywords, maxPages: PLAN.wikiPages, fetcher: 'http', truth: (u) => web.isRelevant(u, t.id) };
+        results.curves.push(...(await harvest('wikispeedia', t.id, c, web.relevantTotal(t.id))));
+      }
+      results.notes.push(
+        `Wikispeedia: ${WIKI_SEEDS} seeds per topic drawn reproducibly from the topic's articles; keywords derived from the category name only (its words, singular and plural, plus two or three words associated with the name; src/testweb/wikispeedia.ts WIKI_TOPICS). The "Related subjects" header line (which names the category) is stripped from the pages.`,
+      );
+    }
+    if (parts.has('speed')) {
+      const t = topics[0];
+      const seeds = web.seeds(t.id, WIKI_SEEDS, new Rng(hash32(`seeds:${t.id}:${SEED}`)));
+      const c: Crawl = { seeds, keywords: t.keywords, maxPages: PLAN.speedPages, fetcher: 'http', truth: (u) => web.isRelevant(u, t.id) };
+      await speedPairs('wikispeedia', c, PLAN.speedReps, () => web.serverMs());
+    }
+  } finally {
+    await web.close();
+  }
+}
+
+function frontierScale(): string | undefined {
+  say(`Frontier heap at scale (N = ${PLAN.frontierN})`);
+  try {
+    return execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(ROOT, 'bench', 'frontier-scale.ts'), String(PLAN.frontierN)], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    const msg = `frontier-scale failed: ${(e as Error).message.split('\n')[0]}`;
+    results.notes.push(msg);
+    say(msg);
+    return undefined;
+  }
+}
+
+function write() {
+  const out = resolve(opts.out);
+  const charts = join(out, 'charts');
+  mkdirSync(charts, { recursive: true });
+  const stamp = results.startedAt.replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  writeFileSync(join(out, `run-${stamp}${quick ? '-quick' : ''}.json`), JSON.stringify(results));
+  const chartPaths = new Map<string, string>();
+  for (const key of new Set(results.curves.map((c) => `${c.web}/${c.topic}`))) {
+    const runs = results.curves.filter((c) => `${c.web}/${c.topic}` === key);
+    const file = `harvest-${key.replace('/', '-')}.svg`;
+    writeFileSync(join(charts, file), curveSvg(`Harvest rate, ${key} (${runs[0].relevantAvailable} relevant available)`, runs));
+    chartPaths.set(key, `charts/${file}`);
+  }
+  const { full, readme } = summaryMd(results, chartPaths);
+  writeFileSync(join(out, 'summary.md'), full);
+  if (opts.readme && out === join(ROOT, 'bench', 'results')) writeReadmeBlock(join(ROOT, 'README.md'), readme);
+  say(`Wrote ${join(out, 'summary.md')}`);
+}
+
+try {
+  if (parts.has('wikispeedia') || parts.has('speed')) await benchWikispeedia();
+  if (parts.has('testweb')) await benchTestWeb();
+  if (parts.has('frontier')) results.frontierScale = frontierScale();
+  write();
+} finally {
+  rmSync(storage, { recursive: true, force: true });
+}
