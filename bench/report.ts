@@ -14,6 +14,8 @@ export interface CurveRun {
   maxPages: number;
   elapsedMs: number;
   curve: number[];
+  /** The crawler's own verdicts against the truth (ours only): pages saved, of which truly relevant, and truly relevant fetched. */
+  judge?: { saved: number; savedTrue: number; truthFetched: number };
 }
 
 export interface SpeedRun {
@@ -180,6 +182,10 @@ export function stagesMd(speed: SpeedRun[]): string {
   return lines.join('\n');
 }
 
+export function judgeMd(j: { saved: number; savedTrue: number; truthFetched: number }): string {
+  return `${pct(j.saved ? j.savedTrue / j.saved : undefined)} / ${pct(j.truthFetched ? j.savedTrue / j.truthFetched : undefined)}`;
+}
+
 export function summaryMd(r: BenchResults, chartPaths: Map<string, string>): { full: string; readme: string } {
   const out: string[] = [];
   out.push(`# Benchmark results`, '');
@@ -196,6 +202,8 @@ export function summaryMd(r: BenchResults, chartPaths: Map<string, string>): { f
       const runs = cs.filter((c) => c.topic === topic);
       out.push(`### ${web} / ${topic} (${runs[0].relevantAvailable} relevant pages available)`, '');
       out.push(budgetTableMd(topicTable(runs), 'limit'), '');
+      const j = runs.filter((x) => x.judge).map((x) => `${x.strategy} ${judgeMd(x.judge!)}`);
+      if (j.length) out.push(`Crawler's own relevance verdicts vs truth (precision / recall of pages saved, over pages fetched): ${j.join('; ')}.`, '');
       const chart = chartPaths.get(`${web}/${topic}`);
       if (chart) out.push(`![harvest curves, ${web} / ${topic}](${chart})`, '');
     }

@@ -5,7 +5,7 @@
  * the README block between the bench markers.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,13 +103,28 @@ async function ours(c: Crawl, strategy: StrategyName, plugins: CrawlPlugin[] = [
 const baseline = (c: Crawl) =>
   runCrawleeBaseline({ seeds: c.seeds, maxPages: c.maxPages, maxConcurrency: CONCURRENCY, fetcher: c.fetcher, storageDir: storage, truth: c.truth });
 
+/** How the crawler's own relevance verdicts (pages saved) agree with the truth, from its crawl log. */
+function judgeAgreement(logPath: string): { saved: number; savedTrue: number; truthFetched: number } {
+  let saved = 0, savedTrue = 0, truthFetched = 0;
+  for (const line of readFileSync(logPath, 'utf8').split('\n')) {
+    if (!line) continue;
+    const e = JSON.parse(line) as { decision?: string; truth?: boolean };
+    if (e.truth) truthFetched++;
+    if (e.decision === 'saved') {
+      saved++;
+      if (e.truth) savedTrue++;
+    }
+  }
+  return { saved, savedTrue, truthFetched };
+}
+
 async function harvest(web: CurveRun['web'], topic: string, c: Crawl, relevantAvailable: number): Promise<CurveRun[]> {
   const out: CurveRun[] = [];
   for (const strategy of [...STRATEGIES, 'crawlee' as const]) {
     const t = Date.now();
     const r = strategy === 'crawlee' ? await baseline(c) : await ours(c, strategy);
     const curve = (r.truthCurve ?? []).map((v) => Math.round(v * 1e4) / 1e4);
-    out.push({ web, topic, strategy, fetched: r.fetched, relevantAvailable, maxPages: c.maxPages, elapsedMs: Date.now() - t, curve });
+    out.push({ web, topic, strategy, fetched: r.fetched, relevantAvailable, maxPages: c.maxPages, elapsedMs: Date.now() - t, curve, judge: 'logPath' in r ? judgeAgreement(r.logPath) : undefined });
     say(`  ${web}/${topic} ${strategy.padEnd(10)} ${r.fetched} pages, harvest ${((r.truthHarvestRate ?? 0) * 100).toFixed(1)}% (${((Date.now() - t) / 1000).toFixed(0)} s)`);
   }
   return out;

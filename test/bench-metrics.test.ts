@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { bestPossible, budgetTable, harvestCurve, meanSd, rateAt, ratioTo, reportBudgets } from '../bench/metrics.js';
+import { curveSvg, withBenchBlock, type CurveRun } from '../bench/report.js';
+
+describe('harvest-rate metrics', () => {
+  it('computes the curve after each page of a known run', () => {
+    expect(harvestCurve([true, false, true, true])).toEqual([1, 0.5, 2 / 3, 0.75]);
+    expect(harvestCurve([false, false])).toEqual([0, 0]);
+    expect(harvestCurve([])).toEqual([]);
+  });
+
+  it('reads the rate at a budget, at the last page when the crawl stopped early', () => {
+    const c = harvestCurve([true, false, true, true]);
+    expect(rateAt(c, 2)).toBe(0.5);
+    expect(rateAt(c, 4)).toBe(0.75);
+    expect(rateAt(c, 100)).toBe(0.75);
+    expect(rateAt([], 5)).toBeUndefined();
+  });
+
+  it('gives the best possible rate from the relevant pages available', () => {
+    expect(bestPossible(100, 40)).toBe(0.4);
+    expect(bestPossible(10, 40)).toBe(1);
+    expect(bestPossible(1000, 161)).toBe(0.161);
+  });
+
+  it('builds the budget table with ratios to BFS', () => {
+    const bfs = harvestCurve([false, true, false, false]); // 0, .5, 1/3, .25
+    const ours = harvestCurve([true, true, false, true]); // 1, 1, 2/3, .75
+    const t = budgetTable({ bfs, ours }, [2, 4], 3);
+    expect(t.best).toEqual([1, 0.75]);
+    const o = t.rows.find((r) => r.strategy === 'ours')!;
+    expect(o.rates).toEqual([1, 0.75]);
+    expect(o.ratioToBfs[0]).toBeCloseTo(2, 12);
+    expect(o.ratioToBfs[1]).toBeCloseTo(3, 12);
+    expect(t.rows.find((r) => r.strategy === 'bfs')!.ratioToBfs).toEqual([1, 1]);
+  });
+
+  it('leaves the ratio undefined when BFS found nothing or is missing', () => {
+    expect(ratioTo(0.5, 0)).toBeUndefined();
+    expect(ratioTo(undefined, 0.5)).toBeUndefined();
+    const t = budgetTable({ ours: [1, 1] }, [2], 5);
+    expect(t.rows[0].ratioToBfs).toEqual([undefined]);
+  });
+
+  it('chooses the budgets to report below the run limit', () => {
+    expect(reportBudgets(1000)).toEqual([100, 500, 1000]);
+    expect(reportBudgets(150)).toEqual([100, 150]);
+    expect(reportBudgets(4598)).toEqual([100, 500, 1000, 4598]);
+    expect(reportBudgets(40)).toEqual([40]);
+  });
+
+  it('computes mean and sample standard deviation', () => {
+    const { mean, sd } = meanSd([2, 4, 4, 4, 5, 5, 7, 9]);
+    expect(mean).toBe(5);
+    expect(sd).toBeCloseTo(Math.sqrt(32 / 7), 12);
+  });
+});
+
+describe('bench output', () => {
+  it('writes the README block between markers, adding them once at the end', () => {
+    const first = withBenchBlock('# Title\n\nText.\n', 'table 1');
+    expect(first).toBe('# Title\n\nText.\n\n<!-- bench:start -->\ntable 1\n<!-- bench:end -->\n');
+    const second = withBenchBlock(first + '\nAfter.\n', 'table 2');
+    expect(second).toBe('# Title\n\nText.\n\n<!-- bench:start -->\ntable 2\n<!-- bench:end -->\n\nAfter.\n');
+  });
+
+  it('draws one polyline per strategy plus the best-possible line', () => {
+    const run = (strategy: string, curve: number[]): CurveRun => ({ web: 'wikispeedia', topic: 't', strategy, fetched: curve.length, relevantAvailable: 1, maxPages: 3, elapsedMs: 1, curve });
+    const svg = curveSvg('T', [run('bfs', [0, 0.5, 1 / 3]), run('combined', [1, 1, 2 / 3])]);
+    expect(svg.match(/<polyline/g)).toHaveLength(3);
+    expect(svg).toContain('>combined<');
+    expect(svg).toContain('>best possible<');
+  });
+});
