@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { normalizeText, tokenize, urlTokens } from '../src/text/tokenize.js';
 import {
@@ -104,5 +106,15 @@ describe('Traditional → Simplified fast path', () => {
       '𠀀𪚥 rare astral-plane Han',
     ];
     for (const s of samples) expect(normalizeText(s)).toBe(full(s.normalize('NFKC').toLowerCase()));
+  });
+
+  const cleaned = '/work/shared/data/zh-content-extraction/cleaned';
+  it.skipIf(!existsSync(cleaned))('agrees with full conversion on real Chinese pages (zh-content-extraction)', async () => {
+    const OpenCC = await import('opencc-js/t2cn');
+    const full = OpenCC.Converter({ from: 'tw', to: 'cn' });
+    for (const f of readdirSync(cleaned)) {
+      const t = readFileSync(join(cleaned, f), 'utf8').replace(/[’‘]/g, "'");
+      expect(normalizeText(t)).toBe(full(t.normalize('NFKC').toLowerCase()));
+    }
   });
 });

@@ -15,19 +15,27 @@ import stopwordsIso from 'stopwords-iso/stopwords-iso.json' with { type: 'json' 
 const convertTraditional = OpenCC.Converter({ from: 'tw', to: 'cn' });
 
 /**
- * First code points of every source entry of the two dictionary chains the converter applies.
- * A text with none of them is left unchanged by OpenCC, so the (slow, trie-walking) conversion
- * is skipped: most pages are already Simplified, and this halves the tokenizer's cost on them.
+ * Code points that make the converter change a text: the single characters it maps to something
+ * else, plus the first character of any phrase that, converted alone, comes out different
+ * (the Taiwan-variant phrases like 上梁 → 上樑 come back unchanged after the second step). A
+ * text with none of them is left unchanged by OpenCC, so the slow trie-walking conversion is
+ * skipped: most pages are already Simplified, and the conversion was a third of the tokenizer.
  */
 const TRADITIONAL_STARTS: ReadonlySet<number> = (() => {
   type Dict = string | readonly (readonly [string, string])[];
   const locale = OpenCC.Locale as unknown as { from: Record<string, Dict[][]>; to: Record<string, Dict[][]> };
   const set = new Set<number>();
+  const phrases: string[] = [];
   for (const group of [...locale.from.tw, ...locale.to.cn])
     for (const dict of group) {
-      const entries = typeof dict === 'string' ? dict.split('|').map((e) => e.split(' ')[0]) : dict.map((e) => e[0]);
-      for (const src of entries) if (src) set.add(src.codePointAt(0)!);
+      const entries = typeof dict === 'string' ? dict.split('|').map((e) => e.split(' ')) : dict;
+      for (const [src, dst] of entries) {
+        if (!src || src === dst) continue;
+        if ([...src].length === 1) set.add(src.codePointAt(0)!);
+        else phrases.push(src);
+      }
     }
+  for (const p of phrases) if (![...p].some((c) => set.has(c.codePointAt(0)!)) && convertTraditional(p) !== p) set.add(p.codePointAt(0)!);
   return set;
 })();
 
