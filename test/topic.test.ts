@@ -63,6 +63,18 @@ describe('TopicModel: keyword cosine and seed set (METHODS §1)', () => {
     expect(new TopicModel(topic({ keywords: ['教师'] })).hasThesaurus).toBe(false);
   });
 
+  it('optionally expands keywords with their Cilin synonyms at a reduced weight', () => {
+    const cilin = Cilin.parse('Ae13A01= 教师 老师\r\nAe13A02= 学生\r\n');
+    expect(cilin.synonyms('教师')).toEqual(['老师']);
+    const plain = new TopicModel(topic({ keywords: [{ term: '教师', weight: 2 }] }), { thesaurus: cilin });
+    const expanded = new TopicModel(topic({ keywords: [{ term: '教师', weight: 2 }] }), { thesaurus: cilin, expandSynonyms: 0.5 });
+    expect(Object.fromEntries(plain.keywordTf)).toEqual({ 教师: 2 });
+    expect(Object.fromEntries(expanded.keywordTf)).toEqual({ 教师: 2, 老师: 1 });
+    // Page {老师: 1}, stats empty (idf 1): cos = 1 / √(4 + 1).
+    expect(expanded.relevance({ body: '老师' }, { observe: false }).cosine).toBeCloseTo(1 / Math.sqrt(5), 12);
+    expect(plain.relevance({ body: '老师' }, { observe: false }).cosine).toBe(0);
+  });
+
   it('discards a page outside the time window without scoring it', () => {
     const m = new TopicModel(topic({ keywords: ['地震'], time: { start: '2008-05-12' } }));
     const r = m.relevance({ body: '地震' }, { publishTime: new Date('2008-05-11T12:00:00+08:00') });

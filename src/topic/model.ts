@@ -43,6 +43,11 @@ export interface TopicModelOptions {
   maxSeeds?: number;
   /** K page terms compared with each keyword in sem(T,p); default 50. */
   topK?: number;
+  /**
+   * Keyword expansion (METHODS §1, optional): each keyword's thesaurus synonyms (same Cilin `=`
+   * group) join the topic vector with this share of the keyword's weight; default 0 = off.
+   */
+  expandSynonyms?: number;
   /** α of eq. 5; default 1.6. */
   alpha?: number;
   positionWeights?: PositionWeights;
@@ -132,6 +137,7 @@ export class TopicModel implements RelevanceModel {
     this.o = {
       lambda: options.lambda ?? 0.5,
       seedMix: options.seedMix ?? 0.5,
+      expandSynonyms: options.expandSynonyms ?? 0,
       seedThreshold: options.seedThreshold ?? 0.3,
       maxSeeds: options.maxSeeds ?? 50,
       topK: options.topK ?? 50,
@@ -153,6 +159,12 @@ export class TopicModel implements RelevanceModel {
       );
     }
     this.semanticKeywords = [...sem].map(([term, weight]) => ({ term, weight }));
+    if (this.o.expandSynonyms > 0 && this.thesaurus?.synonyms) {
+      for (const { term, weight } of this.semanticKeywords)
+        for (const syn of this.thesaurus.synonyms(term))
+          for (const t of tokenize(syn))
+            if (!this.keywordTf.has(t)) this.keywordTf.set(t, weight * this.o.expandSynonyms);
+    }
     if (topic.time) this.time = TimeIntent.fromConfig(topic.time, { baseDir: options.baseDir ?? (options.source ? dirname(options.source) : undefined) });
   }
 

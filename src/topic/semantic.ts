@@ -15,6 +15,8 @@ export interface Thesaurus {
   readonly name: string;
   has(word: string): boolean;
   distance(x: string, y: string): number | undefined;
+  /** Words at distance 0 (same `=` group / synset), for optional keyword expansion (METHODS §1). */
+  synonyms?(word: string): string[];
 }
 
 /** METHODS §2 default α: the distance at which similarity is 0.5. */
@@ -41,6 +43,7 @@ const CILIN_LINE = /^([A-L][a-z]\d\d[A-Z]\d\d)([=#@])\s*(.*)$/;
 export class Cilin implements Thesaurus {
   readonly name = 'cilin';
   private senses = new Map<string, CilinSense[]>();
+  private groups = new Map<string, string[]>();
 
   static load(path: string): Cilin {
     let text: string;
@@ -61,8 +64,9 @@ export class Cilin implements Thesaurus {
       const m = CILIN_LINE.exec(raw.trimEnd());
       if (!m) continue;
       const sense: CilinSense = { code: m[1], flag: m[2] as CilinSense['flag'] };
-      for (const w of m[3].split(/\s+/)) {
-        if (!w) continue;
+      const members = m[3].split(/\s+/).filter(Boolean);
+      if (sense.flag === '=') c.groups.set(sense.code, members);
+      for (const w of members) {
         const list = c.senses.get(w);
         if (list) {
           if (!list.some((s) => s.code === sense.code)) list.push(sense);
@@ -83,6 +87,12 @@ export class Cilin implements Thesaurus {
   /** The groups of a word (for explanations and tests). */
   codes(word: string): string[] {
     return (this.senses.get(word) ?? []).map((s) => s.code + s.flag);
+  }
+
+  synonyms(word: string): string[] {
+    const out = new Set<string>();
+    for (const s of this.senses.get(word) ?? []) for (const w of this.groups.get(s.code) ?? []) if (w !== word) out.add(w);
+    return [...out];
   }
 
   distance(x: string, y: string): number | undefined {
@@ -220,6 +230,9 @@ export class ThesaurusSet implements Thesaurus {
   }
   has(w: string): boolean {
     return this.parts.some((p) => p.has(w));
+  }
+  synonyms(w: string): string[] {
+    return [...new Set(this.parts.flatMap((p) => p.synonyms?.(w) ?? []))];
   }
   distance(x: string, y: string): number | undefined {
     let best: number | undefined;
