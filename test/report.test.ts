@@ -80,3 +80,12 @@ describe('writeReport', () => {
     expect(() => writeReport(root, 'nope')).toThrow(/no run "nope".*recent runs: r1/);
   });
 });
+
+describe('progress line', () => {
+  it('formats counts, harvest, rate; hot threads only when a thread plugin reports them', async () => {
+    const { formatProgress } = await import('../src/report/progress.js');
+    const s = { fetched: 10, relevant: 4, failed: 1, frontierSize: 50, budget: 100, elapsedMs: 5000 };
+    expect(formatProgress(s)).toBe('10/100 pages, 90 left · 4 relevant (harvest 40.0%) · frontier 50 · 2.0 pages/s · 1 failed · 5s');
+    expect(formatProgress({ ...s, hotThreads: 3 })).toContain('· 3 hot threads ·');
+  });
+});

@@ -84,6 +84,10 @@ describe('traced crawl (browser)', () => {
       expect(names).toContain('trace.trace');
       expect(names).toContain('trace.network');
     }
+    // The article's trace carries screenshots (screencast frames) and DOM snapshots (resources).
+    const article = new AdmZip(join(dir, files.find((f) => f.includes('_a.html'))!)).getEntries().map((e) => e.entryName);
+    expect(article.some((n) => n.startsWith('screencast/'))).toBe(true);
+    expect(article.some((n) => n.startsWith('resources/') && n.endsWith('.html'))).toBe(true);
     expect(plugin.summary().join('\n')).toMatch(/npx playwright show-trace /);
   }, 90_000);
 
