@@ -134,6 +134,18 @@ describe('analyzePage', () => {
     expect(analyzePage({ html, url: 'http://news.bjmu.example.cn/a.htm', fetchedAt: FETCHED }).title).toBe('新外科运动向我们走来');
   });
 
+  it('drops link lists and calendars inside the article container', () => {
+    const para = '<p>市场人士指出，这是今年以来的第二次降准，有助于降低实体经济融资成本，保持流动性合理充裕。</p>';
+    const cells = Array.from({ length: 31 }, (_, i) => `<td>${i + 1}</td>`).join('');
+    const html = `<html><head><title>降准</title></head><body><div id="content">${para.repeat(6)}
+      <ul><li><a href="/1">[百态] 北京防空洞景点可直达故宫(图)</a></li><li><a href="/2">[情感] 男子玲珑塔下跪地求婚</a></li></ul>
+      <table><tr>${cells}</tr></table>${para}</div></body></html>`;
+    const a = analyzePage({ html, url: 'http://x.example/a', fetchedAt: FETCHED });
+    expect(a.text).toContain('有助于降低实体经济融资成本');
+    expect(a.text).not.toContain('防空洞');
+    expect(a.text).not.toMatch(/^31$/m);
+  });
+
   it('falls back to the URL date', () => {
     const a = analyzePage({ html: fx('url-date.html'), url: 'http://news.example.cn/2008/0905/12.html', fetchedAt: FETCHED });
     expect(a.publishTime).toEqual({ iso: '2008-09-05T00:00:00+08:00', source: 'url', raw: 'http://news.example.cn/2008/0905/12.html' });
