@@ -54,6 +54,9 @@ export function buildProgram(): Command {
     .option('--report [runId]', 'regenerate the HTML report of the latest run (or RUN_ID) without crawling')
     .option('--cilin <file>', 'Tongyici Cilin file for the semantic tree (METHODS §2)')
     .option('--random-seed <n>', 'seed for every random choice', intArg('--random-seed'))
+    .option('--resume [runId]', 'continue the latest run in the storage folder (or RUN_ID) where it stopped')
+    .option('--explain <url>', "why a URL was fetched when it was (or is queued, or was dropped), from the latest run's log (or --run)")
+    .option('--run <runId>', 'the run --explain reads (default: the latest)')
     .option('--json', 'print the summary as JSON')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
@@ -89,10 +92,16 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
     throw e;
   }
-  const flags = program.opts<CliFlags & { json?: boolean }>();
+  const flags = program.opts<CliFlags & { json?: boolean; resume?: boolean | string; explain?: string; run?: string }>();
   try {
     const report = program.opts<{ report?: boolean | string }>().report;
     if (report !== undefined) return (await import('./report.js')).runReportCommand(flags.storage ?? 'storage', typeof report === 'string' ? report : undefined);
+    if (flags.explain !== undefined) {
+      const { explainUrl } = await import('./explain.js');
+      console.log(explainUrl(flags.storage ?? 'storage', flags.explain, flags.run));
+      return 0;
+    }
+    if (flags.resume !== undefined) return await runResume(flags);
     const demo = !flags.topic && !flags.seeds && !flags.config;
     if (demo) return await runDemo(flags);
     const fileInput: Partial<CrawlConfigInput> = flags.config ? await loadConfigFile(flags.config) : {};
@@ -111,6 +120,27 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw e;
   }
+}
+
+/** `--resume [RUN_ID]`: the run's own saved config, with any flags given now on top. */
+async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | string }): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const { join, resolve } = await import('node:path');
+  const { findRunToResume } = await import('../crawl/resume.js');
+  const storage = resolve(flags.storage ?? 'storage');
+  const runId = findRunToResume(storage, typeof flags.resume === 'string' ? flags.resume : undefined);
+  let saved: Partial<CrawlConfigInput>;
+  try {
+    saved = (JSON.parse(await readFile(join(storage, 'runs', runId, 'state.json'), 'utf8')) as { config: Partial<CrawlConfigInput> }).config;
+  } catch (e) {
+    throw new UserError(`--resume: cannot read the state of run ${runId}: ${(e as Error).message}`);
+  }
+  const config = buildConfig({ ...flags, storage }, { ...saved, storageDir: storage }, `run ${runId}`);
+  await resolveBrowser(config.browser);
+  const { runCrawl } = await import('../crawl/engine.js');
+  const result = await runCrawl({ config, resume: runId, plugins: await observePlugins(config) });
+  console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Resumed run ${runId} (strategy ${config.strategy})`));
+  return 0;
 }
 
 async function runDemo(flags: CliFlags & { json?: boolean }): Promise<number> {

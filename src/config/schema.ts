@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { UserError } from './errors.js';
+import { ScoreOptionsSchema } from '../score/options.js';
 
 export const KeywordSchema = z.union([
   z.string().min(1),
@@ -86,6 +87,8 @@ export const CrawlConfigSchema = z
     /** Tongyici Cilin file for the semantic tree (METHODS §2); absent = cosine only. */
     cilinPath: z.string().optional(),
     resume: z.boolean().default(false),
+    /** Every constant of the topic-weight formula (METHODS §3; fields in src/score/options.ts). */
+    score: ScoreOptionsSchema.prefault({}),
     /** Seed for every random choice (RWB exploration, sampling), so crawls are reproducible. */
     randomSeed: z.number().int().default(1),
   })

@@ -14,6 +14,9 @@ import { analyzePage } from '../extract/page.js';
 import { browserLaunchOptions } from '../fetch/browser.js';
 import { createBrowserFetcher, createHttpFetcher, crawleeConfig, type Fetcher, type RenderedPage } from '../fetch/crawler.js';
 import { Frontier, uniqueKeyOf } from '../frontier/frontier.js';
+import { FrontierJournal } from '../frontier/journal.js';
+import { RobotsCache } from '../frontier/robots.js';
+import { findRunToResume, loadResumeState, ScorerInputLog, SCORER_PAGES, type ResumeState } from './resume.js';
 import { createScorer } from '../score/index.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { RunState } from '../store/run-state.js';
@@ -67,6 +70,8 @@ export interface CrawlOptions {
   plugins?: CrawlPlugin[];
   /** Run id; default a timestamp. */
   runId?: string;
+  /** Continue an earlier run: true = the latest in the storage folder, or its run id (src/crawl/resume.ts). */
+  resume?: boolean | string;
 }
 
 export interface CrawlResult {
@@ -114,8 +119,9 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   const progress = options.progress ?? new ProgressReporter();
   const plugins = options.plugins ?? [];
   const started = Date.now();
-  const runId = options.runId ?? timestampId();
   const storageDir = resolve(config.storageDir);
+  const resumeFrom = options.resume ?? (config.resume || undefined);
+  const runId = resumeFrom ? findRunToResume(storageDir, typeof resumeFrom === 'string' ? resumeFrom : options.runId) : (options.runId ?? timestampId());
   const runDir = join(storageDir, 'runs', runId);
   mkdirSync(runDir, { recursive: true });
 
@@ -125,17 +131,24 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
 
   const judge = await PageJudge.create(config, (l) => progress.log(l));
   const time = judge.model.topics[0].time;
-  const scorer = createScorer(config.strategy, {}, {
+  const scorer = createScorer(config.strategy, config.score, {
     randomSeed: config.randomSeed,
     timePr: time ? (d) => time.Pr(d) : undefined,
     inTimeWindow: time ? (d) => time.timeRelevance(d) > 0 : undefined,
   });
+  // Read before the journal is reopened; replayed once the frontier and scorer exist.
+  const resumed: ResumeState | undefined = resumeFrom ? loadResumeState(runDir, runId) : undefined;
+  const journal = new FrontierJournal(runDir, resumed?.frontier.gen ?? 0);
   const frontier = new Frontier({
     maxPages: config.maxPages,
     maxDepth: config.maxDepth,
     perHostDelayMs: config.perHostDelayMs,
     perHostConcurrency: config.perHostConcurrency,
+    // Our own robots.txt handling (honours Crawl-delay; disallowed URLs never cost budget).
+    robots: config.respectRobotsTxt ? new RobotsCache() : undefined,
+    journal,
   });
+  const scorerInputs = new ScorerInputLog(join(runDir, SCORER_PAGES));
   const crawlLog = new CrawlLog(join(runDir, 'crawl-log.jsonl'));
   const datasetName = `run-${runId}`;
   const dataset = await Dataset.open(datasetName, { config: crawleeConfig(storageDir) });
@@ -151,14 +164,25 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   const ctx: CrawlContext = { config, runId, runDir, storageDir, frontier, progress };
   for (const p of plugins) await p.beforeRun?.(ctx);
 
-  const seeds = [...new Set(config.topics.flatMap((t) => t.seeds))];
+  const seeds = resumed ? [] : [...new Set(config.topics.flatMap((t) => t.seeds))];
+  if (resumed) {
+    for (const p of resumed.scorerPages) scorer.onPageFetched(p); // rebuilds the scorer's state
+    const r = frontier.restore(resumed.frontier, (key, url) => resumed.fetchedKeys.has(key) || resumed.fetchedKeys.has(uniqueKeyOf(url)));
+    progress.log(`Resuming run ${runId}: ${resumed.log.length} pages already fetched, ${r.queued} URLs queued (${r.requeued} in flight at the stop, queued again)`);
+  }
   for (const url of seeds) {
     const s = scorer.seedScore(url);
     frontier.offer({ url, depth: 0, score: s.score, components: s.components });
   }
 
+  if (resumed) {
+    await state.update((d) => {
+      d.counters = resumed.counters;
+      d.status = 'running';
+    });
+  }
   const counters = state.data.counters;
-  const truthCurve: number[] = [];
+  const truthCurve: number[] = resumed ? resumed.truthCurve : [];
   const timings: CrawlTimings = { pages: 0, extractMs: 0, judgeMs: 0, scoreMs: 0, frontierMs: 0, storeMs: 0 };
   const record = (entry: CrawlLogEntry) => {
     counters.fetched++;
@@ -169,6 +193,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       if (entry.truth) counters.truthRelevant++;
       truthCurve.push(counters.truthRelevant / counters.fetched);
     }
+    frontier.flush(); // the frontier's journal is never behind the crawl log
     crawlLog.append(entry);
     for (const p of plugins) p.onRecord?.(entry, ctx);
     progress.update(progressStats());
@@ -220,7 +245,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       return { url: l.url, tag: l.tag, anchorText: l.anchorText, contextSim: judge.linkRelevance(l), anchorKeywordFreq: judge.anchorKeywordFreq(l) };
     });
     lap('judgeMs');
-    const updates = scorer.onPageFetched({
+    const fetchedPage = {
       url: page.request.url,
       parentUrl: m.parentUrl,
       depth,
@@ -229,10 +254,12 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       relevant: verdict.relevant,
       publishTime: analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined,
       links,
-    });
+    };
+    scorerInputs.append(fetchedPage);
+    const updates = scorer.onPageFetched(fetchedPage);
     lap('scoreMs');
     for (const u of updates) {
-      if (u.drop) frontier.drop(uniqueKeyOf(u.url));
+      if (u.drop) frontier.drop(uniqueKeyOf(u.url), u.reason);
       else
         frontier.offer({
           url: u.url,
@@ -292,7 +319,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     navigationTimeoutSecs: config.navigationTimeoutSecs,
     maxRequestRetries: 1,
     storageDir,
-    respectRobotsTxt: config.respectRobotsTxt,
+    respectRobotsTxt: false, // handled by the frontier (src/frontier/robots.ts)
     onPage,
     onFailure,
   };
@@ -334,6 +361,8 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     if (timer) clearTimeout(timer);
     process.off('SIGINT', onSigint);
     crawlLog.close();
+    scorerInputs.close();
+    journal.close();
     progress.update(progressStats(), true);
     progress.end();
   }

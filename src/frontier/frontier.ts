@@ -17,6 +17,8 @@ import {
   type Source,
 } from 'crawlee';
 import { IndexedMaxHeap } from './heap.js';
+import type { FrontierJournal, FrontierSnapshot, JournalOp } from './journal.js';
+import type { RobotsCache } from './robots.js';
 
 export type ScoreComponents = Record<string, number>;
 
@@ -49,6 +51,12 @@ export interface FrontierOptions {
   hostDelayMs?: (host: string) => number | undefined;
   /** Clock, injectable for tests. */
   now?: () => number;
+  /** robots.txt gate: consulted before a URL is handed out; its Crawl-delay adds to hostDelayMs. */
+  robots?: Pick<RobotsCache, 'isLoaded' | 'load' | 'isAllowed' | 'crawlDelayMs'>;
+  /** Journal of operations for crash safety (src/frontier/journal.ts). */
+  journal?: FrontierJournal;
+  /** Snapshot when the journal holds more operations than max(this, 4 × queued URLs). */
+  snapshotEveryOps?: number;
 }
 
 /** What happened to an offered URL. */
@@ -78,12 +86,20 @@ export class Frontier implements IRequestManager {
   private readonly inFlightPerHost = new Map<string, number>();
   private readonly lastFetchPerHost = new Map<string, number>();
   private handedOut = 0;
+  /** Better-scored hosts skipped for politeness at the last pick (for `--explain`). */
+  private lastSkippedHosts = 0;
   private revisitCount = 0;
   private sequence = 0;
   private handled = 0;
-  private readonly opts: Required<Omit<FrontierOptions, 'hostDelayMs'>> & Pick<FrontierOptions, 'hostDelayMs'>;
+  private readonly opts: Required<Omit<FrontierOptions, 'hostDelayMs' | 'robots' | 'journal'>> & Pick<FrontierOptions, 'hostDelayMs' | 'robots' | 'journal'>;
+  /** Entries handed out and not finished, by key (snapshots put them back in the queue). */
+  private readonly inFlightEntries = new Map<string, QueuedUrl>();
+  /** Why a key was dropped (robots, filters, hard focus), for `--explain`. */
+  private readonly dropReasons = new Map<string, string>();
   /** Called with each URL as it is handed out, for the crawl log and `--explain`. */
   onHandOut?: (entry: QueuedUrl) => void;
+  /** Called when a URL is dropped at hand-out time (robots.txt): it is not fetched and not counted. */
+  onDrop?: (entry: QueuedUrl, reason: string) => void;
 
   constructor(options: FrontierOptions = {}) {
     this.opts = {
@@ -93,7 +109,19 @@ export class Frontier implements IRequestManager {
       perHostConcurrency: options.perHostConcurrency ?? Number.POSITIVE_INFINITY,
       hostDelayMs: options.hostDelayMs,
       now: options.now ?? Date.now,
+      robots: options.robots,
+      journal: options.journal,
+      snapshotEveryOps: options.snapshotEveryOps ?? 50_000,
     };
+  }
+
+  private log(op: JournalOp): void {
+    this.opts.journal?.write(op);
+  }
+
+  /** Write journalled operations now (the engine calls it before appending to the crawl log). */
+  flush(): void {
+    this.opts.journal?.flush();
   }
 
   /**
@@ -108,6 +136,7 @@ export class Frontier implements IRequestManager {
       existing.components = item.components;
       if (item.depth < existing.depth) existing.depth = item.depth;
       this.setScore(existing);
+      this.log({ o: 'q', e: existing });
       return 'rescored';
     }
     if (this.seen.has(uniqueKey)) return 'duplicate';
@@ -116,6 +145,7 @@ export class Frontier implements IRequestManager {
     this.seen.add(uniqueKey);
     this.entries.set(uniqueKey, entry);
     this.setScore(entry);
+    this.log({ o: 'q', e: entry });
     return 'queued';
   }
 
@@ -129,6 +159,7 @@ export class Frontier implements IRequestManager {
     const entry: QueuedUrl = { ...item, uniqueKey, revisit: true, queuedAt: this.sequence++ };
     this.entries.set(uniqueKey, entry);
     this.setScore(entry);
+    this.log({ o: 'q', e: entry });
     return uniqueKey;
   }
 
@@ -139,15 +170,23 @@ export class Frontier implements IRequestManager {
     entry.score = score;
     if (components) entry.components = components;
     this.setScore(entry);
+    this.log({ o: 's', k: uniqueKey, s: score, c: components });
     return true;
   }
 
   /** Remove a queued URL (hard focus, site cutoff). It stays "seen", so it is not queued again. */
-  drop(uniqueKey: string): boolean {
+  drop(uniqueKey: string, reason = 'dropped'): boolean {
     const entry = this.entries.get(uniqueKey);
     if (!entry) return false;
     this.removeEntry(entry);
+    this.dropReasons.set(uniqueKey, reason);
+    this.log({ o: 'x', k: uniqueKey, r: reason, u: entry.url });
     return true;
+  }
+
+  /** Why a URL was dropped, if it was. */
+  dropReason(uniqueKey: string): string | undefined {
+    return this.dropReasons.get(uniqueKey);
   }
 
   get(uniqueKey: string): QueuedUrl | undefined {
@@ -165,7 +204,11 @@ export class Frontier implements IRequestManager {
 
   /** Mark keys as already fetched (used when resuming a crawl). */
   markSeen(uniqueKeys: Iterable<string>): void {
-    for (const k of uniqueKeys) this.seen.add(k);
+    for (const k of uniqueKeys) {
+      if (this.seen.has(k)) continue;
+      this.seen.add(k);
+      this.log({ o: 'n', k });
+    }
   }
 
   get size(): number {
@@ -217,10 +260,17 @@ export class Frontier implements IRequestManager {
   /** Milliseconds until this host may be fetched again (0 = now). */
   private hostWait(host: string, now: number): number {
     if ((this.inFlightPerHost.get(host) ?? 0) >= this.opts.perHostConcurrency) return Number.POSITIVE_INFINITY;
-    const delay = Math.max(this.opts.perHostDelayMs, this.opts.hostDelayMs?.(host) ?? 0);
+    const delay = this.delayOf(host);
+    // With a delay, one request at a time, and the delay counts from the previous request's
+    // end: gaps between requests as the server sees them are then never shorter than it.
+    if (delay > 0 && (this.inFlightPerHost.get(host) ?? 0) > 0) return Number.POSITIVE_INFINITY;
     const last = this.lastFetchPerHost.get(host);
     if (last === undefined || delay === 0) return 0;
     return Math.max(0, last + delay - now);
+  }
+
+  private delayOf(host: string): number {
+    return Math.max(this.opts.perHostDelayMs, this.opts.hostDelayMs?.(host) ?? 0, this.opts.robots?.crawlDelayMs(host) ?? 0);
   }
 
   /** The best URL whose host may be fetched now, or undefined. */
@@ -234,6 +284,7 @@ export class Frontier implements IRequestManager {
       if (this.hostWait(top.key, now) > 0) continue;
       const best = this.urlHeaps.get(top.key)!.peek()!;
       found = this.entries.get(best.key);
+      this.lastSkippedHosts = skipped.length - 1;
       break;
     }
     for (const s of skipped) this.hostHeap.set(s.key, s.score);
@@ -259,6 +310,116 @@ export class Frontier implements IRequestManager {
     const n = (this.inFlightPerHost.get(host) ?? 1) - 1;
     if (n <= 0) this.inFlightPerHost.delete(host);
     else this.inFlightPerHost.set(host, n);
+    if (this.delayOf(host) > 0) this.lastFetchPerHost.set(host, Math.max(this.lastFetchPerHost.get(host) ?? 0, this.opts.now()));
+  }
+
+  // ---- crash safety ------------------------------------------------------------------
+
+  /** The whole frontier as plain data (queued, in flight, seen, dropped). */
+  snapshotState(): Omit<FrontierSnapshot, 'gen' | 'version'> {
+    const seen: string[] = [];
+    for (const k of this.seen) if (!this.entries.has(k) && !this.inFlightEntries.has(k)) seen.push(k);
+    return {
+      sequence: this.sequence,
+      revisitCount: this.revisitCount,
+      handedOut: this.handedOut,
+      entries: [...this.entries.values()],
+      inFlight: [...this.inFlightEntries.values()],
+      seen,
+      dropped: [...this.dropReasons],
+    };
+  }
+
+  private maybeSnapshot(force = false): void {
+    const j = this.opts.journal;
+    if (!j) return;
+    if (force || j.opsSinceSnapshot > Math.max(this.opts.snapshotEveryOps, 4 * this.entries.size)) j.snapshot(this.snapshotState());
+  }
+
+  /** Write a snapshot now (end of run, after a resume). */
+  snapshotNow(): void {
+    this.maybeSnapshot(true);
+  }
+
+  /**
+   * Rebuild the frontier after a crash from a snapshot and the journal after it. URLs handed
+   * out but not finished go back into the queue, except those `isDone` says were fetched (the
+   * crawl log is the record of fetched pages). Returns how many were put back.
+   */
+  restore(state: { snapshot?: FrontierSnapshot; ops: JournalOp[] }, isDone: (key: string, url: string) => boolean): { requeued: number; queued: number } {
+    const inFlight = new Map<string, QueuedUrl>();
+    const put = (e: QueuedUrl) => {
+      this.seen.add(e.uniqueKey);
+      const old = this.entries.get(e.uniqueKey);
+      if (old) Object.assign(old, e);
+      else this.entries.set(e.uniqueKey, { ...e });
+      this.setScore(this.entries.get(e.uniqueKey)!);
+    };
+    const snap = state.snapshot;
+    if (snap) {
+      this.sequence = snap.sequence;
+      this.revisitCount = snap.revisitCount;
+      this.handedOut = snap.handedOut;
+      for (const e of snap.entries) put(e);
+      for (const e of snap.inFlight) {
+        this.seen.add(e.uniqueKey);
+        inFlight.set(e.uniqueKey, e);
+      }
+      for (const k of snap.seen) this.seen.add(k);
+      for (const [k, r] of snap.dropped) {
+        this.seen.add(k);
+        this.dropReasons.set(k, r);
+      }
+    }
+    for (const op of state.ops) {
+      switch (op.o) {
+        case 'q':
+          put(op.e);
+          this.sequence = Math.max(this.sequence, op.e.queuedAt + 1);
+          if (op.e.revisit) this.revisitCount++;
+          break;
+        case 's': {
+          const e = this.entries.get(op.k);
+          if (e) {
+            e.score = op.s;
+            if (op.c) e.components = op.c;
+            this.setScore(e);
+          }
+          break;
+        }
+        case 'x': {
+          const e = this.entries.get(op.k);
+          if (e) this.removeEntry(e);
+          this.seen.add(op.k);
+          this.dropReasons.set(op.k, op.r ?? 'dropped');
+          break;
+        }
+        case 'n':
+          this.seen.add(op.k);
+          break;
+        case 'h': {
+          const e = this.entries.get(op.k);
+          if (e) {
+            this.removeEntry(e);
+            inFlight.set(op.k, e);
+          }
+          this.handedOut = op.n;
+          break;
+        }
+        case 'f':
+          inFlight.delete(op.k);
+          break;
+      }
+    }
+    let requeued = 0;
+    for (const e of inFlight.values()) {
+      if (isDone(e.uniqueKey, e.url)) continue;
+      put(e);
+      this.handedOut--;
+      requeued++;
+    }
+    this.maybeSnapshot(true);
+    return { requeued, queued: this.entries.size };
   }
 
   // ---- IRequestManager ---------------------------------------------------------------
@@ -272,10 +433,33 @@ export class Frontier implements IRequestManager {
       return req as unknown as Request<T>;
     }
     if (!this.budgetLeft()) return null;
-    const entry = this.pickEligible();
-    if (!entry) return null;
+    let entry: QueuedUrl | undefined;
+    for (;;) {
+      entry = this.pickEligible();
+      if (!entry) return null;
+      const robots = this.opts.robots;
+      if (!robots || entry.revisit) break;
+      if (!robots.isLoaded(entry.url)) {
+        // Fetch robots.txt once per origin, then pick again: its Crawl-delay may now apply.
+        const info = await robots.load(entry.url);
+        const host = hostOf(entry.url);
+        if (info && info.status > 0 && this.delayOf(host) > 0 && !this.lastFetchPerHost.has(host)) {
+          this.lastFetchPerHost.set(host, this.opts.now()); // robots.txt itself was a request
+        }
+        continue;
+      }
+      if (robots.isAllowed(entry.url)) break;
+      // Disallowed: dropped before hand-out, so it never costs a page of the budget.
+      this.removeEntry(entry);
+      this.dropReasons.set(entry.uniqueKey, 'robots.txt');
+      this.log({ o: 'x', k: entry.uniqueKey, r: 'robots.txt', u: entry.url });
+      this.onDrop?.(entry, 'robots.txt');
+    }
     this.removeEntry(entry);
     this.handedOut++;
+    this.inFlightEntries.set(entry.uniqueKey, entry);
+    this.log({ o: 'h', k: entry.uniqueKey, n: this.handedOut, ...(this.lastSkippedHosts ? { sk: this.lastSkippedHosts } : {}) });
+    this.flush();
     const request = new Request<T>({
       url: entry.url,
       uniqueKey: entry.uniqueKey,
@@ -299,6 +483,10 @@ export class Frontier implements IRequestManager {
     if (!this.inProgress.delete(request.uniqueKey)) return null;
     this.noteDone(request);
     this.handled++;
+    this.inFlightEntries.delete(request.uniqueKey);
+    this.log({ o: 'f', k: request.uniqueKey });
+    this.flush();
+    this.maybeSnapshot();
     return { requestId: request.uniqueKey, uniqueKey: request.uniqueKey, wasAlreadyHandled: false, wasAlreadyPresent: true, forefront: false };
   }
 

@@ -1,0 +1,108 @@
+/**
+ * `--resume`: continue a crawl that stopped (Ctrl-C, crash, kill -9) where it stopped.
+ *
+ * What survives on disk, per run folder (storage/runs/<id>/):
+ *   crawl-log.jsonl       every fetched URL (the record of what was fetched: never fetched again)
+ *   frontier-*.json(l)    frontier snapshot + journal (src/frontier/journal.ts)
+ *   scorer-pages.jsonl    the scorer's input per fetched page; replayed through a fresh scorer,
+ *                         it rebuilds the link graph, tunnel buffers, feedback runs, site table
+ *                         and the RWB generator exactly (scoring is a pure function of it).
+ */
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../config/errors.js';
+import { FrontierJournal, type FrontierSnapshot, type JournalOp } from '../frontier/journal.js';
+import { uniqueKeyOf } from '../frontier/frontier.js';
+import type { FetchedPage } from '../score/index.js';
+import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
+import type { RunCounters } from '../store/run-state.js';
+
+export const SCORER_PAGES = 'scorer-pages.jsonl';
+
+/** Run ids are timestamps (or names); the latest is the last modified run folder with a crawl log. */
+export function findRunToResume(storageDir: string, runId?: string): string {
+  const runs = join(storageDir, 'runs');
+  if (runId) {
+    if (!existsSync(join(runs, runId, 'crawl-log.jsonl')) && !existsSync(join(runs, runId, 'frontier-snapshot.json'))) {
+      throw new UserError(`--resume: no run "${runId}" in ${runs} (nothing to resume)`);
+    }
+    return runId;
+  }
+  const ids = existsSync(runs) ? readdirSync(runs).filter((d) => existsSync(join(runs, d, 'state.json'))) : [];
+  if (ids.length === 0) throw new UserError(`--resume: no earlier run in ${runs} to resume`);
+  const started = (id: string) => {
+    try {
+      return String((JSON.parse(readFileSync(join(runs, id, 'state.json'), 'utf8')) as { startedAt?: string }).startedAt ?? '');
+    } catch {
+      return '';
+    }
+  };
+  return ids.sort((a, b) => started(a).localeCompare(started(b)) || a.localeCompare(b)).at(-1)!;
+}
+
+/** Append-only log of the scorer's inputs (synchronous, like the crawl log). */
+export class ScorerInputLog {
+  private fd: number;
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'a');
+  }
+  append(page: FetchedPage): void {
+    writeSync(this.fd, JSON.stringify(page) + '\n');
+  }
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+  /** Read back with dates revived; torn lines skipped. */
+  static read(path: string): FetchedPage[] {
+    if (!existsSync(path)) return [];
+    const out: FetchedPage[] = [];
+    for (const line of readFileSync(path, 'utf8').split('\n')) {
+      if (!line) continue;
+      try {
+        const p = JSON.parse(line) as FetchedPage;
+        if (p.publishTime) p.publishTime = new Date(p.publishTime);
+        for (const l of p.links) if (l.urlTime) l.urlTime = new Date(l.urlTime);
+        out.push(p);
+      } catch {
+        // torn line from a crash
+      }
+    }
+    return out;
+  }
+}
+
+export interface ResumeState {
+  runId: string;
+  frontier: { snapshot?: FrontierSnapshot; ops: JournalOp[]; gen: number };
+  log: CrawlLogEntry[];
+  /** Unique keys of URLs in the crawl log. */
+  fetchedKeys: Set<string>;
+  /** Scorer inputs of fetched pages, in fetch order, each page once. */
+  scorerPages: FetchedPage[];
+  counters: RunCounters;
+  truthCurve: number[];
+}
+
+export function loadResumeState(runDir: string, runId: string): ResumeState {
+  const log = CrawlLog.read(join(runDir, 'crawl-log.jsonl'));
+  const fetchedKeys = new Set(log.map((e) => uniqueKeyOf(e.url)));
+  const counters: RunCounters = { fetched: 0, relevant: 0, failed: 0, truthRelevant: 0 };
+  const truthCurve: number[] = [];
+  for (const e of log) {
+    counters.fetched++;
+    if (e.decision === 'saved') counters.relevant++;
+    if (e.decision === 'failed') counters.failed++;
+    if (e.truth) counters.truthRelevant++;
+    if (e.truth !== undefined) truthCurve.push(counters.truthRelevant / counters.fetched);
+  }
+  const seen = new Set<string>();
+  const scorerPages = ScorerInputLog.read(join(runDir, SCORER_PAGES)).filter((p) => {
+    // A page scored but not logged before the crash is fetched again; use one input per page.
+    const k = uniqueKeyOf(p.url);
+    if (!fetchedKeys.has(k) || seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  return { runId, frontier: FrontierJournal.read(runDir), log, fetchedKeys, scorerPages, counters, truthCurve };
+}

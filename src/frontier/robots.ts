@@ -1,0 +1,123 @@
+/**
+ * robots.txt, handled by us instead of Crawlee: Crawlee's `respectRobotsTxtFile` ignores
+ * `Crawl-delay` and counts a disallowed URL against the page budget. Here robots.txt is
+ * fetched once per origin (plain HTTP, short timeout), parsed by `robots-parser`, and consulted
+ * by the frontier before a URL is handed out; `Crawl-delay` feeds the per-host delay.
+ */
+import robotsParserImport from 'robots-parser';
+
+// robots-parser is CommonJS; under NodeNext its typings describe the namespace, at run time the
+// default import is the function itself (same workaround as src/testweb/index.ts).
+interface Robot {
+  isAllowed(url: string, ua?: string): boolean | undefined;
+  getCrawlDelay(ua?: string): number | undefined;
+}
+const robotsParser = robotsParserImport as unknown as (url: string, robotstxt: string) => Robot;
+
+export interface RobotsOptions {
+  /** User agent matched against robots.txt groups (`*` groups always apply). */
+  userAgent?: string;
+  /** Give up on a robots.txt after this long (then: allow all). */
+  timeoutMs?: number;
+  /** Upper bound on an honoured Crawl-delay, so one hostile file cannot stall a host forever. */
+  maxCrawlDelayMs?: number;
+  /** Injectable for tests; default: global fetch. */
+  fetchText?: (url: string, timeoutMs: number) => Promise<{ status: number; text: string } | undefined>;
+}
+
+/** What was learned about one origin. */
+export interface OriginRobots {
+  origin: string;
+  /** HTTP status of /robots.txt, 0 when unreachable. */
+  status: number;
+  robot?: Robot;
+  crawlDelayMs?: number;
+}
+
+async function defaultFetchText(url: string, timeoutMs: number): Promise<{ status: number; text: string } | undefined> {
+  try {
+    const res = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(timeoutMs) });
+    const text = res.ok ? await res.text() : (await res.body?.cancel(), '');
+    return { status: res.status, text };
+  } catch {
+    return undefined;
+  }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class RobotsCache {
+  private readonly done = new Map<string, OriginRobots>();
+  private readonly loading = new Map<string, Promise<OriginRobots>>();
+  private readonly delayByHost = new Map<string, number>();
+  private readonly ua: string;
+  private readonly timeoutMs: number;
+  private readonly maxDelay: number;
+  private readonly fetchText: NonNullable<RobotsOptions['fetchText']>;
+
+  constructor(opts: RobotsOptions = {}) {
+    this.ua = opts.userAgent ?? 'focused-crawler';
+    this.timeoutMs = opts.timeoutMs ?? 5000;
+    this.maxDelay = opts.maxCrawlDelayMs ?? 60_000;
+    this.fetchText = opts.fetchText ?? defaultFetchText;
+  }
+
+  /** True when the origin's robots.txt is known (allowed() can answer without waiting). */
+  isLoaded(url: string): boolean {
+    const o = originOf(url);
+    return o === undefined || this.done.has(o);
+  }
+
+  /** Fetch and parse the origin's robots.txt once; concurrent callers share one request. */
+  load(url: string): Promise<OriginRobots | undefined> {
+    const origin = originOf(url);
+    if (!origin) return Promise.resolve(undefined);
+    const d = this.done.get(origin);
+    if (d) return Promise.resolve(d);
+    let p = this.loading.get(origin);
+    if (!p) {
+      p = this.fetchText(`${origin}/robots.txt`, this.timeoutMs).then((r) => {
+        // Missing (4xx), broken (5xx) or unreachable robots.txt: allow all.
+        const info: OriginRobots = { origin, status: r?.status ?? 0 };
+        if (r && r.status >= 200 && r.status < 300) {
+          info.robot = robotsParser(`${origin}/robots.txt`, r.text);
+          const secs = info.robot.getCrawlDelay(this.ua);
+          if (secs !== undefined && Number.isFinite(secs) && secs > 0) {
+            info.crawlDelayMs = Math.min(this.maxDelay, Math.round(secs * 1000));
+            this.delayByHost.set(new URL(origin).host, info.crawlDelayMs);
+          }
+        }
+        this.done.set(origin, info);
+        this.loading.delete(origin);
+        return info;
+      });
+      this.loading.set(origin, p);
+    }
+    return p;
+  }
+
+  /** Allowed by the (loaded) robots.txt; URLs of origins not yet loaded count as allowed. */
+  isAllowed(url: string): boolean {
+    const o = originOf(url);
+    if (!o) return true;
+    const r = this.done.get(o)?.robot;
+    return r ? r.isAllowed(url, this.ua) !== false : true;
+  }
+
+  /** Crawl-delay of a host (`host[:port]`, as in URL.host), in milliseconds. */
+  crawlDelayMs(host: string): number | undefined {
+    return this.delayByHost.get(host);
+  }
+
+  /** Origins loaded so far, for reports and resume. */
+  origins(): OriginRobots[] {
+    return [...this.done.values()];
+  }
+}
