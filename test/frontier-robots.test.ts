@@ -1,0 +1,141 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Frontier, uniqueKeyOf } from '../src/frontier/frontier.js';
+import { FrontierJournal } from '../src/frontier/journal.js';
+import { RobotsCache } from '../src/frontier/robots.js';
+
+// Two loopback origins: one with a robots.txt (Crawl-delay 2, /private/ disallowed), one without.
+let withRobots = '';
+let without = '';
+const robotsHits: string[] = [];
+const servers: http.Server[] = [];
+
+async function serve(handler: http.RequestListener): Promise<string> {
+  const s = http.createServer(handler);
+  servers.push(s);
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+}
+
+beforeAll(async () => {
+  withRobots = await serve((req, res) => {
+    if (req.url === '/robots.txt') {
+      robotsHits.push('with');
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('User-agent: *\nCrawl-delay: 2\nDisallow: /private/\n');
+    } else res.end('ok');
+  });
+  without = await serve((req, res) => {
+    if (req.url === '/robots.txt') robotsHits.push('without');
+    res.writeHead(404);
+    res.end('no');
+  });
+});
+afterAll(async () => {
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+});
+
+describe('RobotsCache', () => {
+  it('reads Disallow and Crawl-delay, fetches robots.txt once per origin, and allows all when it is missing', async () => {
+    const rc = new RobotsCache();
+    await Promise.all([rc.load(`${withRobots}/a`), rc.load(`${withRobots}/b`), rc.load(`${without}/c`)]);
+    expect(robotsHits.filter((h) => h === 'with')).toHaveLength(1);
+    expect(rc.isAllowed(`${withRobots}/private/x.html`)).toBe(false);
+    expect(rc.isAllowed(`${withRobots}/public/x.html`)).toBe(true);
+    expect(rc.crawlDelayMs(new URL(withRobots).host)).toBe(2000);
+    expect(rc.isAllowed(`${without}/private/x.html`)).toBe(true);
+    expect(rc.crawlDelayMs(new URL(without).host)).toBeUndefined();
+  });
+
+  it('treats an unreachable origin as allow-all', async () => {
+    const rc = new RobotsCache({ timeoutMs: 500 });
+    const info = await rc.load('http://127.0.0.1:1/x');
+    expect(info?.status).toBe(0);
+    expect(rc.isAllowed('http://127.0.0.1:1/private/x')).toBe(true);
+  });
+});
+
+describe('Frontier with robots.txt', () => {
+  it('drops disallowed URLs before hand-out, without spending the page budget', async () => {
+    let now = 5000;
+    const f = new Frontier({ maxPages: 2, robots: new RobotsCache(), now: () => now });
+    const dropped: string[] = [];
+    f.onDrop = (e, why) => dropped.push(`${new URL(e.url).pathname} ${why}`);
+    f.offer({ url: `${withRobots}/private/1`, depth: 1, score: 0.9 });
+    f.offer({ url: `${withRobots}/private/2`, depth: 1, score: 0.8 });
+    f.offer({ url: `${without}/private/3`, depth: 1, score: 0.7 });
+    f.offer({ url: `${withRobots}/ok`, depth: 1, score: 0.1 });
+    const a = await f.fetchNextRequest();
+    await f.markRequestHandled(a!);
+    // Fetching robots.txt was itself a request to that host: its Crawl-delay runs from there.
+    expect(await f.fetchNextRequest()).toBeNull();
+    now += 2000;
+    const b = await f.fetchNextRequest();
+    expect([a!.url, b!.url]).toEqual([`${without}/private/3`, `${withRobots}/ok`]);
+    expect(dropped).toEqual(['/private/1 robots.txt', '/private/2 robots.txt']);
+    expect(f.pagesHandedOut).toBe(2);
+    expect(f.dropReason(uniqueKeyOf(`${withRobots}/private/1`))).toBe('robots.txt');
+  });
+
+  it('honours Crawl-delay, counted from the end of the previous request to that host', async () => {
+    let now = 10_000;
+    const rc = new RobotsCache();
+    await rc.load(`${withRobots}/`);
+    const f = new Frontier({ robots: rc, perHostDelayMs: 100, now: () => now });
+    f.offer({ url: `${withRobots}/1`, depth: 1, score: 0.9 });
+    f.offer({ url: `${withRobots}/2`, depth: 1, score: 0.8 });
+    const r1 = await f.fetchNextRequest();
+    expect(await f.fetchNextRequest()).toBeNull(); // one at a time on a delayed host
+    now += 500; // the request took 500 ms
+    await f.markRequestHandled(r1!);
+    expect(f.nextEligibleInMs()).toBe(2000);
+    now += 1999;
+    expect(await f.fetchNextRequest()).toBeNull();
+    now += 1;
+    expect((await f.fetchNextRequest())!.url).toBe(`${withRobots}/2`);
+  });
+});
+
+describe('Frontier journal and restore', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'frontier-journal-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('rebuilds queue, scores, seen set and budget after a crash; unfinished requests go back unless logged as fetched', async () => {
+    const j = new FrontierJournal(dir);
+    const f = new Frontier({ maxPages: 10, journal: j });
+    for (let i = 0; i < 5; i++) f.offer({ url: `http://a.test/${i}`, depth: 1, score: i / 10 });
+    f.rescore(uniqueKeyOf('http://a.test/0'), 0.95, { boosted: 1 });
+    f.drop(uniqueKeyOf('http://a.test/1'), 'tunnel-spent');
+    const r1 = await f.fetchNextRequest(); // a.test/0 (0.95)
+    await f.markRequestHandled(r1!);
+    f.snapshotNow(); // later operations go to the next journal generation
+    const r2 = await f.fetchNextRequest(); // a.test/4, finished and logged but 'f' lost
+    const r3 = await f.fetchNextRequest(); // a.test/3, in flight at the crash
+    f.offer({ url: 'http://a.test/5', depth: 2, score: 0.05 });
+    f.flush();
+    expect([r1!.url, r2!.url, r3!.url]).toEqual(['http://a.test/0', 'http://a.test/4', 'http://a.test/3']);
+    // kill -9: no close(); a new process reads the files.
+    const state = FrontierJournal.read(dir);
+    expect(state.snapshot).toBeDefined();
+    const g = new Frontier({ maxPages: 10 });
+    const logged = new Set([uniqueKeyOf('http://a.test/0'), uniqueKeyOf('http://a.test/4')]);
+    const r = g.restore(state, (k) => logged.has(k));
+    expect(r.requeued).toBe(1);
+    expect(g.pagesHandedOut).toBe(2);
+    expect([...g.queued()].map((e) => e.url).sort()).toEqual(['http://a.test/2', 'http://a.test/3', 'http://a.test/5']);
+    expect(g.offer({ url: 'http://a.test/1', depth: 1, score: 1 })).toBe('duplicate');
+    expect(g.offer({ url: 'http://a.test/4', depth: 1, score: 1 })).toBe('duplicate');
+    expect(g.dropReason(uniqueKeyOf('http://a.test/1'))).toBe('tunnel-spent');
+    const order: string[] = [];
+    for (let q = await g.fetchNextRequest(); q; q = await g.fetchNextRequest()) {
+      order.push(q.url);
+      await g.markRequestHandled(q);
+    }
+    expect(order).toEqual(['http://a.test/3', 'http://a.test/2', 'http://a.test/5']);
+    j.close();
+  });
+});
