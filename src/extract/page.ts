@@ -107,7 +107,9 @@ export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): Pag
     if (alt) title = cleanTitle(alt, [], siteName, { host });
   }
   const cjk = /^zh|^ja/i.test(lang ?? '') || hanShare(rawTitle + ' ' + (doc.body?.textContent ?? '').slice(0, 2000)) > 0.5;
-  const timeZone = input.timeZone ?? (cjk ? DEFAULT_TIME_ZONE : 'UTC');
+  // Chinese pages default to Asia/Shanghai (the brief's rule); Japanese/Korean ones to their own zone.
+  const timeZone = input.timeZone
+    ?? (/^ja/i.test(lang ?? '') ? 'Asia/Tokyo' : /^ko/i.test(lang ?? '') ? 'Asia/Seoul' : cjk ? DEFAULT_TIME_ZONE : 'UTC');
   if (t) t.meta = (t.meta ?? 0) + now() - t0;
 
   t0 = now();
