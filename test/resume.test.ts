@@ -1,0 +1,89 @@
+/**
+ * Crash safety, the way a user meets it: the CLI crawls the test web in a child process, is
+ * killed with SIGKILL mid-crawl (browser included), and `--resume` finishes the run. From the
+ * crawl log: no URL fetched twice, and together exactly the budget, as an uninterrupted crawl.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueKeyOf } from '../src/frontier/frontier.js';
+import { CrawlLog } from '../src/store/crawl-log.js';
+import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
+
+const root = join(import.meta.dirname, '..');
+const BUDGET = 24;
+let web: TestWeb;
+let dir: string;
+
+function cli(args: string[]): ChildProcess {
+  // detached: its own process group, so the kill reaches Chromium too (as kill -9 of a tree would).
+  return spawn(process.execPath, ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, join(root, 'src/cli/main.ts'), ...args], { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function exited(p: ChildProcess): Promise<{ code: number | null; out: string }> {
+  let out = '';
+  p.stdout!.on('data', (d) => (out += d));
+  p.stderr!.on('data', (d) => (out += d));
+  return new Promise((r) => p.on('exit', (code) => r({ code, out })));
+}
+
+const logPath = () => {
+  const runs = join(dir, 'storage', 'runs');
+  const ids = existsSync(runs) ? readdirSync(runs) : [];
+  return ids.length ? join(runs, ids[0], 'crawl-log.jsonl') : undefined;
+};
+const logLines = () => {
+  const p = logPath();
+  return p && existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean).length : 0;
+};
+
+beforeAll(async () => {
+  web = await startTestWeb({ slowPageMs: 500 });
+  dir = mkdtempSync(join(tmpdir(), 'resume-'));
+  writeFileSync(
+    join(dir, 'crawl.json'),
+    JSON.stringify({ topics: [{ keywords: web.demo.keywords, seeds: web.demo.seeds }], maxPages: BUDGET, maxConcurrency: 3, storageDir: join(dir, 'storage') }),
+  );
+});
+afterAll(async () => {
+  await web?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('resume after kill -9', () => {
+  it('continues the killed run: no URL fetched twice, none lost, the budget exactly spent', async () => {
+    const first = cli(['--config', 'crawl.json']);
+    const firstDone = exited(first);
+    // Wait until a third of the budget is in the log, then kill the whole process group.
+    await new Promise<void>((resolve, reject) => {
+      const t = setInterval(() => {
+        if (logLines() >= BUDGET / 3) {
+          clearInterval(t);
+          process.kill(-first.pid!, 'SIGKILL');
+          resolve();
+        }
+      }, 50);
+      first.on('exit', () => {
+        clearInterval(t);
+        reject(new Error('the first crawl ended before it could be killed'));
+      });
+    });
+    const killed = await firstDone;
+    expect(killed.code).toBeNull(); // died by signal
+    const before = logLines();
+    expect(before).toBeLessThan(BUDGET);
+
+    const second = await exited(cli(['--resume', '--storage', 'storage']));
+    expect(second.out).toMatch(/Resum/);
+    expect(second.code, second.out).toBe(0);
+
+    const log = CrawlLog.read(logPath()!);
+    const keys = log.map((e) => uniqueKeyOf(e.url));
+    expect(new Set(keys).size).toBe(keys.length); // nothing fetched twice
+    expect(log.length).toBe(BUDGET); // nothing lost: the budget, as an uninterrupted crawl spends it
+    expect(log.length).toBeGreaterThan(before);
+  }, 150_000);
+});
