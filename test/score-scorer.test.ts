@@ -227,6 +227,29 @@ describe('combined strategy', () => {
   });
 });
 
+describe('combined: bounded accumulation, feedback only through irrelevant parents', () => {
+  it('in-links from more relevant parents raise a URL by at most inlinkShare', () => {
+    const s = createScorer('combined');
+    const hub = 'http://hub.com/h.html';
+    let last: ScoreUpdate | undefined;
+    for (let i = 1; i <= 5; i++) last = byUrl(s.onPageFetched(P(`http://p${i}.com/x.html`, 0, 0.5, [L(hub, 0.5)]))).get(hub);
+    // term = prio 0.5 × ω 0.25 (other host) × Π 1; IPR excess ≥ 1 → ×1.1; 4 other parents → tanh(4)
+    expect(last!.score).toBeCloseTo(0.5 * 0.25 * (1 + 0.25 * Math.tanh(4)) * 1.1, 12);
+    expect(last!.score).toBeLessThan(0.5 * 0.25 * 1.25 * 1.1);
+  });
+  it('does not demote the children of a relevant parent, does for an irrelevant one', () => {
+    for (const [rel, expected] of [[0.5, 1], [0.1, 0.5]] as const) {
+      const s = createScorer('combined');
+      const parent = 'http://f.com/list/index.html';
+      const kids = [1, 2, 3, 4].map((i) => `http://f.com/list/${i}.html`);
+      s.onPageFetched(P(parent, 1, rel, kids.map((k) => L(k))));
+      const ups = [0, 1, 2].flatMap((i) => s.onPageFetched(P(kids[i]!, 2, 0.05, [], { parentUrl: parent })));
+      if (expected === 1) expect(ups).toEqual([]);
+      else expect(byUrl(ups).get(kids[3]!)!.breakdown.components.feedbackDecay).toBe(0.5);
+    }
+  });
+});
+
 describe('periodic re-scoring (IPageRank cycle)', () => {
   it('reports only the queued URLs whose score moved', () => {
     const s = createScorer('combined', { iprEvery: 3 });

@@ -67,17 +67,17 @@ export const ScoreOptionsSchema = z
     allowDomains: z.array(z.string()).default([]),
     denyDomains: z.array(z.string()).default([]),
     /** Irrelevant pages tolerated per site before its links are no longer followed (0 = none). Classic strategy only. */
-    siteCutoff: z.number().int().min(0).default(10),
+    siteCutoff: z.number().int().min(0).default(100),
     /** Weight of the site relevance bonus (1 + w · relevant/fetched of the host). */
     siteBonus: z.number().min(0).default(0.1),
 
     // combined strategy
-    /** Share of the non-best parents' terms added to the best one (many relevant in-links accumulate). */
+    /** Most a URL gains from other relevant in-linking parents: best × (1 + share·tanh(others/best)). */
     inlinkShare: z.number().min(0).max(1).default(0.25),
     /** Weight of the IPageRank bonus (1 + w · min(1, IPR(u) - (1-d))). */
     iprBonus: z.number().min(0).default(0.1),
     /** Π(j) is clamped to [1/c, c] in the combined strategy so one early hub cannot dominate. */
-    scaleFreeClamp: z.number().min(1).default(2),
+    scaleFreeClamp: z.number().min(1).default(1.25),
   })
   .strict();
 
