@@ -128,12 +128,13 @@ export function aggregateMd(curves: CurveRun[]): string {
       if (bv) ratios.push(v / bv);
       best += Math.min(r.maxPages, r.relevantAvailable) / r.maxPages;
     }
-    return { s, rate: meanSd(rates), min: Math.min(...rates), max: Math.max(...rates), ratio: ratios.length ? meanSd(ratios).mean : undefined, best: best / topics.length };
+    const fetched = curves.filter((c) => c.strategy === s).map((c) => c.fetched);
+    return { s, rate: meanSd(rates), min: Math.min(...rates), max: Math.max(...rates), ratio: ratios.length ? meanSd(ratios).mean : undefined, best: best / topics.length, fetched: meanSd(fetched).mean };
   });
   rows.sort((a, b) => b.rate.mean - a.rate.mean);
-  const lines = ['| strategy | mean harvest at the limit | range over topics | mean ratio to BFS |', '|---|---:|---:|---:|'];
-  for (const r of rows) lines.push(`| ${r.s} | ${pct(r.rate.mean)} | ${pct(r.min)}–${pct(r.max)} | ${times(r.ratio)} |`);
-  lines.push(`| *best possible* | ${pct(rows[0]?.best)} | | |`);
+  const lines = ['| strategy | mean pages fetched | mean harvest at the limit | range over topics | mean ratio to BFS |', '|---|---:|---:|---:|---:|'];
+  for (const r of rows) lines.push(`| ${r.s} | ${r.fetched.toFixed(0)} | ${pct(r.rate.mean)} | ${pct(r.min)}–${pct(r.max)} | ${times(r.ratio)} |`);
+  lines.push(`| *best possible* | | ${pct(rows[0]?.best)} | | |`);
   return lines.join('\n');
 }
 
@@ -197,7 +198,7 @@ export function summaryMd(r: BenchResults, chartPaths: Map<string, string>): { f
     const title = web === 'wikispeedia' ? 'Wikispeedia (4,598 real Wikipedia articles and links; categories as ground truth; HTTP fetcher)' : 'Chinese test web (src/testweb, JavaScript-rendered; browser fetcher)';
     out.push(`## Harvest rate: ${title}`, '');
     out.push('Mean over topics:', '', aggregateMd(cs), '');
-    readme.push(`**${title}**, mean over ${new Set(cs.map((c) => c.topic)).size} topics, ${cs[0].maxPages} pages per crawl:`, '', aggregateMd(cs), '');
+    readme.push(`**${title}**, mean over ${new Set(cs.map((c) => c.topic)).size} topic(s) (${[...new Set(cs.map((c) => c.topic))].join(', ')}), budget ${cs[0].maxPages} pages per crawl; a crawl that stopped early is read at its last page:`, '', aggregateMd(cs), '');
     for (const topic of [...new Set(cs.map((c) => c.topic))]) {
       const runs = cs.filter((c) => c.topic === topic);
       out.push(`### ${web} / ${topic} (${runs[0].relevantAvailable} relevant pages available)`, '');

@@ -26,14 +26,15 @@ const program = new Command()
   .option('--quick', 'small budgets and fewer topics (a few minutes)')
   .option('--out <dir>', 'results folder', join(ROOT, 'bench', 'results'))
   .option('--only <parts>', 'comma list of parts: testweb,wikispeedia,speed,frontier', 'testweb,wikispeedia,speed,frontier')
-  .option('--no-readme', 'do not rewrite the README block');
+  .option('--no-readme', 'do not rewrite the README block')
+  .option('--from <json>', 'only re-render summary.md, charts and the README block from a saved run');
 program.parse();
-const opts = program.opts<{ quick?: boolean; out: string; only: string; readme: boolean }>();
+const opts = program.opts<{ quick?: boolean; out: string; only: string; readme: boolean; from?: string }>();
 const quick = !!opts.quick;
 const parts = new Set(opts.only.split(',').map((s) => s.trim()));
 
 const PLAN = quick
-  ? { testTopics: ['quake', 'finance'], testPages: 40, wikiTopics: process.env.BENCH_TOPICS?.split(',') ?? ['birds', 'elements', 'countries'], wikiPages: 150, speedReps: 2, speedPages: 120, browserSpeedPages: 30, frontierN: 200_000 }
+  ? { testTopics: ['quake'], testPages: 40, wikiTopics: ['birds', 'elements'], wikiPages: 150, speedReps: 2, speedPages: 120, browserSpeedPages: 30, frontierN: 200_000 }
   : { testTopics: undefined, testPages: 300, wikiTopics: undefined, wikiPages: 1000, speedReps: 3, speedPages: 400, browserSpeedPages: 100, frontierN: 1_000_000 };
 const CONCURRENCY = 4;
 const WIKI_SEEDS = 5;
@@ -240,12 +241,12 @@ function frontierScale(): string | undefined {
   }
 }
 
-function write() {
+function write(save = true) {
   const out = resolve(opts.out);
   const charts = join(out, 'charts');
   mkdirSync(charts, { recursive: true });
   const stamp = results.startedAt.replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  writeFileSync(join(out, `run-${stamp}${quick ? '-quick' : ''}.json`), JSON.stringify(results));
+  if (save) writeFileSync(join(out, `run-${stamp}${quick ? '-quick' : ''}.json`), JSON.stringify(results));
   const chartPaths = new Map<string, string>();
   for (const key of new Set(results.curves.map((c) => `${c.web}/${c.topic}`))) {
     const runs = results.curves.filter((c) => `${c.web}/${c.topic}` === key);
@@ -259,10 +260,30 @@ function write() {
   say(`Wrote ${join(out, 'summary.md')}`);
 }
 
+/** Facts seen in the data that the tables alone do not say. */
+function observations() {
+  for (const c of results.curves) {
+    if (c.fetched > c.maxPages) results.notes.push(`${c.web}/${c.topic} ${c.strategy}: fetched ${c.fetched} pages on a budget of ${c.maxPages} (over budget; rates read at the budget).`);
+    else if (c.fetched < c.maxPages) results.notes.push(`${c.web}/${c.topic} ${c.strategy}: stopped after ${c.fetched} of ${c.maxPages} pages (frontier empty: the strategy dropped every remaining link).`);
+  }
+}
+
+if (opts.from) {
+  try {
+    Object.assign(results, JSON.parse(readFileSync(resolve(opts.from), 'utf8')) as BenchResults);
+  } catch (e) {
+    say(`bench: cannot read ${opts.from}: ${(e as Error).message}`);
+    process.exit(2);
+  }
+  write(false);
+  process.exit(0);
+}
+
 try {
   if (parts.has('wikispeedia') || parts.has('speed')) await benchWikispeedia();
   if (parts.has('testweb')) await benchTestWeb();
   if (parts.has('frontier')) results.frontierScale = frontierScale();
+  observations();
   write();
 } finally {
   rmSync(storage, { recursive: true, force: true });
