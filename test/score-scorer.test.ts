@@ -173,7 +173,7 @@ describe('ipagerank strategy (seed 004)', () => {
   it('RWB exploration is reproducible from the random seed', () => {
     const run = (seed: number) => {
       const s = createScorer('ipagerank', {}, { randomSeed: seed });
-      const links = Array.from({ length: 40 }, (_, i) => L(`http://r.com/${i}.html`, 0.15));
+      const links = Array.from({ length: 40 }, (_, i) => L(`http://r.com/${i}.html`, 0.05));
       return s.onPageFetched(P('http://r.com/index.html', 0, 0.5, links)).map((u) => !u.drop);
     };
     const a = run(3);

@@ -500,7 +500,7 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
       }
       const relation = pathRelation(url, link.url, link);
       const wPath = pathWeight(relation, o.tau);
-      const rwb = strategy === 'ipagerank' ? rwbAdmit(link.contextSim, o.linkThreshold, o.rwbBand, o.rwbProbability, random) : 'admit';
+      const rwb = strategy === 'ipagerank' ? rwbAdmit(link.contextSim, o.rwbThreshold, o.rwbBand, o.rwbProbability, random) : 'admit';
       p.contributions.push({
         parent: url,
         parentRel: page.rel,

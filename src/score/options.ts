@@ -49,6 +49,11 @@ export const ScoreOptionsSchema = z
     iprEvery: z.number().int().min(1).default(100),
     /** Periodic re-scoring reports a queued URL only when its score moved by more than this fraction. */
     rescoreTolerance: z.number().min(0).default(0.01),
+    /**
+     * c of RW/RWB (§3.5 "link threshold"). Lower than θ_link: link contexts are short, and at
+     * c = 0.2 RWB rejected nearly every Wikispeedia link (the crawl ended after 14–29 pages).
+     */
+    rwbThreshold: z.number().min(0).max(1).default(0.1),
     /** b: RWB admits c - b ≤ RW < c with probability p. */
     rwbBand: z.number().min(0).max(1).default(0.1),
     rwbProbability: z.number().min(0).max(1).default(0.3),
