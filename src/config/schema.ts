@@ -47,6 +47,32 @@ export const TopicSchema = z
   })
   .strict();
 
+/** Reply-thread options (METHODS §4 defaults: α = 0.5, β = 3 days, hot when H > 15). */
+export const ThreadsOptionsSchema = z
+  .object({
+    /** Extract reply threads, record them and revisit hot ones. */
+    enabled: z.boolean().default(true),
+    /** Exponent on the reply count, 0 < α < 1. */
+    alpha: z.number().gt(0).lt(1).default(0.5),
+    /** Decay constant β in days, β > 2. */
+    betaDays: z.number().gt(2).default(3),
+    /** H above this marks a hot thread. */
+    hotThreshold: z.number().positive().default(15),
+    /** Below this hotness a thread is no longer revisited. */
+    floor: z.number().min(0).default(1),
+    /** Most of the page budget revisits may take (the rest is discovery). */
+    revisitShare: z.number().min(0).max(1).default(0.2),
+    /** Revisit interval of a thread at the hot threshold; hotter ones come back sooner (interval = base · threshold / H). */
+    baseIntervalHours: z.number().positive().default(24),
+    minIntervalHours: z.number().positive().default(1),
+    maxIntervalHours: z.number().positive().default(336),
+    /** JSON/YAML file of extra reply templates (src/extract/replies/load.ts). */
+    matchers: z.string().optional(),
+    /** Comment-API pages (JSON) fetched per page beyond the ones the page loaded itself. */
+    maxApiPages: z.number().int().min(0).default(5),
+  })
+  .strict();
+
 export const STRATEGIES = ['bfs', 'best-first', 'topology', 'semantic', 'time', 'ipagerank', 'classic', 'combined'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
 
@@ -61,8 +87,12 @@ export const CrawlConfigSchema = z
     /** Wall-clock limit in seconds; 0 = none. */
     timeLimitSecs: z.number().nonnegative().default(0),
     maxConcurrency: z.number().int().positive().default(4),
-    /** Relevance threshold θ_page used when a topic sets none (METHODS §1). */
-    pageThreshold: z.number().min(0).max(1).default(0.2),
+    /**
+     * Relevance threshold θ_page used when a topic sets none (METHODS §1). METHODS suggests 0.2
+     * and says to calibrate: a few keywords against a whole article give cosines of 0.05–0.2, and
+     * 0.05 maximised F1 against ground truth on the test web (README, Calibration).
+     */
+    pageThreshold: z.number().min(0).max(1).default(0.05),
     /** Politeness: minimum delay between two requests to one host, in milliseconds. */
     perHostDelayMs: z.number().int().nonnegative().default(0),
     perHostConcurrency: z.number().int().positive().default(2),
@@ -91,6 +121,8 @@ export const CrawlConfigSchema = z
     score: ScoreOptionsSchema.prefault({}),
     /** Seed for every random choice (RWB exploration, sampling), so crawls are reproducible. */
     randomSeed: z.number().int().default(1),
+    /** Reply threads: hotness, revisits, extra reply templates (METHODS §4; src/crawl/threads-plugin.ts). */
+    threads: ThreadsOptionsSchema.prefault({}),
   })
   .strict();
 

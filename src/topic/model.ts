@@ -35,7 +35,11 @@ export interface TopicModelOptions {
   pageThreshold?: number;
   /** eq. 9: `Sim = λ·cos + (1-λ)·sem`; default 0.5. */
   lambda?: number;
-  /** Share of `simD` in rel once the seed set is non-empty: `rel = (1-μ)·Sim + μ·simD`; default 0.5. */
+  /**
+   * Share of `simD` in rel once the seed set is non-empty: `rel = (1-μ)·Sim + μ·simD`; default
+   * 0.2. Calibrated with θ_page: simD of on-topic pages runs 0.2–0.5 while the keyword cosine
+   * runs 0.05–0.2, so an even mix lets simD swamp the keywords (see README, Calibration).
+   */
   seedMix?: number;
   /** θ_seed: a relevant page with simD above it joins the seed set; default 0.3. */
   seedThreshold?: number;
@@ -136,7 +140,7 @@ export class TopicModel implements RelevanceModel {
     this.threshold = topic.threshold ?? options.pageThreshold ?? 0.2;
     this.o = {
       lambda: options.lambda ?? 0.5,
-      seedMix: options.seedMix ?? 0.5,
+      seedMix: options.seedMix ?? 0.2,
       expandSynonyms: options.expandSynonyms ?? 0,
       seedThreshold: options.seedThreshold ?? 0.3,
       maxSeeds: options.maxSeeds ?? 50,
