@@ -9,7 +9,7 @@ import { Dataset, log as crawleeLog, LogLevel, type Request } from 'crawlee';
 import type { Page } from 'playwright';
 import type { CrawlConfig } from '../config/schema.js';
 import type { PageAnalysis } from '../extract/types.js';
-import { ProgressReporter } from '../report/progress.js';
+import { ProgressReporter, type ProgressStats } from '../report/progress.js';
 import { analyzePage } from '../extract/page.js';
 import { browserLaunchOptions } from '../fetch/browser.js';
 import { createBrowserFetcher, createHttpFetcher, crawleeConfig, type Fetcher, type RenderedPage } from '../fetch/crawler.js';
@@ -59,6 +59,8 @@ export interface CrawlPlugin {
   afterRun?(result: CrawlResult, ctx: CrawlContext): Promise<void> | void;
   /** Lines for the end-of-crawl summary. */
   summary?(): string[];
+  /** Fields this plugin adds to the progress line (e.g. hot reply threads). */
+  progress?(): Partial<ProgressStats>;
 }
 
 export interface CrawlOptions {
@@ -72,6 +74,8 @@ export interface CrawlOptions {
   runId?: string;
   /** Continue an earlier run: true = the latest in the storage folder, or its run id (src/crawl/resume.ts). */
   resume?: boolean | string;
+  /** `--watch`: no page budget, Crawlee keepAlive; runs until Ctrl-C or the time limit (plugins keep offering revisits). */
+  watch?: boolean;
 }
 
 export interface CrawlResult {
@@ -127,11 +131,19 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
 
   const launchOptions =
     config.fetcher === 'browser' ? (await browserLaunchOptions({ browser: config.browser, headed: config.headed, slowMo: config.slowMoMs })).launchOptions : undefined;
-  crawleeLog.setLevel(LogLevel.WARNING);
+  // Crawlee's own warnings (robots skips, retries) are in the crawl log already; keep the terminal for progress.
+  crawleeLog.setLevel(LogLevel.ERROR);
 
   const judge = await PageJudge.create(config, (l) => progress.log(l));
   const time = judge.model.topics[0].time;
-  const scorer = createScorer(config.strategy, config.score, {
+  // The crawl-level domain lists and θ_page are the scorer's too: one setting, one meaning.
+  const scoreOptions = {
+    ...config.score,
+    pageThreshold: config.pageThreshold,
+    allowDomains: [...config.score.allowDomains, ...config.allowDomains],
+    denyDomains: [...config.score.denyDomains, ...config.denyDomains],
+  };
+  const scorer = createScorer(config.strategy, scoreOptions, {
     randomSeed: config.randomSeed,
     timePr: time ? (d) => time.Pr(d) : undefined,
     inTimeWindow: time ? (d) => time.timeRelevance(d) > 0 : undefined,
@@ -140,7 +152,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   const resumed: ResumeState | undefined = resumeFrom ? loadResumeState(runDir, runId) : undefined;
   const journal = new FrontierJournal(runDir, resumed?.frontier.gen ?? 0);
   const frontier = new Frontier({
-    maxPages: config.maxPages,
+    maxPages: options.watch ? 0 : config.maxPages,
     maxDepth: config.maxDepth,
     perHostDelayMs: config.perHostDelayMs,
     perHostConcurrency: config.perHostConcurrency,
@@ -203,8 +215,9 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     relevant: counters.relevant,
     failed: counters.failed,
     frontierSize: frontier.size,
-    budget: config.maxPages,
+    budget: options.watch ? 0 : config.maxPages,
     elapsedMs: Date.now() - started,
+    ...Object.assign({}, ...plugins.map((p) => p.progress?.() ?? {})),
   });
 
   const meta = (request: Request) =>
@@ -320,6 +333,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     maxRequestRetries: 1,
     storageDir,
     respectRobotsTxt: false, // handled by the frontier (src/frontier/robots.ts)
+    keepAlive: !!options.watch,
     onPage,
     onFailure,
   };

@@ -38,6 +38,8 @@ export interface BrowserFetcherOptions {
   maxRequestRetries: number;
   storageDir: string;
   respectRobotsTxt: boolean;
+  /** Keep running when the queue is empty (`--watch`: revisits arrive later); stop() ends it. */
+  keepAlive?: boolean;
   /** Abort images, fonts and media: the crawler reads text and links only. */
   blockResources?: boolean;
   /** After `load`, wait this long at most for in-flight XHR/fetch to settle (JS-injected text). */
@@ -87,6 +89,7 @@ export function createHttpFetcher(opts: Omit<BrowserFetcherOptions, 'launchOptio
       maxRequestRetries: opts.maxRequestRetries,
       navigationTimeoutSecs: opts.navigationTimeoutSecs,
       respectRobotsTxtFile: opts.respectRobotsTxt,
+      keepAlive: opts.keepAlive ?? false,
       useSessionPool: false,
       // Non-HTML bodies are recorded by type, not rejected as errors.
       additionalMimeTypes: ['application/octet-stream', 'application/json', 'application/pdf', 'image/*'],
@@ -122,6 +125,7 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
       navigationTimeoutSecs: opts.navigationTimeoutSecs,
       requestHandlerTimeoutSecs: opts.navigationTimeoutSecs + 30,
       respectRobotsTxtFile: opts.respectRobotsTxt,
+      keepAlive: opts.keepAlive ?? false,
       useSessionPool: false,
       launchContext: { launcher: chromium, launchOptions: opts.launchOptions, useIncognitoPages: opts.isolatePages ?? false },
       // Fingerprint injection rewrites every page's JS environment: costly and useless here.

@@ -17,8 +17,11 @@ export interface UrlFilterResult {
   weight: number;
 }
 
-function domainMatches(host: string, domain: string): boolean {
+/** `example.com` matches the host and its subdomains; `host:port` matches that origin's host exactly. */
+function domainMatches(u: URL, domain: string): boolean {
   const d = domain.toLowerCase().replace(/^\.+/, '');
+  if (d.includes(':')) return u.host.toLowerCase() === d;
+  const host = u.hostname.toLowerCase();
   return host === d || host.endsWith('.' + d);
 }
 
@@ -32,9 +35,8 @@ export function urlFilter(url: string, link: { tag?: string; anchorText?: string
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return { keep: false, reason: 'scheme', weight: 0 };
   if (link.tag === 'img') return { keep: false, reason: 'not-a-page', weight: 0 };
-  const host = u.hostname.toLowerCase();
-  if (opts.denyDomains.some((d) => domainMatches(host, d))) return { keep: false, reason: 'denied-domain', weight: 0 };
-  if (opts.allowDomains.length > 0 && !opts.allowDomains.some((d) => domainMatches(host, d))) {
+  if (opts.denyDomains.some((d) => domainMatches(u, d))) return { keep: false, reason: 'denied-domain', weight: 0 };
+  if (opts.allowDomains.length > 0 && !opts.allowDomains.some((d) => domainMatches(u, d))) {
     return { keep: false, reason: 'not-allowed-domain', weight: 0 };
   }
   const last = decodeSafe(u.pathname.split('/').pop() ?? '').toLowerCase();
