@@ -21,6 +21,7 @@ import { createScorer } from '../score/index.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { RunState } from '../store/run-state.js';
 import { PageJudge, type Verdict } from './judge.js';
+import { discoverSeeds } from './seeding.js';
 
 /** What a plugin sees of each analysed HTML page, after relevance and scoring. */
 export interface PageEvent {
@@ -74,6 +75,8 @@ export interface CrawlOptions {
   runId?: string;
   /** Continue an earlier run: true = the latest in the storage folder, or its run id (src/crawl/resume.ts). */
   resume?: boolean | string;
+  /** Origin of the local test web's search site, for the `testweb` search provider. */
+  testwebOrigin?: string;
   /** `--watch`: no page budget, Crawlee keepAlive; runs until Ctrl-C or the time limit (plugins keep offering revisits). */
   watch?: boolean;
 }
@@ -176,7 +179,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   const ctx: CrawlContext = { config, runId, runDir, storageDir, frontier, progress };
   for (const p of plugins) await p.beforeRun?.(ctx);
 
-  const seeds = resumed ? [] : [...new Set(config.topics.flatMap((t) => t.seeds))];
+  const seeds = resumed ? [] : [...new Set((await discoverSeeds(config, { testwebOrigin: options.testwebOrigin, log: (l) => progress.log(l) })).flat())];
   if (resumed) {
     for (const p of resumed.scorerPages) scorer.onPageFetched(p); // rebuilds the scorer's state
     const r = frontier.restore(resumed.frontier, (key, url) => resumed.fetchedKeys.has(key) || resumed.fetchedKeys.has(uniqueKeyOf(url)));
