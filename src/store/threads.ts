@@ -53,6 +53,16 @@ export function postKey(p: Post): string {
   return createHash('sha1').update(`${p.author}\u0000${p.time ?? ''}\u0000${p.text}`).digest('hex').slice(0, 20);
 }
 
+/**
+ * A thread without reply times decays from its opening post: an old thread nobody answered is
+ * cold (below the floor), not as fresh as the moment we happened to look at it.
+ */
+function openingTime(rec: ThreadRecord): string | undefined {
+  if (!rec.openingKey) return undefined;
+  const i = rec.postKeys.indexOf(rec.openingKey);
+  return i >= 0 ? rec.posts[i].time : undefined;
+}
+
 export class ThreadStore {
   private readonly db: LowSync<Data>;
   private pending = 0;
@@ -113,7 +123,7 @@ export class ThreadStore {
     const seenReplies = rec.posts.length - (rec.openingKey ? 1 : 0);
     const n = Math.max(thread.replyCount, seenReplies);
     rec.visits.push({ at: atIso, replyCount: n });
-    const h = hotness(n, tBar ?? at, at, this.opts.hotness);
+    const h = hotness(n, tBar ?? openingTime(rec) ?? at, at, this.opts.hotness);
     rec.hotness.push({ at: atIso, h });
     const next = nextRevisitAt(h, at, this.opts.revisit);
     rec.nextVisit = next ? next.toISOString() : null;
@@ -124,7 +134,7 @@ export class ThreadStore {
   /** Hotness of a stored thread at time t (from its latest reply count and t̄). */
   hotnessAt(rec: ThreadRecord, t: Date): number {
     const last = rec.visits[rec.visits.length - 1];
-    return hotness(last?.replyCount ?? 0, rec.tBar ?? last?.at ?? t, t, this.opts.hotness);
+    return hotness(last?.replyCount ?? 0, rec.tBar ?? openingTime(rec) ?? last?.at ?? t, t, this.opts.hotness);
   }
 
   /** Threads due for a revisit at `now`, hottest first. */

@@ -1,0 +1,385 @@
+/**
+ * Reply threads during a crawl (METHODS §4): every analysed page goes through extractThread; a
+ * thread's visits go to a ThreadStore (storage/runs/<id>/threads.json), all its pages are
+ * followed, hot threads are revisited (a revisit queue ordered by hotness H, sharing the page
+ * budget), and replies that arrived since the first visit are written as records
+ * (storage/runs/<id>/replies.jsonl, one post per line).
+ *
+ * Comment-API pages (JSON) are fetched directly, not through the frontier: they are not
+ * documents (Chromium would render them as a text page, cost a page of budget and give the
+ * engine nothing to analyse), the widget itself loads only page 1 (more need a click), and a
+ * plain GET of a small JSON body is cheap. They obey robots.txt (own cache) when the crawl does.
+ */
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Request } from 'crawlee';
+import type { CrawlConfig } from '../config/schema.js';
+import { UserError } from '../config/errors.js';
+import { extractThread, loadMatchers, MatcherFileError, type Post, type ReplyMatcher, type ThreadExtract, type XhrCapture } from '../extract/replies/index.js';
+import { uniqueKeyOf } from '../frontier/frontier.js';
+import { RobotsCache } from '../frontier/robots.js';
+import type { ProgressStats } from '../report/progress.js';
+import { isHot, type HotnessOptions, type RevisitOptions } from '../score/hotness.js';
+import { ThreadStore, type ThreadRecord } from '../store/threads.js';
+import type { CrawlContext, CrawlPlugin, PageEvent } from './engine.js';
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Revisits are queued with this base score plus H: above any discovery score (those stay well
+ * below 10), so a due revisit is fetched next, and among revisits the hotter thread goes first.
+ */
+export const REVISIT_SCORE_BASE = 100;
+
+export interface ThreadsPluginOptions {
+  /**
+   * The reply clock. Default: the page's fetch time. Tests on the test web pass its simulated
+   * clock (web.clock.now), since that is the time the server's pages show.
+   */
+  now?: () => Date;
+  /** `--watch`: offer due revisits on a timer too, not only after each page. */
+  watch?: boolean;
+  /** Watch timer period in ms (default 1000). */
+  tickMs?: number;
+  /** Reply templates tried before the built-in ones (default: config.threads.matchers loaded). */
+  matchers?: ReplyMatcher[];
+  /** GET a comment-API page (default: global fetch, 10 s timeout). */
+  fetchJson?: (url: string) => Promise<unknown>;
+}
+
+/** One reply that arrived after the thread's first visit (a line of replies.jsonl). */
+export interface ReplyRecord {
+  threadId: string;
+  /** Page the reply was found on. */
+  url: string;
+  author: string;
+  time?: string;
+  text: string;
+  floor?: number;
+  /** Reply clock when it was found. */
+  foundAt: string;
+  /** Found on a revisit (or a page first seen through one). */
+  revisit: boolean;
+}
+
+export interface ThreadsStats {
+  threads: number;
+  hot: number;
+  /** Revisits queued / fetched. */
+  revisitsOffered: number;
+  revisitsFetched: number;
+  newReplies: number;
+  apiPagesFetched: number;
+}
+
+// ---- decisions, pure --------------------------------------------------------------------
+
+export interface RevisitBudgetInput {
+  /** config.threads.revisitShare */
+  share: number;
+  /** Page budget; 0 = none. */
+  maxPages: number;
+  /** Revisits already queued in this run. */
+  offered: number;
+  /** Pages handed out so far (discovery + revisits). */
+  handedOut: number;
+  /** Discovery URLs waiting in the frontier. */
+  discoveryQueued: number;
+  watch: boolean;
+}
+
+/**
+ * How many more revisits may be queued now. A budgeted crawl gives revisits at most
+ * share · maxPages pages. Without a page budget (--watch) revisits take at most `share` of the
+ * pages handed out while discovery has URLs waiting, and everything once it has none
+ * (revisiting is then the only work left).
+ */
+export function revisitAllowance(b: RevisitBudgetInput): number {
+  if (!b.watch && b.maxPages > 0) return Math.max(0, Math.floor(b.share * b.maxPages) - b.offered);
+  if (b.discoveryQueued === 0) return Number.POSITIVE_INFINITY;
+  return Math.max(0, Math.floor(b.share * (b.handedOut + 1)) - b.offered);
+}
+
+export interface DueThread {
+  id: string;
+  url: string;
+  /** Hotness now. */
+  h: number;
+}
+
+/**
+ * Due threads to queue now: hottest first, none already waiting for its revisit, at most
+ * `allowance`. The frontier score orders them among themselves by H as well.
+ */
+export function planRevisits(due: readonly DueThread[], pending: ReadonlySet<string>, allowance: number): { id: string; url: string; h: number; score: number }[] {
+  return [...due]
+    .filter((d) => !pending.has(d.id))
+    .sort((a, b) => b.h - a.h || a.id.localeCompare(b.id))
+    .slice(0, Math.max(0, allowance))
+    .map((d) => ({ ...d, score: REVISIT_SCORE_BASE + d.h }));
+}
+
+/** Split a thread's other pages into HTML pages (frontier) and comment-API pages (JSON, by path of a captured XHR). */
+export function splitPageUrls(pageUrls: readonly string[], xhrUrls: readonly string[]): { html: string[]; api: string[] } {
+  const apiPaths = new Set(xhrUrls.map(pathKey));
+  const html: string[] = [];
+  const api: string[] = [];
+  for (const u of pageUrls) (apiPaths.has(pathKey(u)) ? api : html).push(u);
+  return { html, api };
+}
+
+function pathKey(u: string): string {
+  try {
+    const x = new URL(u);
+    return x.origin + x.pathname;
+  } catch {
+    return u;
+  }
+}
+
+/**
+ * Append a thread's newly seen pages to its ordered page list. Pagers list pages in order and
+ * new pages appear at the end, so the list's last entry is the thread's latest page: the one a
+ * revisit fetches (new replies land there).
+ */
+export function mergePages(known: readonly string[], pageUrl: string, htmlPages: readonly string[]): string[] {
+  const out = known.slice();
+  const has = new Set(out);
+  for (const u of [pageUrl, ...htmlPages]) {
+    if (!has.has(u)) {
+      has.add(u);
+      out.push(u);
+    }
+  }
+  return out;
+}
+
+/**
+ * A post new to the store is a new reply when the thread was already known and the post is
+ * younger than the first visit (older posts are history on pages not yet read); without a
+ * time, when it was found on a revisit.
+ */
+export function isNewReply(post: Post, firstSeen: string | undefined, onRevisit: boolean): boolean {
+  if (firstSeen === undefined) return false;
+  if (post.time) return Date.parse(post.time) > Date.parse(firstSeen);
+  return onRevisit;
+}
+
+/** Frontier score for a thread's other pages: the thread is one document split up, so its pages are as good as the page found. */
+export function threadPageScore(pageScore: number | undefined, relevant: boolean): number {
+  const s = pageScore ?? 0;
+  return relevant ? Math.max(1, s) : s;
+}
+
+export function hotnessOptions(config: CrawlConfig): { hotness: HotnessOptions; revisit: RevisitOptions } {
+  const t = config.threads;
+  return {
+    hotness: { alpha: t.alpha, beta: t.betaDays },
+    revisit: {
+      baseIntervalMs: t.baseIntervalHours * HOUR_MS,
+      minIntervalMs: t.minIntervalHours * HOUR_MS,
+      maxIntervalMs: t.maxIntervalHours * HOUR_MS,
+      hotThreshold: t.hotThreshold,
+      floor: t.floor,
+    },
+  };
+}
+
+/** Load --matchers / config.threads.matchers; a bad file is a user mistake (one line). */
+export function loadUserMatchers(path: string | undefined): ReplyMatcher[] {
+  if (!path) return [];
+  try {
+    return loadMatchers(path);
+  } catch (e) {
+    if (e instanceof MatcherFileError) throw new UserError(e.message);
+    throw e;
+  }
+}
+
+// ---- the plugin ---------------------------------------------------------------------------
+
+export type ThreadsPlugin = CrawlPlugin & {
+  stats(): ThreadsStats;
+  /** Open during the run (tests read it after). */
+  readonly store: ThreadStore | undefined;
+  readonly repliesPath: string | undefined;
+  /** Offer due revisits now (the watch timer and every page call it). */
+  tick(): void;
+};
+
+export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
+  let ctx: CrawlContext | undefined;
+  let store: ThreadStore | undefined;
+  let repliesPath: string | undefined;
+  let matchers: ReplyMatcher[] = [];
+  let robots: RobotsCache | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let hotThreshold = 15;
+  const pages = new Map<string, string[]>(); // thread id → ordered page URLs
+  const pending = new Set<string>(); // thread ids with a queued revisit
+  const pendingByUrl = new Map<string, string>(); // revisit URL → thread id
+  const fromRevisit = new Set<string>(); // page URLs first offered by a revisit
+  const hot = new Set<string>();
+  const stats: ThreadsStats = { threads: 0, hot: 0, revisitsOffered: 0, revisitsFetched: 0, newReplies: 0, apiPagesFetched: 0 };
+  const clock = (fallback: Date) => (opts.now ? opts.now() : fallback);
+  const fetchJson =
+    opts.fetchJson ??
+    (async (url: string) => {
+      const res = await fetch(url, { signal: AbortSignal.timeout(10_000), headers: { accept: 'application/json' } });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      return res.json();
+    });
+
+  const enabled = () => !!ctx && !!store && ctx.config.threads.enabled;
+
+  function tick(): void {
+    if (!enabled() || !ctx || !store) return;
+    const c = ctx;
+    const now = clock(new Date());
+    const allowance = revisitAllowance({
+      share: c.config.threads.revisitShare,
+      maxPages: opts.watch ? 0 : c.config.maxPages,
+      offered: stats.revisitsOffered,
+      handedOut: c.frontier.pagesHandedOut,
+      discoveryQueued: Math.max(0, c.frontier.size - pending.size),
+      watch: !!opts.watch,
+    });
+    if (allowance <= 0) return;
+    const due = store.dueRevisits(now).map((r) => ({ id: r.id, url: r.url, h: store!.hotnessAt(r, now) }));
+    for (const r of planRevisits(due, pending, allowance)) {
+      c.frontier.offerRevisit({ url: r.url, depth: 0, score: r.score, components: { hotness: r.h } });
+      pending.add(r.id);
+      pendingByUrl.set(r.url, r.id);
+      stats.revisitsOffered++;
+    }
+  }
+
+  async function fetchApiPages(api: string[], have: XhrCapture[], max: number): Promise<XhrCapture[]> {
+    const got = new Set(have.map((x) => x.url));
+    const out: XhrCapture[] = [];
+    for (const url of api) {
+      if (out.length >= max) break;
+      if (got.has(url)) continue;
+      if (robots) {
+        if (!robots.isLoaded(url)) await robots.load(url);
+        if (!robots.isAllowed(url)) continue;
+      }
+      try {
+        out.push({ url, json: await fetchJson(url) });
+        stats.apiPagesFetched++;
+      } catch (e) {
+        ctx?.progress.log(`threads: comment page ${url} not read: ${(e as Error).message}`);
+      }
+    }
+    return out;
+  }
+
+  async function onPage(event: PageEvent, c: CrawlContext): Promise<void> {
+    if (!enabled() || !store) return;
+    const { rendered, verdict } = event;
+    if (rendered.html === undefined) return;
+    const request = rendered.request as Request<{ revisit?: boolean; depth?: number; score?: number }>;
+    const onRevisit = !!request.userData.revisit || fromRevisit.has(rendered.request.url);
+    const pendingId = pendingByUrl.get(rendered.request.url);
+    if (request.userData.revisit && pendingId !== undefined) {
+      pending.delete(pendingId);
+      pendingByUrl.delete(rendered.request.url);
+      stats.revisitsFetched++;
+    }
+    const at = clock(rendered.fetchedAt);
+    const input = { html: rendered.html, url: rendered.url, fetchedAt: at, xhr: rendered.xhrJson, matchers };
+    let ex: ThreadExtract | null = extractThread(input);
+    if (!ex) {
+      tick();
+      return;
+    }
+    let split = splitPageUrls(ex.pageUrls, rendered.xhrJson.map((x) => x.url));
+    if (split.api.length && c.config.threads.maxApiPages > 0) {
+      const extra = await fetchApiPages(split.api, rendered.xhrJson, c.config.threads.maxApiPages);
+      if (extra.length) {
+        ex = extractThread({ ...input, xhr: [...rendered.xhrJson, ...extra] }) ?? ex;
+        split = splitPageUrls(ex.pageUrls, [...rendered.xhrJson, ...extra].map((x) => x.url));
+      }
+    }
+    // Follow the thread's other HTML pages: offered with the page's own score unless the scorer already ranks them higher.
+    const score = threadPageScore(request.userData.score, verdict.relevant);
+    const depth = (request.userData.depth ?? 0) + 1;
+    for (const u of split.html) {
+      if (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))) continue;
+      const queued = c.frontier.get(uniqueKeyOf(u));
+      if (queued && queued.score >= score) continue;
+      const r = c.frontier.offer({ url: u, depth, parentUrl: rendered.request.url, score });
+      if (r === 'queued' && onRevisit) fromRevisit.add(u);
+    }
+    const list = mergePages(pages.get(ex.threadId) ?? [], rendered.request.url, split.html);
+    pages.set(ex.threadId, list);
+    const before: ThreadRecord | undefined = store.get(ex.threadId);
+    const firstSeen = before?.firstSeen;
+    const { newPosts, hotness } = store.recordVisit(ex, at, list[list.length - 1]);
+    const lines: string[] = [];
+    for (const p of newPosts) {
+      if (!isNewReply(p, firstSeen, onRevisit)) continue;
+      const rec: ReplyRecord = { threadId: ex.threadId, url: rendered.url, author: p.author, time: p.time, text: p.text, floor: p.floor, foundAt: at.toISOString(), revisit: onRevisit };
+      lines.push(JSON.stringify(rec));
+    }
+    // Appended at once, synchronously: a Ctrl-C right after cannot lose a found reply.
+    if (lines.length && repliesPath) appendFileSync(repliesPath, lines.join('\n') + '\n');
+    stats.newReplies += lines.length;
+    if (isHot(hotness, hotThreshold)) hot.add(ex.threadId);
+    else hot.delete(ex.threadId);
+    stats.threads = store.size;
+    stats.hot = hot.size;
+    tick();
+  }
+
+  const plugin: ThreadsPlugin = {
+    name: 'threads',
+    get store() {
+      return store;
+    },
+    get repliesPath() {
+      return repliesPath;
+    },
+    stats: () => ({ ...stats }),
+    tick,
+    beforeRun(c) {
+      ctx = c;
+      if (!c.config.threads.enabled) return;
+      hotThreshold = c.config.threads.hotThreshold;
+      matchers = opts.matchers ?? loadUserMatchers(c.config.threads.matchers);
+      store = new ThreadStore(join(c.runDir, 'threads.json'), hotnessOptions(c.config));
+      repliesPath = join(c.runDir, 'replies.jsonl');
+      if (c.config.respectRobotsTxt) robots = new RobotsCache();
+      stats.threads = store.size;
+      if (opts.watch) timer = setInterval(tick, opts.tickMs ?? 1000);
+    },
+    onPage,
+    onRecord(entry) {
+      // A revisit that failed frees its thread for the next tick.
+      const id = pendingByUrl.get(entry.url);
+      if (id !== undefined && entry.decision === 'failed') {
+        pending.delete(id);
+        pendingByUrl.delete(entry.url);
+      }
+    },
+    progress: (): Partial<ProgressStats> => ({ hotThreads: stats.hot }),
+    afterRun() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      store?.close();
+    },
+    summary() {
+      if (!store) return [];
+      const at = clock(new Date());
+      const lines = [
+        `  reply threads     ${stats.threads} found, ${stats.hot} hot (H > ${hotThreshold}), ${stats.revisitsFetched} revisits, ${stats.newReplies} new replies${repliesPath && stats.newReplies ? ` (${repliesPath})` : ''}`,
+      ];
+      for (const r of store.hottest(5, at)) {
+        const n = r.visits[r.visits.length - 1]?.replyCount ?? 0;
+        lines.push(`    H ${store.hotnessAt(r, at).toFixed(1).padStart(5)}  ${String(n).padStart(4)} replies  ${r.url}`);
+      }
+      return lines;
+    },
+  };
+  return plugin;
+}
