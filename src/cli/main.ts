@@ -11,6 +11,18 @@ import { BrowserNotFoundError, resolveBrowser } from '../fetch/browser.js';
 import { loadConfigFile, buildConfig, checkSeedsReachable, type CliFlags } from './options.js';
 import type { CrawlResult } from '../crawl/engine.js';
 import { observePlugins } from './report.js';
+import type { CrawlPlugin } from '../crawl/engine.js';
+import type { CrawlConfig } from '../config/schema.js';
+
+/** The CLI's plugins: report/traces, plus reply threads (METHODS §4) unless config.threads.enabled is false. */
+async function crawlPlugins(config: CrawlConfig, watch: boolean | undefined, now?: () => Date): Promise<CrawlPlugin[]> {
+  const plugins = await observePlugins(config);
+  if (!config.threads.enabled) return plugins;
+  const { threadsPlugin, loadUserMatchers } = await import('../crawl/threads-plugin.js');
+  // Loaded here so a bad --matchers file is one line before any browser starts.
+  plugins.push(threadsPlugin({ watch, now, matchers: loadUserMatchers(config.threads.matchers) }));
+  return plugins;
+}
 
 function intArg(name: string) {
   return (v: string) => {
@@ -52,12 +64,19 @@ export function buildProgram(): Command {
     .option('--slow-mo <ms>', 'slow each browser action down, with --headed', intArg('--slow-mo'))
     .option('--trace [mode]', 'Playwright traces under storage/traces: all (default), failures, or sample:N')
     .option('--report [runId]', 'regenerate the HTML report of the latest run (or RUN_ID) without crawling')
+    .option('--search <provider>', 'seed from a search engine results page: baidu, bing, duckduckgo, testweb')
+    .option('--search-k <n>', 'how many top organic results become seeds (default 5)', intArg('--search-k'))
+    .option('--since <date>', 'time window start: pages published earlier are not relevant')
+    .option('--until <date>', 'time window end')
+    .option('--time-distribution <csv>', 'period,value CSV (e.g. a search-trends export): hot periods rank higher')
     .option('--cilin <file>', 'Tongyici Cilin file for the semantic tree (METHODS §2)')
     .option('--random-seed <n>', 'seed for every random choice', intArg('--random-seed'))
     .option('--resume [runId]', 'continue the latest run in the storage folder (or RUN_ID) where it stopped')
     .option('--explain <url>', "why a URL was fetched when it was (or is queued, or was dropped), from the latest run's log (or --run)")
     .option('--run <runId>', 'the run --explain reads (default: the latest)')
     .option('--json', 'print the summary as JSON')
+    .option('--watch', 'keep crawling and revisiting hot reply threads until Ctrl-C (no page budget)')
+    .option('--matchers <file>', 'extra reply templates (JSON or YAML), tried before the built-in ones')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 }
@@ -92,7 +111,7 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
     throw e;
   }
-  const flags = program.opts<CliFlags & { json?: boolean; resume?: boolean | string; explain?: string; run?: string }>();
+  const flags = program.opts<CliFlags & { json?: boolean; resume?: boolean | string; explain?: string; run?: string; watch?: boolean }>();
   try {
     const report = program.opts<{ report?: boolean | string }>().report;
     if (report !== undefined) return (await import('./report.js')).runReportCommand(flags.storage ?? 'storage', typeof report === 'string' ? report : undefined);
@@ -109,7 +128,7 @@ export async function main(argv: string[]): Promise<number> {
     await resolveBrowser(config.browser); // a missing browser is reported before anything starts
     await checkSeedsReachable(config.topics.flatMap((t) => t.seeds));
     const { runCrawl } = await import('../crawl/engine.js'); // loaded only once the input is valid
-    const result = await runCrawl({ config, plugins: await observePlugins(config) });
+    const result = await runCrawl({ config, plugins: await crawlPlugins(config, flags.watch), watch: flags.watch });
     const kw = config.topics.map((t) => t.name ?? t.keywords.map((k) => (typeof k === 'string' ? k : k.term)).join(' ')).join(' | ');
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Focused crawl for "${kw}" (strategy ${config.strategy})`));
     return 0;
@@ -123,7 +142,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /** `--resume [RUN_ID]`: the run's own saved config, with any flags given now on top. */
-async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | string }): Promise<number> {
+async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | string; watch?: boolean }): Promise<number> {
   const { readFile } = await import('node:fs/promises');
   const { join, resolve } = await import('node:path');
   const { findRunToResume } = await import('../crawl/resume.js');
@@ -138,20 +157,24 @@ async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | 
   const config = buildConfig({ ...flags, storage }, { ...saved, storageDir: storage }, `run ${runId}`);
   await resolveBrowser(config.browser);
   const { runCrawl } = await import('../crawl/engine.js');
-  const result = await runCrawl({ config, resume: runId, plugins: await observePlugins(config) });
+  const result = await runCrawl({ config, resume: runId, plugins: await crawlPlugins(config, flags.watch), watch: flags.watch });
   console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Resumed run ${runId} (strategy ${config.strategy})`));
   return 0;
 }
 
-async function runDemo(flags: CliFlags & { json?: boolean }): Promise<number> {
+async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }): Promise<number> {
   const { startTestWeb } = await import('../testweb/index.js');
   const { runCrawl } = await import('../crawl/engine.js');
   const web = await startTestWeb({});
   try {
     process.stderr.write(`Started the local test web: ${web.sites.map((s) => `${s.name} ${s.origin}`).join(', ')}\n`);
-    const config = buildConfig({ ...flags, topic: web.demo.keywords.join(' '), seeds: web.demo.seeds }, {});
+    // With --search the demo seeds from the test web's results page instead of the portal home pages.
+    const config = buildConfig({ ...flags, topic: web.demo.keywords.join(' '), seeds: flags.search ? undefined : web.demo.seeds }, {});
     const topicId = web.demo.topic;
-    const result = await runCrawl({ config, truth: (url) => web.isRelevant(url, topicId), plugins: await observePlugins(config) });
+    const testwebOrigin = web.sites.find((s) => s.kind === 'search')?.origin;
+    // Reply times on the test web follow its own clock.
+    const plugins = await crawlPlugins(config, flags.watch, () => web.clock.now());
+    const result = await runCrawl({ config, testwebOrigin, truth: (url) => web.isRelevant(url, topicId), plugins, watch: flags.watch });
     const heading = `Demo: focused crawl of the local test web for "${web.demo.keywords.join(' ')}" (strategy ${config.strategy}, budget ${config.maxPages})`;
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, heading));
     return 0;

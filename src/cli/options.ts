@@ -29,7 +29,14 @@ export interface CliFlags {
   slowMo?: number;
   trace?: string | boolean;
   cilin?: string;
+  search?: string;
+  searchK?: number;
+  since?: string;
+  until?: string;
+  timeDistribution?: string;
   randomSeed?: number;
+  /** Extra reply templates (config.threads.matchers). */
+  matchers?: string;
 }
 
 /**
@@ -79,13 +86,21 @@ export function checkUrl(url: string, what = 'seed'): string {
 
 export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, source = flags.config ?? 'command line'): CrawlConfig {
   const input: Record<string, unknown> = { ...file };
-  if (flags.topic !== undefined || flags.seeds) {
+  const time = {
+    ...(flags.since ? { start: flags.since } : {}),
+    ...(flags.until ? { end: flags.until } : {}),
+    ...(flags.timeDistribution ? { distribution: flags.timeDistribution } : {}),
+  };
+  const search = flags.search ? { provider: flags.search, ...(flags.searchK ? { topK: flags.searchK } : {}) } : undefined;
+  if (flags.topic !== undefined || flags.seeds || search || Object.keys(time).length) {
     const fileTopic = (file.topics?.[0] ?? {}) as Record<string, unknown>;
     input.topics = [
       {
         ...fileTopic,
         ...(flags.topic !== undefined ? { keywords: parseKeywords(flags.topic) } : {}),
         ...(flags.seeds ? { seeds: flags.seeds.map((s) => checkUrl(s)) } : {}),
+        ...(search ? { search } : {}),
+        ...(Object.keys(time).length ? { time: { ...((fileTopic.time as object) ?? {}), ...time } } : {}),
       },
     ];
   }
@@ -110,6 +125,7 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
   set('trace', flags.trace === true ? 'all' : flags.trace || undefined);
   set('cilinPath', flags.cilin);
   set('randomSeed', flags.randomSeed);
+  if (flags.matchers !== undefined) input.threads = { ...((file.threads as object | undefined) ?? {}), matchers: flags.matchers };
   const config = parseConfig(input, source);
   for (const t of config.topics) {
     if (t.seeds.length === 0 && !t.search) {
