@@ -54,6 +54,12 @@ afterAll(async () => {
 });
 
 describe('resume after kill -9', () => {
+  it('says so in one line when there is nothing to resume', async () => {
+    const r = await exited(cli(['--resume', '--storage', 'empty-storage']));
+    expect(r.code).toBe(2);
+    expect(r.out.trim()).toMatch(/^error: --resume: no earlier run in .*empty-storage\/runs to resume$/);
+  }, 30_000);
+
   it('continues the killed run: no URL fetched twice, none lost, the budget exactly spent', async () => {
     const first = cli(['--config', 'crawl.json']);
     const firstDone = exited(first);
