@@ -24,7 +24,7 @@ describe('TopicModel: keyword cosine and seed set (METHODS §1)', () => {
     const simD = a / (Math.SQRT2 * Math.sqrt(1 + a * a));
     expect(r.cosine).toBe(0);
     expect(r.simD).toBeCloseTo(simD, 12);
-    expect(r.rel).toBeCloseTo(0.5 * 0 + 0.5 * simD, 12);
+    expect(r.rel).toBeCloseTo(0.8 * 0 + 0.2 * simD, 12); // default simD share μ = 0.2
     expect(r.relevant).toBe(true);
     expect(r.sem).toBeUndefined();
     // simD ≈ 0.576 > θ_seed 0.3: the nucleus grows, once per URL.
