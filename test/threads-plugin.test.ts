@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import type { CrawlContext, PageEvent } from '../src/crawl/engine.js';
 import {
-  isNewReply, mergePages, planRevisits, REVISIT_SCORE_BASE, revisitAllowance, splitPageUrls, threadsPlugin, type ReplyRecord,
+  isNewReply, mergePages, threadPageScore, planRevisits, REVISIT_SCORE_BASE, revisitAllowance, splitPageUrls, threadsPlugin, type ReplyRecord,
 } from '../src/crawl/threads-plugin.js';
 import { Frontier } from '../src/frontier/frontier.js';
 import { ProgressReporter } from '../src/report/progress.js';
@@ -66,6 +66,11 @@ describe('page bookkeeping', () => {
     k = mergePages(k, 'p3', ['p1', 'p2']);
     expect(k).toEqual(['p1', 'p2', 'p3']);
     expect(mergePages(k, 'p3', ['p2', 'p4'])).toEqual(['p1', 'p2', 'p3', 'p4']);
+  });
+  it('thread pages score like the page found (≥ 1 when relevant), never above revisit priority', () => {
+    expect(threadPageScore(0.3, true)).toBe(1);
+    expect(threadPageScore(0.3, false)).toBe(0.3);
+    expect(threadPageScore(1000, true)).toBe(10); // a seed thread's pages stay below revisits (100 + H)
   });
   it('a new reply is younger than the first visit; without a time, one found on a revisit', () => {
     const first = '2008-06-01T04:00:00.000Z';

@@ -62,6 +62,18 @@ export interface ReplyRecord {
   revisit: boolean;
 }
 
+/** A revisit as fetched, in fetch order (the e2e test checks hot-before-cold with it). */
+export interface RevisitFetch {
+  threadId: string;
+  url: string;
+  /** Hotness when it was queued. */
+  h: number;
+  /** Which tick queued it (revisits of one tick compete by H alone). */
+  batch: number;
+  /** Reply clock when fetched. */
+  at: string;
+}
+
 export interface ThreadsStats {
   threads: number;
   hot: number;
@@ -165,10 +177,16 @@ export function isNewReply(post: Post, firstSeen: string | undefined, onRevisit:
   return onRevisit;
 }
 
-/** Frontier score for a thread's other pages: the thread is one document split up, so its pages are as good as the page found. */
+/** Above any discovery score, below revisit priority: a seed's 1000 must not outrank revisits through its thread pages. */
+export const THREAD_PAGE_MAX_SCORE = 10;
+
+/**
+ * Frontier score for a thread's other pages: the thread is one document split up, so its pages
+ * are as good as the page found (at least 1 when it was relevant), capped below revisits.
+ */
 export function threadPageScore(pageScore: number | undefined, relevant: boolean): number {
   const s = pageScore ?? 0;
-  return relevant ? Math.max(1, s) : s;
+  return Math.min(THREAD_PAGE_MAX_SCORE, relevant ? Math.max(1, s) : s);
 }
 
 export function hotnessOptions(config: CrawlConfig): { hotness: HotnessOptions; revisit: RevisitOptions } {
@@ -200,6 +218,7 @@ export function loadUserMatchers(path: string | undefined): ReplyMatcher[] {
 
 export type ThreadsPlugin = CrawlPlugin & {
   stats(): ThreadsStats;
+  revisits(): RevisitFetch[];
   /** Open during the run (tests read it after). */
   readonly store: ThreadStore | undefined;
   readonly repliesPath: string | undefined;
@@ -217,7 +236,9 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
   let hotThreshold = 15;
   const pages = new Map<string, string[]>(); // thread id → ordered page URLs
   const pending = new Set<string>(); // thread ids with a queued revisit
-  const pendingByUrl = new Map<string, string>(); // revisit URL → thread id
+  const pendingByUrl = new Map<string, { id: string; h: number; batch: number }>(); // revisit URL → queued revisit
+  const fetchedRevisits: RevisitFetch[] = [];
+  let batches = 0;
   const fromRevisit = new Set<string>(); // page URLs first offered by a revisit
   const hot = new Set<string>();
   const stats: ThreadsStats = { threads: 0, hot: 0, revisitsOffered: 0, revisitsFetched: 0, newReplies: 0, apiPagesFetched: 0 };
@@ -232,11 +253,8 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
 
   const enabled = () => !!ctx && !!store && ctx.config.threads.enabled;
 
-  function tick(): void {
-    if (!enabled() || !ctx || !store) return;
-    const c = ctx;
-    const now = clock(new Date());
-    const allowance = revisitAllowance({
+  const allowanceNow = (c: CrawlContext) =>
+    revisitAllowance({
       share: c.config.threads.revisitShare,
       maxPages: opts.watch ? 0 : c.config.maxPages,
       offered: stats.revisitsOffered,
@@ -244,12 +262,20 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
       discoveryQueued: Math.max(0, c.frontier.size - pending.size),
       watch: !!opts.watch,
     });
+
+  function tick(): void {
+    if (!enabled() || !ctx || !store) return;
+    const c = ctx;
+    const now = clock(new Date());
+    const allowance = allowanceNow(c);
     if (allowance <= 0) return;
     const due = store.dueRevisits(now).map((r) => ({ id: r.id, url: r.url, h: store!.hotnessAt(r, now) }));
-    for (const r of planRevisits(due, pending, allowance)) {
+    const plan = planRevisits(due, pending, allowance);
+    if (plan.length) batches++;
+    for (const r of plan) {
       c.frontier.offerRevisit({ url: r.url, depth: 0, score: r.score, components: { hotness: r.h } });
       pending.add(r.id);
-      pendingByUrl.set(r.url, r.id);
+      pendingByUrl.set(r.url, { id: r.id, h: r.h, batch: batches });
       stats.revisitsOffered++;
     }
   }
@@ -280,13 +306,14 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     if (rendered.html === undefined) return;
     const request = rendered.request as Request<{ revisit?: boolean; depth?: number; score?: number }>;
     const onRevisit = !!request.userData.revisit || fromRevisit.has(rendered.request.url);
-    const pendingId = pendingByUrl.get(rendered.request.url);
-    if (request.userData.revisit && pendingId !== undefined) {
-      pending.delete(pendingId);
+    const queued = pendingByUrl.get(rendered.request.url);
+    const at = clock(rendered.fetchedAt);
+    if (request.userData.revisit && queued !== undefined) {
+      pending.delete(queued.id);
       pendingByUrl.delete(rendered.request.url);
       stats.revisitsFetched++;
+      fetchedRevisits.push({ threadId: queued.id, url: rendered.request.url, h: queued.h, batch: queued.batch, at: at.toISOString() });
     }
-    const at = clock(rendered.fetchedAt);
     const input = { html: rendered.html, url: rendered.url, fetchedAt: at, xhr: rendered.xhrJson, matchers };
     let ex: ThreadExtract | null = extractThread(input);
     if (!ex) {
@@ -302,14 +329,18 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
       }
     }
     // Follow the thread's other HTML pages: offered with the page's own score unless the scorer already ranks them higher.
-    const score = threadPageScore(request.userData.score, verdict.relevant);
+    // Pages a revisit uncovers (the thread grew) keep the revisit's priority while the revisit
+    // share allows, and count against it; beyond it they are ordinary thread pages.
     const depth = (request.userData.depth ?? 0) + 1;
     for (const u of split.html) {
       if (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))) continue;
+      const asRevisit = onRevisit && allowanceNow(c) > 0;
+      const score = asRevisit ? (request.userData.score ?? REVISIT_SCORE_BASE) : threadPageScore(onRevisit ? undefined : request.userData.score, verdict.relevant);
       const queued = c.frontier.get(uniqueKeyOf(u));
       if (queued && queued.score >= score) continue;
       const r = c.frontier.offer({ url: u, depth, parentUrl: rendered.request.url, score });
-      if (r === 'queued' && onRevisit) fromRevisit.add(u);
+      if ((r === 'queued' || r === 'rescored') && onRevisit) fromRevisit.add(u);
+      if ((r === 'queued' || r === 'rescored') && asRevisit) stats.revisitsOffered++;
     }
     const list = mergePages(pages.get(ex.threadId) ?? [], rendered.request.url, split.html);
     pages.set(ex.threadId, list);
@@ -341,6 +372,7 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
       return repliesPath;
     },
     stats: () => ({ ...stats }),
+    revisits: () => fetchedRevisits.slice(),
     tick,
     beforeRun(c) {
       ctx = c;
@@ -356,9 +388,9 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     onPage,
     onRecord(entry) {
       // A revisit that failed frees its thread for the next tick.
-      const id = pendingByUrl.get(entry.url);
-      if (id !== undefined && entry.decision === 'failed') {
-        pending.delete(id);
+      const q = pendingByUrl.get(entry.url);
+      if (q !== undefined && entry.decision === 'failed') {
+        pending.delete(q.id);
         pendingByUrl.delete(entry.url);
       }
     },
