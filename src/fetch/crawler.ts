@@ -127,7 +127,9 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
       respectRobotsTxtFile: opts.respectRobotsTxt,
       keepAlive: opts.keepAlive ?? false,
       useSessionPool: false,
-      launchContext: { launcher: chromium, launchOptions: opts.launchOptions, useIncognitoPages: opts.isolatePages ?? false },
+      // handleSIGINT off: Playwright would kill Chromium and exit(130) on Ctrl-C; the engine stops
+      // the crawl itself so the thread store, crawl log and run state are closed first.
+      launchContext: { launcher: chromium, launchOptions: { ...opts.launchOptions, handleSIGINT: false }, useIncognitoPages: opts.isolatePages ?? false },
       // Fingerprint injection rewrites every page's JS environment: costly and useless here.
       browserPoolOptions: {
         useFingerprints: false,
