@@ -69,7 +69,7 @@ describe('page bookkeeping', () => {
   });
   it('thread pages score like the page found (≥ 1 when relevant), never above revisit priority', () => {
     expect(threadPageScore(0.3, true)).toBe(1);
-    expect(threadPageScore(0.3, false)).toBe(0.3);
+    expect(threadPageScore(0.3, false)).toBeUndefined(); // off-topic thread: left to the scorer
     expect(threadPageScore(1000, true)).toBe(10); // a seed thread's pages stay below revisits (100 + H)
   });
   it('a new reply is younger than the first visit; without a time, one found on a revisit', () => {

@@ -181,12 +181,14 @@ export function isNewReply(post: Post, firstSeen: string | undefined, onRevisit:
 export const THREAD_PAGE_MAX_SCORE = 10;
 
 /**
- * Frontier score for a thread's other pages: the thread is one document split up, so its pages
- * are as good as the page found (at least 1 when it was relevant), capped below revisits.
+ * Frontier score for a relevant thread's other pages: the thread is one document split up, so its
+ * pages are as good as the page found (at least 1), capped below revisits. An off-topic thread's
+ * pages get no promotion (undefined): the scorer already ranks them as ordinary links, and
+ * promoting them let off-topic threads eat the budget page by page.
  */
-export function threadPageScore(pageScore: number | undefined, relevant: boolean): number {
-  const s = pageScore ?? 0;
-  return Math.min(THREAD_PAGE_MAX_SCORE, relevant ? Math.max(1, s) : s);
+export function threadPageScore(pageScore: number | undefined, relevant: boolean): number | undefined {
+  if (!relevant) return undefined;
+  return Math.min(THREAD_PAGE_MAX_SCORE, Math.max(1, pageScore ?? 0));
 }
 
 export function hotnessOptions(config: CrawlConfig): { hotness: HotnessOptions; revisit: RevisitOptions } {
@@ -328,7 +330,7 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
         split = splitPageUrls(ex.pageUrls, [...rendered.xhrJson, ...extra].map((x) => x.url));
       }
     }
-    // Follow the thread's other HTML pages: offered with the page's own score unless the scorer already ranks them higher.
+    // Follow a relevant thread's other HTML pages: offered with the page's own score unless the scorer already ranks them higher.
     // Pages a revisit uncovers (the thread grew) keep the revisit's priority while the revisit
     // share allows, and count against it; beyond it they are ordinary thread pages.
     const depth = (request.userData.depth ?? 0) + 1;
@@ -336,6 +338,7 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
       if (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))) continue;
       const asRevisit = onRevisit && allowanceNow(c) > 0;
       const score = asRevisit ? (request.userData.score ?? REVISIT_SCORE_BASE) : threadPageScore(onRevisit ? undefined : request.userData.score, verdict.relevant);
+      if (score === undefined) continue;
       const queued = c.frontier.get(uniqueKeyOf(u));
       if (queued && queued.score >= score) continue;
       const r = c.frontier.offer({ url: u, depth, parentUrl: rendered.request.url, score });
