@@ -12,9 +12,10 @@ import { PageJudge } from '../crawl/judge.js';
 import { analyzePage } from '../extract/page.js';
 import { extractThread, type ThreadExtract, type XhrCapture } from '../extract/replies/index.js';
 import type { PageAnalysis } from '../extract/types.js';
-import { browserLaunchOptions, BrowserNotFoundError } from '../fetch/browser.js';
+import { browserLaunchOptions } from '../fetch/browser.js';
 import { parentAnchorPriority } from '../score/priority.js';
 import { buildConfig, checkUrl } from './options.js';
+import { reportUserErrors, runAsMain } from './run.js';
 
 export interface DebugLink {
   url: string;
@@ -236,25 +237,10 @@ export async function main(argv: string[]): Promise<number> {
     throw e;
   }
   const o = program.opts<{ topic?: string; pause?: boolean; slowMo?: number; browser?: string; screenshot?: string; savePanel?: string; wait: boolean }>();
-  try {
+  return reportUserErrors(async () => {
     await debugExtract({ url: program.args[0], ...o, wait: o.wait === false ? false : undefined });
     return 0;
-  } catch (e) {
-    if (e instanceof UserError || e instanceof BrowserNotFoundError) {
-      process.stderr.write(`error: ${(e as Error).message}\n`);
-      return 2;
-    }
-    throw e;
-  }
+  });
 }
 
-const isEntry = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
-if (isEntry) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e) => {
-      process.stderr.write(`internal error: ${(e as Error).stack ?? e}\n`);
-      process.exit(1);
-    },
-  );
-}
+runAsMain(import.meta.url, main);

@@ -7,6 +7,7 @@ import { readFileSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
+import { runAsMain } from './run.js';
 import { browserLaunchOptions } from '../fetch/browser.js';
 import { UserError } from '../config/errors.js';
 import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
@@ -187,13 +188,4 @@ export async function main(argv: string[]): Promise<number> {
   return results.some((r) => r.error) ? 2 : 0;
 }
 
-const isEntry = process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
-if (isEntry) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e) => {
-      process.stderr.write(`internal error: ${(e as Error).stack ?? e}\n`);
-      process.exit(1);
-    },
-  );
-}
+runAsMain(import.meta.url, main);

@@ -7,7 +7,8 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { relative } from 'node:path';
 import { STRATEGIES, type CrawlConfigInput } from '../config/schema.js';
 import { UserError } from '../config/errors.js';
-import { BrowserNotFoundError, resolveBrowser } from '../fetch/browser.js';
+import { resolveBrowser } from '../fetch/browser.js';
+import { reportUserErrors, runAsMain } from './run.js';
 import { loadConfigFile, buildConfig, checkSeedsReachable, type CliFlags } from './options.js';
 import type { CrawlResult } from '../crawl/engine.js';
 import { observePlugins } from './report.js';
@@ -112,7 +113,7 @@ export async function main(argv: string[]): Promise<number> {
     throw e;
   }
   const flags = program.opts<CliFlags & { json?: boolean; resume?: boolean | string; explain?: string; run?: string; watch?: boolean }>();
-  try {
+  return reportUserErrors(async () => {
     const report = program.opts<{ report?: boolean | string }>().report;
     if (report !== undefined) return (await import('./report.js')).runReportCommand(flags.storage ?? 'storage', typeof report === 'string' ? report : undefined);
     if (flags.explain !== undefined) {
@@ -132,13 +133,7 @@ export async function main(argv: string[]): Promise<number> {
     const kw = config.topics.map((t) => t.name ?? t.keywords.map((k) => (typeof k === 'string' ? k : k.term)).join(' ')).join(' | ');
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Focused crawl for "${kw}" (strategy ${config.strategy})`));
     return 0;
-  } catch (e) {
-    if (e instanceof UserError || e instanceof BrowserNotFoundError) {
-      process.stderr.write(`error: ${(e as Error).message}\n`);
-      return 2;
-    }
-    throw e;
-  }
+  });
 }
 
 /** `--resume [RUN_ID]`: the run's own saved config, with any flags given now on top. */
@@ -183,13 +178,4 @@ async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }): P
   }
 }
 
-const isEntry = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
-if (isEntry) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e) => {
-      process.stderr.write(`internal error: ${(e as Error).stack ?? e}\n`);
-      process.exit(1);
-    },
-  );
-}
+runAsMain(import.meta.url, main);
