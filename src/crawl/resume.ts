@@ -8,13 +8,14 @@
  *                         it rebuilds the link graph, tunnel buffers, feedback runs, site table
  *                         and the RWB generator exactly (scoring is a pure function of it).
  */
-import { closeSync, existsSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../config/errors.js';
 import { FrontierJournal, type FrontierSnapshot, type JournalOp } from '../frontier/journal.js';
 import { uniqueKeyOf } from '../frontier/frontier.js';
 import type { FetchedPage } from '../score/index.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
+import { JsonLinesWriter, readJsonLines } from '../store/jsonl.js';
 import type { RunCounters } from '../store/run-state.js';
 
 export const SCORER_PAGES = 'scorer-pages.jsonl';
@@ -41,34 +42,14 @@ export function findRunToResume(storageDir: string, runId?: string): string {
 }
 
 /** Append-only log of the scorer's inputs (synchronous, like the crawl log). */
-export class ScorerInputLog {
-  private fd: number;
-  constructor(readonly path: string) {
-    this.fd = openSync(path, 'a');
-  }
-  append(page: FetchedPage): void {
-    writeSync(this.fd, JSON.stringify(page) + '\n');
-  }
-  close(): void {
-    if (this.fd >= 0) closeSync(this.fd);
-    this.fd = -1;
-  }
+export class ScorerInputLog extends JsonLinesWriter<FetchedPage> {
   /** Read back with dates revived; torn lines skipped. */
   static read(path: string): FetchedPage[] {
-    if (!existsSync(path)) return [];
-    const out: FetchedPage[] = [];
-    for (const line of readFileSync(path, 'utf8').split('\n')) {
-      if (!line) continue;
-      try {
-        const p = JSON.parse(line) as FetchedPage;
-        if (p.publishTime) p.publishTime = new Date(p.publishTime);
-        for (const l of p.links) if (l.urlTime) l.urlTime = new Date(l.urlTime);
-        out.push(p);
-      } catch {
-        // torn line from a crash
-      }
-    }
-    return out;
+    return readJsonLines<FetchedPage>(path, (p) => {
+      if (p.publishTime) p.publishTime = new Date(p.publishTime);
+      for (const l of p.links) if (l.urlTime) l.urlTime = new Date(l.urlTime);
+      return p;
+    });
   }
 }
 

@@ -1,10 +1,8 @@
 /**
  * The crawl log: one JSON line per fetched URL, relevant or not, so a user can audit a crawl
- * and compute its harvest rate with their own labels. Lines are written synchronously: a
- * crash (even kill -9) loses at most the line being written.
+ * and compute its harvest rate with their own labels. Written synchronously (src/store/jsonl.ts).
  */
-import { closeSync, mkdirSync, openSync, readFileSync, existsSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { JsonLinesWriter, readJsonLines } from './jsonl.js';
 
 export type CrawlDecision =
   | 'saved' // relevant: stored in the dataset, links followed
@@ -36,34 +34,9 @@ export interface CrawlLogEntry {
   truth?: boolean;
 }
 
-export class CrawlLog {
-  private fd: number;
-  constructor(readonly path: string) {
-    mkdirSync(dirname(path), { recursive: true });
-    this.fd = openSync(path, 'a');
-  }
-
-  append(entry: CrawlLogEntry): void {
-    writeSync(this.fd, JSON.stringify(entry) + '\n');
-  }
-
-  close(): void {
-    if (this.fd >= 0) closeSync(this.fd);
-    this.fd = -1;
-  }
-
+export class CrawlLog extends JsonLinesWriter<CrawlLogEntry> {
   /** Read a log back; a torn last line (crash mid-write) is skipped. */
   static read(path: string): CrawlLogEntry[] {
-    if (!existsSync(path)) return [];
-    const out: CrawlLogEntry[] = [];
-    for (const line of readFileSync(path, 'utf8').split('\n')) {
-      if (!line) continue;
-      try {
-        out.push(JSON.parse(line) as CrawlLogEntry);
-      } catch {
-        // torn line from a crash: ignore
-      }
-    }
-    return out;
+    return readJsonLines<CrawlLogEntry>(path);
   }
 }
