@@ -23,6 +23,8 @@ let web: TestWeb;
 let storage: string;
 let result: CrawlResult;
 let log: CrawlLogEntry[];
+/** Requests the Crawl-delay site saw during a crawl confined to it. */
+let delayedSite: { host: string; requests: { at: number; path: string }[] };
 
 beforeAll(async () => {
   web = await startTestWeb({ slowPageMs: 500 });
@@ -38,7 +40,16 @@ beforeAll(async () => {
   });
   result = await runCrawl({ config, truth: (u) => web.isRelevant(u, web.demo.topic), progress: new ProgressReporter({ quiet: true }) });
   log = CrawlLog.read(result.logPath);
-}, 120_000);
+  // Whether the mixed crawl reaches the Crawl-delay site twice depends on crawl order (and on
+  // machine load); a small crawl confined to it always does.
+  const host = new URL(misc).host;
+  const since = Date.now();
+  await runCrawl({
+    config: parseConfig({ topics: [{ keywords: web.demo.keywords, seeds: [`${misc}/`] }], maxPages: 3, allowDomains: [host], storageDir: storage }),
+    progress: new ProgressReporter({ quiet: true }),
+  });
+  delayedSite = { host, requests: web.requestLog.filter((r) => r.host === host && r.at >= since).map((r) => ({ at: r.at, path: r.path })) };
+}, 150_000);
 
 afterAll(async () => {
   await web?.close();
@@ -70,17 +81,22 @@ describe('frontier end to end on the test web', () => {
     expect(new Set(log.map((e) => uniqueKeyOf(e.url))).size).toBe(45);
   });
 
-  it('keeps the per-host delay between requests to one host, and Crawl-delay: 1 on the site that sets it', () => {
+  it('keeps the per-host delay between requests to one host', () => {
     const byHost = crawlerRequestsByHost();
-    const miscHost = new URL(web.sites.find((s) => s.name === '城市生活网')!.origin).host;
     let checked = 0;
     for (const [host, reqs] of byHost) {
       if (reqs.length < 2) continue;
       checked++;
-      expect(minGap(reqs), host).toBeGreaterThanOrEqual(host === miscHost ? 1000 : DELAY);
+      expect(minGap(reqs), host).toBeGreaterThanOrEqual(host === delayedSite.host ? 1000 : DELAY);
     }
     expect(checked).toBeGreaterThanOrEqual(2);
-    expect(byHost.get(miscHost)?.length ?? 0).toBeGreaterThanOrEqual(2); // the Crawl-delay site was crawled
+  });
+
+  it('honours Crawl-delay: 1 on the site that sets it (robots.txt first, then ≥ 1 s apart)', () => {
+    const reqs = delayedSite.requests;
+    expect(reqs[0]?.path).toBe('/robots.txt');
+    expect(reqs.length).toBeGreaterThanOrEqual(3); // robots.txt and at least two pages
+    expect(minGap(reqs)).toBeGreaterThanOrEqual(1000);
   });
 
   it('fetches no path that robots.txt disallows, and records the ones it skipped', async () => {
