@@ -108,15 +108,39 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
   const out: string[] = [];
   if (!text) return out;
   const norm = normalizeText(text);
-  for (const m of norm.matchAll(SEGMENT)) {
+  const segments = [...norm.matchAll(SEGMENT)];
+  const hanWords = segmentHanRuns(
+    segments.filter((m) => m[1] !== undefined).map((m) => m[1]!),
+    searchMode,
+  );
+  let run = 0;
+  for (const m of segments) {
     if (m[1] !== undefined) {
-      // One jieba call per Han run: HMM on so unknown names (人名, 地名) come out as words.
-      const words = searchMode ? cut_for_search(m[1], true) : cut(m[1], true);
-      for (const w of words) if (keep(w, keepStop)) out.push(w);
+      for (const w of hanWords[run++]) if (keep(w, keepStop)) out.push(w);
     } else {
       const w = m[2]!;
       if (keep(w, keepStop)) out.push(w);
     }
+  }
+  return out;
+}
+
+/** Separator between Han runs in one jieba call: punctuation, which jieba never joins to a word. */
+const RUN_SEPARATOR = '，';
+
+/**
+ * jieba's words for each Han run, from ONE call over all runs joined by a separator: a page has
+ * hundreds of short runs between punctuation marks, and each WASM call costs more than its
+ * segmentation. Jieba segments Han blocks independently (HMM included), so the result is the
+ * same as one call per run. HMM on so unknown names (人名, 地名) come out as words.
+ */
+function segmentHanRuns(runs: string[], searchMode: boolean): string[][] {
+  if (runs.length === 0) return [];
+  const words = searchMode ? cut_for_search(runs.join(RUN_SEPARATOR), true) : cut(runs.join(RUN_SEPARATOR), true);
+  const out: string[][] = [[]];
+  for (const w of words) {
+    if (w === RUN_SEPARATOR) out.push([]);
+    else out[out.length - 1].push(w);
   }
   return out;
 }
