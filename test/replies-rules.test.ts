@@ -92,3 +92,20 @@ describe('generic detector', () => {
     expect(extractThread({ html: fx('byline-feed.html'), url: 'https://news.example/deportees', fetchedAt: REF, timeZone: 'UTC' })).toBeNull();
   });
 });
+
+describe('generic detector on template-indented pages', () => {
+  it('table rows: indentation does not hide the date cell, short replies join, a rank `Ist häufiger hier` is no time', () => {
+    const t = extractThread({ html: fx('table-rows-indented.html'), url: 'http://hifi.example.de/viewthread-84-87.html', fetchedAt: REF, timeZone: 'UTC' })!;
+    expect(t.matcher).toBe('generic');
+    expect(t.posts.map((p) => p.author)).toEqual(['Sober', 'Django8', 'Dualist', 'Classe', 'Sober']);
+    expect(t.posts.map((p) => p.time)).toEqual([
+      '2004-04-20T00:17:00.000Z',
+      '2004-04-20T09:16:00.000Z',
+      '2004-04-20T21:32:00.000Z',
+      '2004-04-28T12:35:00.000Z',
+      '2004-05-01T15:41:00.000Z',
+    ]);
+    expect(t.posts[3].text).toBe('gute initiative.');
+    expect(t.replyCount).toBe(4);
+  });
+});

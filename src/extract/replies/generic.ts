@@ -36,7 +36,10 @@ function timeAnchors(doc: Document): Element[] {
     // Short elements only: the date is the element's own text, not a paragraph mentioning one.
     // Up to 8 children: `<b>By</b> <a>name</a> <b>On</b> 2020.03.12` is one short header line.
     if (el.children.length > 8) continue;
-    const t = el.textContent ?? '';
+    // Measured without the indentation whitespace templates leave in table cells.
+    const raw = el.textContent ?? '';
+    if (raw.length > 400) continue;
+    const t = cleanText(raw);
     if (t.length > 80 || t.length < 4) continue;
     if (DATE_LIKE.test(t)) out.push(el);
   }
@@ -54,7 +57,12 @@ function findAuthor(block: Element): AuthorInfo | null {
     const href = el.tagName === 'A' ? el.getAttribute('href') ?? '' : '';
     if (AUTHOR_CLASS.test(cls) || (href && AUTHOR_HREF.test(href))) {
       const name = cleanText(el.textContent);
-      if (name && name.length <= 60) return { el, name };
+      if (!name || name.length > 60) continue;
+      // A profile box holds the name and the member's rank (`Sober Stammgast`): the name is
+      // the box's first link or bold text when it has one.
+      const inner = el.tagName === 'A' ? null : el.querySelector('a[href], b, strong');
+      const short = inner ? cleanText(inner.textContent) : '';
+      return { el, name: short || name };
     }
   }
   return null;
@@ -128,6 +136,26 @@ interface Block {
   author: AuthorInfo;
 }
 
+/** Tag and class of a post block (and of its body row): short posts must look like the rest. */
+function shapeOf(b: Block): string {
+  const c = (e: Element | undefined) => (e ? `${e.tagName}.${(e.getAttribute('class') ?? '').trim()}` : '');
+  return `${c(b.el)}|${c(b.body)}`;
+}
+
+function indexIn(parent: Element, el: Element): number {
+  return Array.prototype.indexOf.call(parent.children, el) as number;
+}
+
+/**
+ * Which of a block's time anchors is its post time: a machine-readable attribute, then text
+ * with digits (a date), then bare words (`heute`, `hier`: French for yesterday, but German for
+ * "here", as in a member rank `Ist häufiger hier`).
+ */
+function anchorRank(el: Element): number {
+  if (el.tagName === 'TIME' || el.hasAttribute('datetime') || el.hasAttribute('data-time') || el.hasAttribute('data-timestamp')) return 3;
+  return /\d/.test(el.getAttribute('title') ?? el.textContent ?? '') ? 2 : 1;
+}
+
 const MIN_PROSE = 25;
 const SINGLE_AUTHOR_MIN_POSTS = 6;
 
@@ -140,7 +168,8 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
       const parent: Element = child.parentElement;
       let kids = byParent.get(parent);
       if (!kids) byParent.set(parent, (kids = new Map()));
-      if (!kids.has(child)) kids.set(child, anchor);
+      const had = kids.get(child);
+      if (!had || anchorRank(anchor) > anchorRank(had)) kids.set(child, anchor);
       child = parent;
     }
   }
@@ -154,27 +183,39 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
     // On an article page only a list inside a comment container can be a thread.
     if (comments && !COMMENT_BOX.test(`${parent.id} ${parent.getAttribute('class') ?? ''}`) && !inCommentBox(parent)) continue;
     const ok: Block[] = [];
-    for (const [child, anchor] of kids) {
+    // Short replies (`+1`, `gute initiative.`) join a list other blocks have proven; they
+    // cannot prove one on their own.
+    const short: Block[] = [];
+    // Document order: the anchors voted in their own order (attribute anchors first).
+    for (const child of Array.from(parent.children)) {
+      const anchor = kids.get(child);
+      if (!anchor) continue;
       const author = findAuthor(child);
       if (!author) continue;
       // Table layouts print a post as two rows: header (author, time) then body. The body row
       // is the next sibling row and names no author (prose may mention `heute` and so hold a
       // time anchor of its own).
       const next = child.nextElementSibling;
-      if (child.tagName === 'TR' && next?.tagName === 'TR' && !findAuthor(next) && linkFreeLength(next) >= MIN_PROSE) {
-        ok.push({ el: child, body: next, anchor, author });
+      if (child.tagName === 'TR' && next?.tagName === 'TR' && !findAuthor(next)) {
+        const len = linkFreeLength(next);
+        if (len > 0) (len >= MIN_PROSE ? ok : short).push({ el: child, body: next, anchor, author });
         continue;
       }
       // Posts carry prose beyond author and date; lists of linked titles (related articles) do not.
-      if (linkFreeLength(child) - author.name.length >= MIN_PROSE) ok.push({ el: child, anchor, author });
+      const prose = linkFreeLength(child) - author.name.length;
+      if (prose >= MIN_PROSE) ok.push({ el: child, anchor, author });
+      else if (prose > 0) short.push({ el: child, anchor, author });
     }
     // Posts of one list share a tag; keep the majority tag.
     const tags = new Map<string, number>();
     for (const b of ok) tags.set(b.el.tagName, (tags.get(b.el.tagName) ?? 0) + 1);
     const top = [...tags.entries()].sort((a, b) => b[1] - a[1])[0];
     if (!top) continue;
-    const same = ok.filter((b) => b.el.tagName === top[0]);
+    let same = ok.filter((b) => b.el.tagName === top[0]);
     if (same.length < GENERIC_MIN_POSTS) continue;
+    const shapes = new Set(same.map(shapeOf));
+    const extra = short.filter((b) => shapes.has(shapeOf(b)));
+    if (extra.length) same = [...same, ...extra].sort((a, b) => indexIn(parent, a.el) - indexIn(parent, b.el));
     const score = same.length;
     if (!best || score > best.score) best = { blocks: same, parent, score };
   }
