@@ -62,6 +62,17 @@ describe('templates', () => {
   });
 });
 
+describe('posts of only a picture', () => {
+  it('XenForo 2: an image-only post is a post (empty text); an ad slot without a time is not', () => {
+    const t = extractThread({ html: fx('xenforo2-media.html'), url: 'https://www.example.de/forum/homescreens.905512.html', fetchedAt: REF, timeZone: 'UTC' })!;
+    expect(t.matcher).toBe('xenforo');
+    expect(t.posts.map((p) => p.author)).toEqual(['M--G', 'deineltan', 'DVa']);
+    expect(t.posts[1].text).toBe('');
+    expect(t.posts[1].time).toBe('2019-03-12T19:50:00.000Z');
+    expect(t.replyCount).toBe(2);
+  });
+});
+
 describe('generic detector', () => {
   it('table layout: a post is a header row (author, time) plus the next body row', () => {
     const t = extractThread({ html: fx('table-rows.html'), url: 'http://hifi.example.de/viewthread-84-87.html', fetchedAt: REF, timeZone: 'UTC' })!;

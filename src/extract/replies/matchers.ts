@@ -190,13 +190,15 @@ export function applyMatcher(
     const author = authorEl ? textOf(authorEl) : cleanText(b.getAttribute('data-author'));
     const textEl = own(b, m.text)[0];
     const text = textEl ? textOf(textEl) : '';
-    // No body, no post: ad slots and "sponsored" rows copy the post markup but carry no message.
-    if (!text) continue;
     let time: Date | null = null;
     for (const t of own(b, m.time)) {
       time = timeOfElement(t, ref, timeZone, dayFirst);
       if (time) break;
     }
+    // No body, no post: ad slots and "sponsored" rows copy the post markup but carry no message
+    // and no time. A post of only a picture or an embedded video is a post all the same.
+    const media = textEl?.querySelector('img, video, iframe, audio');
+    if (!text && !(media && time && author)) continue;
     let floor: number | undefined;
     if (m.floor) {
       for (const f of own(b, m.floor)) {
