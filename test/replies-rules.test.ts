@@ -82,6 +82,20 @@ describe('generic detector', () => {
     expect(t.posts[1].author).toContain('Django8');
   });
 
+  it('bbPress: `38 secs ago` is a time, the opening post takes its own date (not the header\'s last reply), names without the date', () => {
+    const t = extractThread({ html: fx('bbpress-relative.html'), url: 'https://ms.example/topic/cbd-oil-11', fetchedAt: REF, timeZone: 'UTC' })!;
+    expect(t.matcher).toBe('generic');
+    expect(t.posts.map((p) => p.author)).toEqual(['diaflash', 'highlander', 'cathy', 'highlander']);
+    // en-GB: 15/05/19 is 15 May 2019; relative times count back from REF (2021-06-15 12:00).
+    expect(t.posts.map((p) => p.time)).toEqual([
+      '2019-05-15T12:00:00.000Z',
+      '2020-12-15T12:00:00.000Z',
+      '2021-06-15T11:39:00.000Z',
+      '2021-06-15T11:59:22.000Z',
+    ]);
+    expect(t.replyCount).toBe(3);
+  });
+
   it('opening post with other markup than the replies is found before the reply list', () => {
     const t = extractThread({ html: fx('opening-post.html'), url: 'https://ms.example/topic/news-on-myelin-repair/', fetchedAt: REF, timeZone: 'UTC' })!;
     expect(t.matcher).toBe('generic');

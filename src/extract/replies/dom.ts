@@ -63,7 +63,7 @@ export const DATE_LIKE = new RegExp(
     String.raw`\b\d{1,2}(\.? |[-.])?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|januar|februar|märz|mai|juni|juli|august|oktober|dezember|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre)[a-zä]*\.?[-, ]`,
     String.raw`\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?\b`,
     String.raw`\b\d{1,2}(st|nd|rd|th) (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)`,
-    String.raw`\b\d+ (seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?) ago\b`,
+    String.raw`\b\d+ (seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?) ago\b`,
     String.raw`\b(yesterday|today|gestern|heute|hier|aujourd'hui)\b`,
     String.raw`\d+\s*(秒|分钟|小时|天|周|个月|年)前|刚刚|昨天|前天|今天`,
     String.raw`\d{1,2}月\d{1,2}日`,

@@ -60,8 +60,7 @@ function findAuthor(block: Element): AuthorInfo | null {
       if (!name || name.length > 60) continue;
       // A profile box holds the name and the member's rank (`Sober Stammgast`): the name is
       // the box's first link or bold text when it has one.
-      const inner = el.tagName === 'A' ? null : el.querySelector('a[href], b, strong');
-      const short = inner ? cleanText(inner.textContent) : '';
+      const short = el.tagName === 'A' ? '' : Array.from(el.querySelectorAll('a[href], b, strong'), (e) => cleanText(e.textContent)).find((t) => t) ?? '';
       return { el, name: short || name };
     }
   }
@@ -156,6 +155,19 @@ function anchorRank(el: Element): number {
   return /\d/.test(el.getAttribute('title') ?? el.textContent ?? '') ? 2 : 1;
 }
 
+/** Higher rank wins; at equal rank the inner anchor (`15/05/19`, not the header line around it). */
+function isBetterAnchor(a: Element, than: Element): boolean {
+  const ra = anchorRank(a);
+  const rb = anchorRank(than);
+  return ra > rb || (ra === rb && than !== a && than.contains(a));
+}
+
+function bestAnchorIn(el: Element, anchors: Element[]): Element | undefined {
+  let best: Element | undefined;
+  for (const a of anchors) if (el.contains(a) && (!best || isBetterAnchor(a, best))) best = a;
+  return best;
+}
+
 const MIN_PROSE = 25;
 const SINGLE_AUTHOR_MIN_POSTS = 6;
 
@@ -169,7 +181,7 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
       let kids = byParent.get(parent);
       if (!kids) byParent.set(parent, (kids = new Map()));
       const had = kids.get(child);
-      if (!had || anchorRank(anchor) > anchorRank(had)) kids.set(child, anchor);
+      if (!had || isBetterAnchor(anchor, had)) kids.set(child, anchor);
       child = parent;
     }
   }
@@ -258,7 +270,7 @@ function findOpeningPost(list: Element, blocks: Block[], anchors: Element[]): Bl
   for (let e: Element | null = list; e && chain.length < 4; e = e.parentElement) chain.push(e);
   for (const node of chain) {
     for (let sib = node.previousElementSibling; sib; sib = sib.previousElementSibling) {
-      const anchor = anchors.find((a) => sib!.contains(a));
+      const anchor = bestAnchorIn(sib, anchors);
       if (!anchor) continue;
       const author = findAuthor(sib);
       if (!author) return null;
