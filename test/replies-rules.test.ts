@@ -62,6 +62,17 @@ describe('templates', () => {
   });
 });
 
+describe('Vanilla on a rewritten URL', () => {
+  it('`/category/ID-slug.html`: discussion plus comments, the sidebar thread list is not posts', () => {
+    const t = extractThread({ html: fx('vanilla-rewritten.html'), url: 'https://talk.example.com/ivy-league/2184314-application-to-ivy-leagues.html', fetchedAt: REF, timeZone: 'UTC' })!;
+    expect(t.matcher).toBe('vanilla');
+    expect(t.threadId).toBe('2184314');
+    expect(t.posts.map((p) => p.author)).toEqual(['tommyshelby', 'TomSrOfBoston', 'tommyshelby']);
+    expect(t.posts.map((p) => p.time)).toEqual(['2020-04-23T13:40:04.000Z', '2020-04-23T13:55:19.000Z', '2020-04-24T04:56:47.000Z']);
+    expect(t.replyCount).toBe(2);
+  });
+});
+
 describe('posts of only a picture', () => {
   it('XenForo 2: an image-only post is a post (empty text); an ad slot without a time is not', () => {
     const t = extractThread({ html: fx('xenforo2-media.html'), url: 'https://www.example.de/forum/homescreens.905512.html', fetchedAt: REF, timeZone: 'UTC' })!;

@@ -115,9 +115,11 @@ export const BUILTIN_MATCHERS: readonly ReplyMatcher[] = [
     pages: '.paging a, .nav a[href*="read.php"]',
   },
   {
+    // Vanilla: forums rewrite `/discussion/ID/slug` to `/category/ID-slug.html` and the like, and
+    // `.ItemDiscussion` / `li.ItemComment` with a `.Message` are Vanilla's own, so any URL.
     name: 'vanilla',
-    url: String.raw`/discussion/\d+`,
-    threadId: String.raw`/discussion/(\d+)`,
+    url: '.',
+    threadId: String.raw`(?:/discussion/|/)(\d+)(?=[-/.]|$)`,
     post: '.ItemDiscussion, li.ItemComment',
     author: '.Author .Username, a.Username',
     time: '.DateCreated time, time',
