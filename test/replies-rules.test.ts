@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractThread, resolveTimeText } from '../src/extract/replies/index.js';
 import { normaliseNumericDate, pageDayFirst } from '../src/extract/replies/time.js';
+import { lowerCaseAttributes } from '../src/extract/replies/dom.js';
 
 const fx = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures/replies', name), 'utf8');
 const REF = new Date('2021-06-15T12:00:00Z');
@@ -126,6 +127,22 @@ describe('generic detector', () => {
 
   it('one author repeating a few times (a feed, a byline) is not a thread', () => {
     expect(extractThread({ html: fx('byline-feed.html'), url: 'https://news.example/deportees', fetchedAt: REF, timeZone: 'UTC' })).toBeNull();
+  });
+});
+
+describe('upper-case HTML', () => {
+  it('lowerCaseAttributes: names lower-cased, values (even `A B=C`) untouched', () => {
+    expect(lowerCaseAttributes(`<A HREF='u.pl?id=1' TITLE="Foo Bar=Baz">x</A><TD ALIGN=right><img src="a.png" alt="A B"/>`)).toBe(
+      `<A href='u.pl?id=1' title="Foo Bar=Baz">x</A><TD align=right><img src="a.png" alt="A B"/>`,
+    );
+  });
+
+  it('mwForum `<A HREF=user_info.pl>` posts: the author link is seen, three posts', () => {
+    const t = extractThread({ html: fx('mwforum-uppercase.html'), url: 'https://pd.example.org/cgi-bin/forum/topic_show.pl?id=5256', fetchedAt: REF, timeZone: 'UTC' })!;
+    expect(t.matcher).toBe('generic');
+    expect(t.posts.map((p) => p.author)).toEqual(['jcoff012', 'junipersage', 'jcoff012']);
+    expect(t.posts.map((p) => p.time)).toEqual(['2020-03-12T13:17:00.000Z', '2020-03-12T15:21:00.000Z', '2020-03-12T17:31:00.000Z']);
+    expect(t.posts[2].text).toBe('Bless you! This is wonderfully helpful. Thank you!');
   });
 });
 

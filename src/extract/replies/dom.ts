@@ -2,9 +2,23 @@
 import { parseHTML } from 'linkedom';
 import { resolveTimeText } from './time.js';
 
+const START_TAG = /<([a-zA-Z][^\s/>]*)(\s[^>]*)>/g;
+const ATTR = /([^\s"'=<>`/]+)(\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?/g;
+
+/**
+ * Lower-case attribute names in start tags. linkedom (0.18) keeps `<A HREF=…>` as attribute
+ * `HREF`, so `getAttribute('href')` and `[href]` miss it; old forum engines print upper-case
+ * HTML. Values are left alone (the pattern steps over quoted values whole).
+ */
+export function lowerCaseAttributes(html: string): string {
+  return html.replace(START_TAG, (tag, name: string, attrs: string) =>
+    /[A-Z]/.test(attrs) ? `<${name}${attrs.replace(ATTR, (_m, n: string, v: string | undefined) => n.toLowerCase() + (v ?? ''))}>` : tag,
+  );
+}
+
 /** linkedom, not jsdom: measured 3–8× faster on 600 KB forum pages, and we only read the tree. */
 export function parseDocument(html: string): Document {
-  return parseHTML(html).document as unknown as Document;
+  return parseHTML(lowerCaseAttributes(html)).document as unknown as Document;
 }
 
 export function cleanText(s: string | null | undefined): string {
