@@ -108,6 +108,16 @@ describe('generic detector', () => {
     expect(t.replyCount).toBe(3);
   });
 
+  it('nested reply tree (each reply inside the one it answers) plus a header-card opening post whose body follows it', () => {
+    const t = extractThread({ html: fx('nested-tree.html'), url: 'https://community.example.com/pd/posts/143660160/calcium', fetchedAt: REF, timeZone: 'UTC' })!;
+    expect(t.matcher).toBe('generic');
+    expect(t.posts.map((p) => p.author)).toEqual(['kaypeeoh', 'pvw2', 'kaypeeoh', 'pvw2']);
+    expect(t.posts.map((p) => p.time)).toEqual(['2020-06-16T13:36:54.000Z', '2020-06-16T19:14:26.000Z', '2020-06-16T19:37:46.000Z', '2020-06-16T22:12:43.000Z']);
+    expect(t.posts[0].text).toBe('The podiatrist says the spike of bone pushing on the Achilles is the cause of the pain.');
+    expect(t.posts[3].text).toBe('True, injuries tend to trigger worse arthritis.');
+    expect(t.replyCount).toBe(3);
+  });
+
   it('opening post with other markup than the replies is found before the reply list', () => {
     const t = extractThread({ html: fx('opening-post.html'), url: 'https://ms.example/topic/news-on-myelin-repair/', fetchedAt: REF, timeZone: 'UTC' })!;
     expect(t.matcher).toBe('generic');

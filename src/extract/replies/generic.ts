@@ -231,6 +231,8 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
     const score = same.length;
     if (!best || score > best.score) best = { blocks: same, parent, score };
   }
+  const nested = nestedBlocks(doc, anchors, comments);
+  if (nested && (!best || nested.score > best.score)) best = nested;
   if (!best) return null;
   if (!comments) {
     const opening = findOpeningPost(best.parent, best.blocks, anchors);
@@ -258,6 +260,64 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
   return { posts: unique, blocks: best.blocks.map((b) => b.el), comments };
 }
 
+const MAX_NESTED_GROUP = 300;
+
+/**
+ * Threaded comment trees nest a reply inside the post it answers (`.top-level-comment >
+ * .post-response-item + .sub-comment > .post-response-item + .sub-comment > …`), so the posts
+ * are not siblings and the sibling vote never sees three of them under one parent. They still
+ * share one tag and class list: group the anchors' ancestors by that signature instead. Groups
+ * whose members are all siblings are left to the sibling vote; groups whose members nest in
+ * one another are wrappers, not posts.
+ */
+function nestedBlocks(doc: Document, anchors: Element[], comments: boolean): { blocks: Block[]; parent: Element; score: number } | null {
+  const groups = new Map<string, Map<Element, Element>>();
+  for (const anchor of anchors) {
+    let depth = 0;
+    for (let e: Element | null = anchor; e && e.tagName !== 'BODY' && depth < 12; e = e.parentElement, depth++) {
+      const cls = (e.getAttribute('class') ?? '').trim();
+      if (!cls) continue;
+      const key = `${e.tagName}.${cls.split(/\s+/).sort().join('.')}`;
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = new Map()));
+      const had = g.get(e);
+      if (!had || isBetterAnchor(anchor, had)) g.set(e, anchor);
+    }
+  }
+  let best: { blocks: Block[]; parent: Element; score: number } | null = null;
+  let order: Map<Element, number> | null = null;
+  for (const g of groups.values()) {
+    if (g.size < GENERIC_MIN_POSTS || g.size > MAX_NESTED_GROUP || (best && g.size <= best.score)) continue;
+    const els = [...g.keys()];
+    const parent0 = els[0].parentElement;
+    if (els.every((e) => e.parentElement === parent0)) continue;
+    if (els.some((a) => els.some((b) => a !== b && a.contains(b)))) continue;
+    const ok: Block[] = [];
+    const short: Block[] = [];
+    for (const [el, anchor] of g) {
+      const author = findAuthor(el);
+      if (!author) continue;
+      const prose = linkFreeLength(el) - author.name.length;
+      if (prose >= MIN_PROSE) ok.push({ el, anchor, author });
+      else if (prose > 0) short.push({ el, anchor, author });
+    }
+    if (ok.length < GENERIC_MIN_POSTS) continue;
+    let parent: Element | null = els[0].parentElement;
+    while (parent && !els.every((e) => parent!.contains(e))) parent = parent.parentElement;
+    if (!parent) continue;
+    if (comments && !COMMENT_BOX.test(`${parent.id} ${parent.getAttribute('class') ?? ''}`) && !inCommentBox(parent)) continue;
+    if (!order) {
+      order = new Map();
+      let i = 0;
+      for (const e of Array.from(doc.querySelectorAll('*'))) order.set(e, i++);
+    }
+    const pos = order;
+    const blocks = [...ok, ...short].sort((a, b) => (pos.get(a.el) ?? 0) - (pos.get(b.el) ?? 0));
+    best = { blocks, parent, score: blocks.length };
+  }
+  return best;
+}
+
 /**
  * Many forums print the opening post with other markup than the replies (a `topic` card above
  * a `comments` list). Look for it just before the post list: the nearest earlier sibling of the
@@ -277,6 +337,20 @@ function findOpeningPost(list: Element, blocks: Block[], anchors: Element[]): Bl
       if (linkFreeLength(sib) - author.name.length < MIN_PROSE) return null;
       // Not the whole page chrome: an opening post is one block, much like a reply in size.
       if (sib.querySelectorAll('*').length > 40 * Math.max(...blocks.map((b) => b.el.querySelectorAll('*').length))) return null;
+      // A header card (title, author, time) whose body follows it as a sibling: take that body.
+      if (bodyText(sib, author.el, anchor).length < MIN_PROSE) {
+        let body: Element | undefined;
+        let bodyLen = MIN_PROSE - 1;
+        for (let n = sib.nextElementSibling; n && n !== node; n = n.nextElementSibling) {
+          if (anchors.some((a) => n!.contains(a))) break;
+          const len = linkFreeLength(n);
+          if (len > bodyLen) {
+            body = n;
+            bodyLen = len;
+          }
+        }
+        if (body) return { el: sib, body, anchor, author };
+      }
       return { el: sib, anchor, author };
     }
   }
