@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { extractThread, resolveTimeText } from '../src/extract/replies/index.js';
 import { normaliseNumericDate, pageDayFirst } from '../src/extract/replies/time.js';
 import { lowerCaseAttributes } from '../src/extract/replies/dom.js';
+import { voiceCount } from '../src/extract/replies/generic.js';
 
 const fx = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures/replies', name), 'utf8');
 const REF = new Date('2021-06-15T12:00:00Z');
@@ -133,6 +134,16 @@ describe('generic detector', () => {
     expect(t.matcher).toBe('generic-comments');
     expect(t.posts.map((p) => p.author)).toEqual(['kaye', 'rolf', 'mina']);
     expect(t.replyCount).toBe(3);
+  });
+
+  it('voiceCount: a name plus a run-on role is the same voice, a longer nickname is not', () => {
+    expect(voiceCount(['Carrie Arnold', 'Carrie ArnoldContributing Writer', 'Carrie Arnold'])).toBe(1);
+    expect(voiceCount(['john', 'johnny', 'JOHN'])).toBe(2);
+    expect(voiceCount(['Ann', 'Ann · Moderator', 'Bob'])).toBe(2);
+  });
+
+  it('article byline, author box and footer box (one writer, one date) are not a thread', () => {
+    expect(extractThread({ html: fx('byline-authorbox.html'), url: 'https://science.example/tuft-cells-20191115/', fetchedAt: REF, timeZone: 'UTC' })).toBeNull();
   });
 
   it('one author repeating a few times (a feed, a byline) is not a thread', () => {

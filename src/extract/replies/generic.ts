@@ -246,8 +246,7 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
   });
   // One voice repeating a few times is a byline or an embedded feed, not a conversation
   // (a long single-author thread — a serial, a diary — still passes).
-  const authors = new Set(posts.map((p) => p.author.toLowerCase()));
-  if (authors.size < 2 && posts.length < SINGLE_AUTHOR_MIN_POSTS) return null;
+  if (voiceCount(posts.map((p) => p.author)) < 2 && posts.length < SINGLE_AUTHOR_MIN_POSTS) return null;
   // The same author, time and text twice is one block found through two anchors, not two posts.
   const seen = new Set<string>();
   const unique = posts.filter((p) => {
@@ -258,6 +257,22 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
   });
   if (unique.length < GENERIC_MIN_POSTS) return null;
   return { posts: unique, blocks: best.blocks.map((b) => b.el), comments };
+}
+
+/**
+ * Distinct voices among author names. A byline and an author box name one person twice, the
+ * box with the role run on (`Carrie Arnold` / `Carrie ArnoldContributing Writer`): a name that
+ * is another name plus a new word (capital, digit or separator next) is the same voice;
+ * `john` / `johnny` stay two.
+ */
+export function voiceCount(names: string[]): number {
+  const sorted = [...new Set(names.map((n) => n.trim()))].filter(Boolean).sort((a, b) => a.length - b.length);
+  const kept: string[] = [];
+  for (const n of sorted) {
+    const same = kept.some((k) => n.toLowerCase() === k.toLowerCase() || (n.startsWith(k) && /^[\s\p{Lu}\d|·•,(/-]/u.test(n.slice(k.length))));
+    if (!same) kept.push(n);
+  }
+  return kept.length;
 }
 
 const MAX_NESTED_GROUP = 300;
