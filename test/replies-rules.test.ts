@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractThread, resolveTimeText } from '../src/extract/replies/index.js';
 import { normaliseNumericDate, pageDayFirst } from '../src/extract/replies/time.js';
-import { lowerCaseAttributes } from '../src/extract/replies/dom.js';
+import { lowerCaseAttributes, parseDocument, textOf } from '../src/extract/replies/dom.js';
 import { voiceCount } from '../src/extract/replies/generic.js';
 
 const fx = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures/replies', name), 'utf8');
@@ -156,6 +156,11 @@ describe('upper-case HTML', () => {
     expect(lowerCaseAttributes(`<A HREF='u.pl?id=1' TITLE="Foo Bar=Baz">x</A><TD ALIGN=right><img src="a.png" alt="A B"/>`)).toBe(
       `<A href='u.pl?id=1' title="Foo Bar=Baz">x</A><TD align=right><img src="a.png" alt="A B"/>`,
     );
+  });
+
+  it('textOf: a space where a line or block breaks, none inside inline markup, scripts left out', () => {
+    const el = parseDocument('<div><p><a href="/u/anna">@anna</a></p><p>hi<br/>there <b>you</b>r<script>x()</script></p></div>').querySelector('div')!;
+    expect(textOf(el)).toBe('@anna hi there your');
   });
 
   it('mwForum `<A HREF=user_info.pl>` posts: the author link is seen, three posts', () => {

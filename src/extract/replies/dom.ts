@@ -25,12 +25,33 @@ export function cleanText(s: string | null | undefined): string {
   return (s ?? '').replace(/[\s\u00a0\u3000]+/g, ' ').trim();
 }
 
-/** Element text without <script>/<style> noise. */
+const SKIP_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+const BREAKS = new Set([
+  'BR', 'P', 'DIV', 'LI', 'UL', 'OL', 'DL', 'DT', 'DD', 'TR', 'TD', 'TH', 'TABLE', 'BLOCKQUOTE', 'PRE', 'HR',
+  'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'SECTION', 'ARTICLE', 'HEADER', 'FOOTER', 'ASIDE', 'FIGURE', 'FIGCAPTION',
+]);
+
+/**
+ * Element text without <script>/<style> noise, with a space where a line or block breaks:
+ * textContent runs `Hy,<br>ich` and `<p>@anna</p><p>hi</p>` together (`Hy,ich`, `@annahi`).
+ */
 export function textOf(el: Element): string {
-  if (!el.querySelector('script, style, noscript')) return cleanText(el.textContent);
-  const clone = el.cloneNode(true) as Element;
-  for (const s of Array.from(clone.querySelectorAll('script, style, noscript'))) s.remove();
-  return cleanText(clone.textContent);
+  const out: string[] = [];
+  const walk = (n: Node): void => {
+    for (let c = n.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) out.push(c.nodeValue ?? '');
+      else if (c.nodeType === 1) {
+        const tag = (c as Element).tagName;
+        if (SKIP_TEXT.has(tag)) continue;
+        const br = BREAKS.has(tag);
+        if (br) out.push(' ');
+        walk(c);
+        if (br) out.push(' ');
+      }
+    }
+  };
+  walk(el);
+  return cleanText(out.join(''));
 }
 
 export function safeQueryAll(root: ParentNode, selector: string): Element[] {
