@@ -119,6 +119,14 @@ describe('generic detector', () => {
     expect(t.replyCount).toBe(3);
   });
 
+  it('a longer `Recent activity` list (title link, `Most recent by`, time, counts) loses to the real replies', () => {
+    const t = extractThread({ html: fx('teaser-sidebar.html'), url: 'https://talk.example.com/ivy/2184314-application.html', fetchedAt: REF, timeZone: 'UTC' })!;
+    expect(t.matcher).toBe('generic');
+    expect(t.posts.map((p) => p.author)).toEqual(['tommyshelby', 'TomSrOfBoston', 'Lindagaf', 'tommyshelby']);
+    expect(t.posts[1].time).toBe('2020-04-23T13:55:19.000Z');
+    expect(t.replyCount).toBe(3);
+  });
+
   it('opening post with other markup than the replies is found before the reply list', () => {
     const t = extractThread({ html: fx('opening-post.html'), url: 'https://ms.example/topic/news-on-myelin-repair/', fetchedAt: REF, timeZone: 'UTC' })!;
     expect(t.matcher).toBe('generic');

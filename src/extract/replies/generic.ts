@@ -73,7 +73,7 @@ function linkFreeLength(el: Element): number {
   return Math.max(0, textOf(el).length - links);
 }
 
-function bodyText(block: Element, author: Element, anchor: Element): string {
+function bodyElement(block: Element, author: Element, anchor: Element): Element {
   let best: Element | null = null;
   let bestLen = 0;
   for (const el of Array.from(block.querySelectorAll('*'))) {
@@ -84,7 +84,7 @@ function bodyText(block: Element, author: Element, anchor: Element): string {
       bestLen = len;
     }
   }
-  if (best) return textOf(best);
+  if (best) return best;
   // No telling class: the largest descendant that holds neither the author nor the time.
   for (const el of Array.from(block.querySelectorAll('*'))) {
     if (el.contains(author) || el.contains(anchor)) continue;
@@ -94,7 +94,20 @@ function bodyText(block: Element, author: Element, anchor: Element): string {
       bestLen = len;
     }
   }
-  return best ? textOf(best) : textOf(block);
+  return best ?? block;
+}
+
+function bodyText(block: Element, author: Element, anchor: Element): string {
+  return textOf(bodyElement(block, author, anchor));
+}
+
+/**
+ * A body that is all link text is a teaser's title (`Recent threads` lists: title link, `Most
+ * recent by NAME`, time, view counts), not something a member wrote.
+ */
+function isLinkBody(el: Element): boolean {
+  const all = textOf(el).length;
+  return all > 0 && linkFreeLength(el) < 0.1 * all;
 }
 
 export interface GenericResult {
@@ -215,7 +228,7 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
       }
       // Posts carry prose beyond author and date; lists of linked titles (related articles) do not.
       const prose = linkFreeLength(child) - author.name.length;
-      if (prose >= MIN_PROSE) ok.push({ el: child, anchor, author });
+      if (prose >= MIN_PROSE && !isLinkBody(bodyElement(child, author.el, anchor))) ok.push({ el: child, anchor, author });
       else if (prose > 0) short.push({ el: child, anchor, author });
     }
     // Posts of one list share a tag; keep the majority tag.
@@ -282,7 +295,7 @@ const MAX_NESTED_GROUP = 300;
  * .post-response-item + .sub-comment > .post-response-item + .sub-comment > …`), so the posts
  * are not siblings and the sibling vote never sees three of them under one parent. They still
  * share one tag and class list: group the anchors' ancestors by that signature instead. Groups
- * whose members are all siblings are left to the sibling vote; groups whose members nest in
+ * whose members all sit at one depth are left to the sibling vote; groups whose members nest in
  * one another are wrappers, not posts.
  */
 function nestedBlocks(doc: Document, anchors: Element[], comments: boolean): { blocks: Block[]; parent: Element; score: number } | null {
@@ -304,8 +317,15 @@ function nestedBlocks(doc: Document, anchors: Element[], comments: boolean): { b
   for (const g of groups.values()) {
     if (g.size < GENERIC_MIN_POSTS || g.size > MAX_NESTED_GROUP || (best && g.size <= best.score)) continue;
     const els = [...g.keys()];
-    const parent0 = els[0].parentElement;
-    if (els.every((e) => e.parentElement === parent0)) continue;
+    // A tree nests: its posts sit at different depths. Same-depth cousins are the inner parts
+    // of a flat list's items (each teaser's meta line), which the sibling vote judges whole.
+    const depth = (e: Element) => {
+      let d = 0;
+      for (let p = e.parentElement; p; p = p.parentElement) d++;
+      return d;
+    };
+    const d0 = depth(els[0]);
+    if (els.every((e) => depth(e) === d0)) continue;
     if (els.some((a) => els.some((b) => a !== b && a.contains(b)))) continue;
     const ok: Block[] = [];
     const short: Block[] = [];
@@ -313,7 +333,7 @@ function nestedBlocks(doc: Document, anchors: Element[], comments: boolean): { b
       const author = findAuthor(el);
       if (!author) continue;
       const prose = linkFreeLength(el) - author.name.length;
-      if (prose >= MIN_PROSE) ok.push({ el, anchor, author });
+      if (prose >= MIN_PROSE && !isLinkBody(bodyElement(el, author.el, anchor))) ok.push({ el, anchor, author });
       else if (prose > 0) short.push({ el, anchor, author });
     }
     if (ok.length < GENERIC_MIN_POSTS) continue;
