@@ -224,6 +224,18 @@ describe('§3.6 filters and site table', () => {
     expect(urlFilter('http://news.sina.com.cn/a.html', {}, allow).keep).toBe(true);
     expect(urlFilter('http://evilsina.com.cn/a.html', {}, allow).reason).toBe('not-allowed-domain');
   });
+  it('drops search-results URLs and pathologically repetitive URLs (spider traps)', () => {
+    expect(f('http://s.com/s?wd=%E5%A5%A5%E8%BF%90&pn=10').reason).toBe('search-results');
+    expect(f('http://s.com/search?Q=birds').reason).toBe('search-results'); // keys compare case-insensitively
+    expect(f('http://bbs.com/forum.php?mod=viewthread&tid=7').keep).toBe(true);
+    expect(urlFilter('http://s.com/s?wd=x', {}, parseScoreOptions({ skipQueryKeys: [] })).keep).toBe(true);
+    // maxRepeats 2: a word or segment may occur twice, not three times
+    expect(f('http://t.com/list?tag=%E5%9B%BE%E7%89%87+%E5%9B%BE%E7%89%87').keep).toBe(true);
+    expect(f('http://t.com/list?tag=%E5%9B%BE%E7%89%87+%E5%9B%BE%E7%89%87+%E5%9B%BE%E7%89%87').reason).toBe('repetitive');
+    expect(f('http://t.com/a/b/a/b/a/x.html').reason).toBe('repetitive');
+    expect(f('http://t.com/a/b/a/b/x.html').keep).toBe(true);
+    expect(urlFilter('http://t.com/a/a/a/a', {}, parseScoreOptions({ maxRepeats: 0 })).keep).toBe(true);
+  });
   it('cuts a site after more than `cutoff` irrelevant pages; site relevance = relevant/fetched', () => {
     const t = new SiteTable();
     t.record('a.com', false);

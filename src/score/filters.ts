@@ -8,11 +8,15 @@ export interface UrlFilterOptions {
   stoplistWeight: number;
   allowDomains: readonly string[];
   denyDomains: readonly string[];
+  /** Query keys that mark a search-results URL (an unbounded URL space); empty = keep all. */
+  skipQueryKeys?: readonly string[];
+  /** Most times one path segment or query word may repeat in a URL (0 = no limit). */
+  maxRepeats?: number;
 }
 
 export interface UrlFilterResult {
   keep: boolean;
-  reason?: 'scheme' | 'not-a-page' | 'extension' | 'path-end' | 'denied-domain' | 'not-allowed-domain' | 'bad-url';
+  reason?: 'scheme' | 'not-a-page' | 'extension' | 'path-end' | 'denied-domain' | 'not-allowed-domain' | 'bad-url' | 'search-results' | 'repetitive';
   /** 1, or the stoplist weight when the anchor text is a stopword (weakens, never drops). */
   weight: number;
 }
@@ -45,9 +49,34 @@ export function urlFilter(url: string, link: { tag?: string; anchorText?: string
   if (ext && opts.skipExtensions.some((e) => e.toLowerCase().replace(/^\./, '') === ext)) return { keep: false, reason: 'extension', weight: 0 };
   const stem = dot > 0 ? last.slice(0, dot) : last;
   if (stem && opts.skipPathEnds.some((p) => p.toLowerCase() === stem)) return { keep: false, reason: 'path-end', weight: 0 };
+  if (opts.skipQueryKeys?.length && [...u.searchParams.keys()].some((k) => opts.skipQueryKeys!.includes(k.toLowerCase()))) {
+    return { keep: false, reason: 'search-results', weight: 0 };
+  }
+  if (opts.maxRepeats && pathologicalRepetition(u, opts.maxRepeats)) return { keep: false, reason: 'repetitive', weight: 0 };
   const anchor = (link.anchorText ?? '').trim().toLowerCase();
   const stop = anchor.length > 0 && opts.anchorStoplist.some((s) => s.toLowerCase() === anchor);
   return { keep: true, weight: stop ? opts.stoplistWeight : 1 };
+}
+
+/**
+ * Spider-trap guard beyond METHODS §3.6 (after Heritrix's PathologicalPathDecideRule): a URL
+ * in which one path segment, or one word of a query value, occurs more than `maxRepeats`
+ * times is machine-generated (`/a/a/a/…`, `?wd=图片 图片 图片`), not a page anyone linked on purpose.
+ */
+export function pathologicalRepetition(u: URL, maxRepeats: number): boolean {
+  const over = (parts: string[]) => {
+    const n = new Map<string, number>();
+    for (const p of parts) {
+      if (!p) continue;
+      const c = (n.get(p) ?? 0) + 1;
+      if (c > maxRepeats) return true;
+      n.set(p, c);
+    }
+    return false;
+  };
+  if (over(u.pathname.split('/').map(decodeSafe))) return true;
+  for (const v of u.searchParams.values()) if (over(v.split(/[\s+,]+/))) return true;
+  return false;
 }
 
 function decodeSafe(s: string): string {

@@ -187,6 +187,8 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
     stoplistWeight: strategy === 'classic' || strategy === 'combined' ? o.stoplistWeight : 1,
     allowDomains: o.allowDomains,
     denyDomains: o.denyDomains,
+    skipQueryKeys: o.skipQueryKeys,
+    maxRepeats: o.maxRepeats,
   };
 
   /** IPR of a fetched in-linker: last recomputed value, else its initial value rel (§3.5). */

@@ -71,6 +71,14 @@ export const ScoreOptionsSchema = z
     stoplistWeight: z.number().min(0).max(1).default(0.5),
     allowDomains: z.array(z.string()).default([]),
     denyDomains: z.array(z.string()).default([]),
+    /**
+     * Links into search-results pages (URLs with one of these query keys) are not followed: their
+     * URL space is unbounded (every query, every results page) and they are lists, not content.
+     * Seeds are never filtered, so a search page can still be a starting point. [] = follow them.
+     */
+    skipQueryKeys: z.array(z.string().transform((k) => k.toLowerCase())).default(['q', 'wd', 'query', 'keyword', 'keywords', 'searchword', 'search_query']),
+    /** A URL with one path segment or query word repeated more than this many times is a trap (0 = off). */
+    maxRepeats: z.number().int().min(0).default(2),
     /** Irrelevant pages tolerated per site before its links are no longer followed (0 = none). Classic strategy only. */
     siteCutoff: z.number().int().min(0).default(100),
     /** Weight of the site relevance bonus (1 + w · relevant/fetched of the host). */
