@@ -1,0 +1,265 @@
+/**
+ * `npm run bench:replay`: the frontier and the scorer replayed over cached page analyses, for
+ * tuning strategies in seconds instead of the real crawl's minutes.
+ *
+ * A real crawl spends its time rendering and extracting pages; the order in which it fetches
+ * them depends only on the topic model, the scorer and the frontier. Page analyses (text,
+ * links, dates) do not depend on the strategy, so they are extracted once and cached (the
+ * Chinese test web rendered in a real browser, Wikispeedia over HTTP); each replay then runs
+ * the engine's per-page path (judge → scorer → frontier) sequentially over the cache, with the
+ * real PageJudge (its seed set grows as in a crawl) and the real Frontier. Differences from
+ * `npm run bench`: concurrency 1 and no politeness waits. Harvest is against ground truth, as in
+ * the bench. The cache lives in $REPLAY_CACHE (default: the system temp folder).
+ *
+ *   npm run bench:replay -- [--web testweb,wikispeedia] [--test-pages 150] [--wiki-pages 300]
+ *                           [--strategies a,b] [--score '{"learningRate":0.05}'] [--topics quake,birds]
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { parseConfig, STRATEGIES, type StrategyName } from '../src/config/schema.js';
+import { chromium } from 'playwright';
+import { PageJudge } from '../src/crawl/judge.js';
+import { analyzePage } from '../src/extract/page.js';
+import type { PageAnalysis } from '../src/extract/types.js';
+import { Frontier, uniqueKeyOf } from '../src/frontier/frontier.js';
+import { RobotsCache } from '../src/frontier/robots.js';
+import { browserLaunchOptions } from '../src/fetch/browser.js';
+import { waitForQuietNetwork } from '../src/fetch/crawler.js';
+import { createScorer } from '../src/score/index.js';
+import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
+import { hash32, Rng } from '../src/testweb/rng.js';
+import { startWikispeediaWeb, wikispeediaMissing, type WikispeediaWeb } from '../src/testweb/wikispeedia.js';
+
+interface Cached {
+  status: number;
+  analysis?: PageAnalysis;
+}
+
+const CACHE_DIR = process.env.REPLAY_CACHE ?? join(tmpdir(), 'focus-replay-cache');
+const FETCHED_AT = '2008-06-01T04:00:00.000Z';
+
+class PageCache {
+  readonly pages = new Map<string, Cached>();
+  misses = 0;
+  dirty = false;
+  /** Servers listen on ephemeral ports: cached URLs are rebased onto today's origins by hostname. */
+  constructor(private readonly file: string, origins: string[]) {
+    if (!existsSync(file)) return;
+    const byHost = new Map(origins.map((o) => [new URL(o).hostname, o]));
+    const rebase = (u: string) => {
+      const x = new URL(u);
+      const o = byHost.get(x.hostname);
+      return o ? o + x.pathname + x.search : u;
+    };
+    for (const [u, c] of Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, Cached>)) {
+      const a = c.analysis;
+      this.pages.set(rebase(u), a ? { ...c, analysis: { ...a, url: rebase(a.url), links: a.links.map((l) => ({ ...l, url: rebase(l.url) })) } } : c);
+    }
+  }
+  /** `render`: how a miss is fetched (a browser for JavaScript webs); plain HTTP without it. */
+  render?: (url: string) => Promise<Cached>;
+  async get(url: string): Promise<Cached> {
+    const hit = this.pages.get(url);
+    if (hit) return hit;
+    this.misses++;
+    let c: Cached;
+    if (this.render) c = await this.render(url);
+    else try {
+      const res = await fetch(url, { redirect: 'follow' });
+      const html = /html/.test(res.headers.get('content-type') ?? '') ? await res.text() : undefined;
+      c = { status: res.status, analysis: html !== undefined && res.status < 400 ? analyzePage({ html, url: res.url, fetchedAt: new Date(FETCHED_AT) }) : undefined };
+    } catch {
+      c = { status: 0 };
+    }
+    this.pages.set(url, c);
+    this.dirty = true;
+    if (this.misses % 200 === 0) this.save();
+    return c;
+  }
+  save(): void {
+    if (!this.dirty) return;
+    mkdirSync(CACHE_DIR, { recursive: true });
+    writeFileSync(this.file, JSON.stringify(Object.fromEntries(this.pages)));
+    this.dirty = false;
+  }
+}
+
+/** Renders pages in one real browser (as the browser fetcher does: load, then a quiet network). */
+async function browserRenderer(): Promise<{ render: (url: string) => Promise<Cached>; close: () => Promise<void> }> {
+  const { launchOptions } = await browserLaunchOptions();
+  const browser = await chromium.launch(launchOptions);
+  const context = await browser.newContext();
+  await context.route(/\.(jpe?g|png|gif|webp|svg|ico|woff2?|ttf|mp4|mp3)(\?|$)/i, (r) => r.abort());
+  const render = async (url: string): Promise<Cached> => {
+    const page = await context.newPage();
+    const inFlight = { n: 0, lastChange: Date.now() };
+    const xhr = (r: { resourceType(): string }) => r.resourceType() === 'xhr' || r.resourceType() === 'fetch';
+    page.on('request', (r) => xhr(r) && ((inFlight.n += 1), (inFlight.lastChange = Date.now())));
+    const done = (r: { resourceType(): string }) => xhr(r) && ((inFlight.n -= 1), (inFlight.lastChange = Date.now()));
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+    try {
+      const res = await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
+      const status = res?.status() ?? 0;
+      if (!res || status >= 400 || !/html/.test(res.headers()['content-type'] ?? 'html')) return { status };
+      await waitForQuietNetwork(page, inFlight, 120, 3000);
+      return { status, analysis: analyzePage({ html: await page.content(), url: page.url(), fetchedAt: new Date(FETCHED_AT) }) };
+    } catch {
+      return { status: 0 };
+    } finally {
+      await page.close();
+    }
+  };
+  return { render, close: () => browser.close() };
+}
+
+export interface ReplayRun {
+  web: string;
+  topic: string;
+  strategy: string;
+  fetched: number;
+  curve: number[];
+  /** Fetch order: URL, truth, the crawler's own verdict, and the score it was fetched at. */
+  order: [string, boolean, boolean | null, number][];
+}
+
+/** One crawl replayed: the engine's onPage path (judge → scorer → frontier) over cached analyses. */
+async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean }, strategy: StrategyName, score: Record<string, unknown>, robots?: RobotsCache): Promise<Pick<ReplayRun, 'curve' | 'order'>> {
+  const config = parseConfig({ topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score });
+  const judge = await PageJudge.create(config);
+  const time = judge.model.topics[0].time;
+  const scorer = createScorer(
+    config.strategy,
+    { ...config.score, pageThreshold: config.pageThreshold },
+    { randomSeed: config.randomSeed, timePr: time ? (d) => time.Pr(d) : undefined, inTimeWindow: time ? (d) => time.timeRelevance(d) > 0 : undefined },
+  );
+  const frontier = new Frontier({ maxPages: c.maxPages, maxDepth: config.maxDepth, robots });
+  for (const url of c.seeds) frontier.offer({ url, depth: 0, ...scorer.seedScore(url) });
+  const curve: number[] = [];
+  const order: ReplayRun['order'] = [];
+  let truthRelevant = 0;
+  for (;;) {
+    const req = await frontier.fetchNextRequest();
+    if (!req) break;
+    const m = req.userData as { depth?: number; parentUrl?: string; anchorText?: string; score?: number };
+    const page = await cache.get(req.url);
+    let relevant: boolean | null = null;
+    if (page.analysis) {
+      const analysis = page.analysis;
+      const depth = m.depth ?? 0;
+      if (analysis.url !== req.url) frontier.markSeen([uniqueKeyOf(analysis.url)]);
+      const verdict = judge.judge(analysis, { isSeed: depth === 0, anchorText: m.anchorText });
+      relevant = verdict.relevant;
+      const anchorOf = new Map<string, string>();
+      const links = analysis.links.map((l) => {
+        if (l.anchorText && !anchorOf.has(l.url)) anchorOf.set(l.url, l.anchorText);
+        return { url: l.url, tag: l.tag, anchorText: l.anchorText, contextSim: judge.linkRelevance(l), anchorKeywordFreq: judge.anchorKeywordFreq(l) };
+      });
+      const updates = scorer.onPageFetched({
+        url: req.url,
+        parentUrl: m.parentUrl,
+        depth,
+        host: new URL(req.url).host,
+        rel: verdict.rel,
+        relevant: verdict.relevant,
+        publishTime: analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined,
+        links,
+      });
+      for (const u of updates) {
+        if (u.drop) frontier.drop(uniqueKeyOf(u.url), u.reason);
+        else frontier.offer({ url: u.url, depth: u.depth, parentUrl: u.parentUrl ?? req.url, anchorText: anchorOf.get(u.url), score: u.score, components: u.breakdown.components });
+      }
+    }
+    const truth = c.truth(req.url);
+    if (truth) truthRelevant++;
+    curve.push(truthRelevant / (curve.length + 1));
+    order.push([req.url, truth, relevant, m.score ?? 0]);
+    await frontier.markRequestHandled(req);
+  }
+  return { curve, order };
+}
+
+const pct = (x: number | undefined) => (x === undefined ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
+
+async function main(): Promise<void> {
+  const o = new Command()
+    .name('bench:replay')
+    .option('--web <list>', 'testweb,wikispeedia', 'testweb,wikispeedia')
+    .option('--topics <list>', 'topic ids (default: all of each web)')
+    .option('--test-pages <n>', 'budget on the test web', '150')
+    .option('--wiki-pages <n>', 'budget on Wikispeedia', '300')
+    .option('--strategies <list>', 'strategies', STRATEGIES.join(','))
+    .option('--score <json>', 'score option overrides (JSON)', '{}')
+    .option('--json <file>', 'write the curves here')
+    .parse()
+    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; strategies: string; score: string; json?: string }>();
+  const webs = o.web.split(',');
+  const wantTopic = (id: string) => !o.topics || o.topics.split(',').includes(id);
+  const strategies = o.strategies.split(',') as StrategyName[];
+  const score = JSON.parse(o.score) as Record<string, unknown>;
+  const runs: ReplayRun[] = [];
+  const report = (web: string, topic: string, budget: number) => {
+    const mine = runs.filter((r) => r.web === web && r.topic === topic);
+    const marks = [...new Set([Math.round(budget / 3), Math.round((2 * budget) / 3), budget])];
+    process.stdout.write(`${web}/${topic}  ` + mine.map((r) => `${r.strategy} ${marks.map((k) => pct(r.curve[Math.min(k, r.curve.length) - 1])).join('/')}`).join('  ') + '\n');
+  };
+
+  if (webs.includes('testweb')) {
+    const web = await startTestWeb();
+    const cache = new PageCache(join(CACHE_DIR, 'testweb-42.json'), web.sites.map((s) => s.origin));
+    try {
+      const renderer = await browserRenderer();
+      cache.render = renderer.render;
+      const robots = new RobotsCache();
+      const budget = Number(o.testPages);
+      for (const t of web.topics.filter((t) => wantTopic(t.id))) {
+        for (const s of strategies) {
+          const r = await replay(cache, { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score, robots);
+          runs.push({ web: 'testweb', topic: t.id, strategy: s, fetched: r.curve.length, ...r });
+        }
+        report('testweb', t.id, budget);
+      }
+      if (cache.misses) process.stderr.write(`testweb: ${cache.misses} pages rendered into the cache\n`);
+      cache.save();
+      await renderer.close();
+    } finally {
+      await web.close();
+    }
+  }
+  if (webs.includes('wikispeedia')) {
+    const missing = wikispeediaMissing();
+    if (missing) process.stderr.write(`Wikispeedia skipped: ${missing}\n`);
+    else {
+      const web: WikispeediaWeb = await startWikispeediaWeb();
+      const cache = new PageCache(join(CACHE_DIR, 'wikispeedia.json'), [web.origin]);
+      try {
+        const budget = Number(o.wikiPages);
+        for (const t of web.topics.filter((t) => wantTopic(t.id))) {
+          const seeds = web.seeds(t.id, 5, new Rng(hash32(`seeds:${t.id}:1`)));
+          for (const s of strategies) {
+            const r = await replay(cache, { seeds, keywords: t.keywords, maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score);
+            runs.push({ web: 'wikispeedia', topic: t.id, strategy: s, fetched: r.curve.length, ...r });
+          }
+          report('wikispeedia', t.id, budget);
+          cache.save();
+        }
+      } finally {
+        await web.close();
+      }
+    }
+  }
+  // Mean harvest at the budget per strategy, and the rank of each.
+  for (const web of webs) {
+    const mine = runs.filter((r) => r.web === web);
+    if (!mine.length) continue;
+    const by = new Map<string, number[]>();
+    for (const r of mine) by.set(r.strategy, [...(by.get(r.strategy) ?? []), r.curve.at(-1) ?? 0]);
+    const means = [...by].map(([s, v]) => [s, v.reduce((a, b) => a + b, 0) / v.length] as const).sort((a, b) => b[1] - a[1]);
+    process.stdout.write(`${web} mean at budget: ${means.map(([s, m]) => `${s} ${pct(m)}`).join('  ')}\n`);
+  }
+  if (o.json) writeFileSync(o.json, JSON.stringify(runs));
+}
+
+await main();
