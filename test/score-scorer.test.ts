@@ -207,7 +207,7 @@ describe('classic strategy (seed 002)', () => {
 
 describe('combined strategy', () => {
   it('multiplies the smoothed parent/anchor priority by ω, Π, IPR and site factors (hand-computed)', () => {
-    const s = createScorer('combined');
+    const s = createScorer('combined', { learnWeights: false });
     const ups = byUrl(
       s.onPageFetched(P('http://s.com/news/index.html', 0, 0.6, [
         L('http://s.com/news/a.html', 0.5, 0.2),
@@ -229,7 +229,7 @@ describe('combined strategy', () => {
 
 describe('combined: bounded accumulation, feedback only through irrelevant parents', () => {
   it('in-links from more relevant parents raise a URL by at most inlinkShare', () => {
-    const s = createScorer('combined');
+    const s = createScorer('combined', { learnWeights: false });
     const hub = 'http://hub.com/h.html';
     let last: ScoreUpdate | undefined;
     for (let i = 1; i <= 5; i++) last = byUrl(s.onPageFetched(P(`http://p${i}.com/x.html`, 0, 0.5, [L(hub, 0.5)]))).get(hub);
@@ -239,7 +239,7 @@ describe('combined: bounded accumulation, feedback only through irrelevant paren
   });
   it('does not demote the children of a relevant parent, does for an irrelevant one', () => {
     for (const [rel, expected] of [[0.5, 1], [0.1, 0.5]] as const) {
-      const s = createScorer('combined');
+      const s = createScorer('combined', { learnWeights: false });
       const parent = 'http://f.com/list/index.html';
       const kids = [1, 2, 3, 4].map((i) => `http://f.com/list/${i}.html`);
       s.onPageFetched(P(parent, 1, rel, kids.map((k) => L(k))));
@@ -252,7 +252,7 @@ describe('combined: bounded accumulation, feedback only through irrelevant paren
 
 describe('periodic re-scoring (IPageRank cycle)', () => {
   it('reports only the queued URLs whose score moved', () => {
-    const s = createScorer('combined', { iprEvery: 3 });
+    const s = createScorer('combined', { iprEvery: 3, learnWeights: false });
     const u = 'http://c.com/u.html';
     const first = byUrl(s.onPageFetched(P('http://a.com/A.html', 0, 0.6, [L(u, 0.5)])));
     // before the cycle IPR(A) is its initial value rel = 0.6

@@ -22,12 +22,14 @@ import {
 } from './structure.js';
 import { iPageRank, rwbAdmit, type IprNode, type RwbDecision } from './ipagerank.js';
 import { SiteTable, urlFilter } from './filters.js';
+import { OnlineLogistic } from './learned.js';
 
 export { ScoreOptionsSchema, parseScoreOptions, type ScoreOptions } from './options.js';
 export * from './priority.js';
 export * from './structure.js';
 export * from './ipagerank.js';
 export * from './filters.js';
+export * from './learned.js';
 
 export interface OutLink {
   url: string;
@@ -147,6 +149,22 @@ function hostOf(url: string): string {
   }
 }
 
+/** Inputs of combined's learned weights (src/score/learned.ts), each in about [0, 1]. */
+export const COMBINED_FEATURES = [
+  'product', // log of the fixed product of §3.1–§3.6 terms, /4
+  'maxContextSim', // best cos(T, A_u) over in-links (§3.1)
+  'parentRel', // rel of the best in-linker (§3.1)
+  'relevantInlinks', // log(1 + relevant in-linkers) (§3.2 accumulation)
+  'inlinks', // log(1 + in-linkers)
+  'wPath', // path relation of the best in-link (§3.2)
+  'fAnchor', // topic keyword share in the link context (§3.2)
+  'siteRelevance', // relevant/fetched of the URL's host (§3.6)
+  'tunnel', // 1 when the best in-linker is irrelevant (§3.2 tunnelling)
+  'ipagerank', // IPR(u) - (1-d), clipped to [0,1] (§3.5)
+  'timePr', // Pr(t|T) of the URL's date (§3.4)
+  'depth', // link depth / 10, capped
+] as const;
+
 /** bfs: FIFO encoded as a score decreasing in discovery order, so a max-heap pops oldest first. */
 export function bfsScore(seq: number): number {
   return 1 / (1 + seq);
@@ -179,6 +197,13 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
   const usesIpr = strategy === 'ipagerank' || strategy === 'combined';
   const usesPathEnds = strategy === 'classic' || strategy === 'combined';
   const usesTime = strategy === 'time' || strategy === 'combined';
+  // Combined's learned weights; feature 0 is the log of the fixed product (prior weight 4 undoes its /4 scaling).
+  const learner =
+    strategy === 'combined' && o.learnWeights
+      ? new OnlineLogistic({ size: COMBINED_FEATURES.length, prior: COMBINED_FEATURES.map((f) => (f === 'product' ? 4 : 0)), learningRate: o.learningRate, l2: o.learnL2 })
+      : undefined;
+  /** Features of the URL evaluate() last scored (combined with learning only). */
+  let lastFeatures: number[] | undefined;
 
   const filterOpts = {
     skipExtensions: o.skipExtensions,
@@ -263,7 +288,14 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
     let bestPrio = 0;
     let sumTerms = 0;
     let sumRelevantTerms = 0;
+    let maxSim = 0;
+    let maxAnchor = 0;
+    let relevantParents = 0;
+    lastFeatures = undefined;
     for (const c of p.contributions) {
+      if (c.sim > maxSim) maxSim = c.sim;
+      if (c.fAnchor > maxAnchor) maxAnchor = c.fAnchor;
+      if (c.parentRelevant) relevantParents++;
       const tf = tunnelFactor(c);
       if (tf === 0) continue;
       if (strategy === 'ipagerank' && c.rwb === 'reject') continue;
@@ -324,12 +356,14 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
         s = bestTerm;
     }
 
+    let timePr = 0;
     if (usesTime) {
       const t = p.urlTime ?? best.parentTime;
       // Only a date written in the URL itself is trusted enough to discard the URL (§3.4).
       if (p.urlTime && deps.inTimeWindow && !deps.inTimeWindow(p.urlTime)) return { score: 0, best, reason: 'outside-time-window' };
       if (t && deps.timePr) {
         const pr = deps.timePr(t);
+        timePr = pr;
         // §3.4 gates e^{Pr} on prio(u) (the §3.1 value), then scales the strategy's score by it.
         const f = bestPrio > 0 ? timeAwarePriority(bestPrio, pr, o.timeMinPriority) / bestPrio : 1;
         if (ex) {
@@ -349,6 +383,30 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
         ex.siteBonus = siteFactor;
       }
       s *= iprFactor * siteFactor;
+      if (learner) {
+        // Order of COMBINED_FEATURES.
+        const x = [
+          Math.min(3, Math.max(-12, Math.log(Math.max(s, 1e-12)))) / 4,
+          maxSim,
+          best.parentRel,
+          Math.log1p(relevantParents),
+          Math.log1p(p.contributions.length),
+          best.wPath,
+          maxAnchor,
+          sites.relevance(p.host),
+          best.parentRelevant ? 0 : 1,
+          Math.min(1, Math.max(0, v - (1 - o.damping))),
+          timePr,
+          Math.min(p.depth, 10) / 10,
+        ];
+        lastFeatures = x;
+        const learned = learner.predict(x);
+        if (ex) {
+          ex.fixedProduct = s;
+          ex.learnedWeight = learned;
+        }
+        s = learned;
+      }
     } else if (strategy === 'classic') {
       const siteFactor = 1 + o.siteBonus * sites.relevance(p.host);
       if (ex) ex.siteBonus = siteFactor;
@@ -425,6 +483,11 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
     if (fetched.has(url)) return updates;
     const was = pending.get(url);
     const buffer = was ? bestBuffer(was.contributions) : undefined;
+    if (learner && was) {
+      // Train on what the URL looked like just before its fetch, labelled by the page's own verdict.
+      evaluate(was, undefined);
+      if (lastFeatures) learner.update(lastFeatures, page.relevant);
+    }
     const depth = Math.min(page.depth, was?.depth ?? page.depth);
     removePending(url);
 
@@ -529,8 +592,9 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
       touched.add(link.url);
     }
 
-    const cycle = graph.fetchedCount % o.iprEvery === 0 && strategy !== 'bfs' && strategy !== 'best-first' && strategy !== 'semantic';
-    if (cycle && usesIpr) recomputeIpr();
+    const iprCycle = graph.fetchedCount % o.iprEvery === 0 && strategy !== 'bfs' && strategy !== 'best-first' && strategy !== 'semantic';
+    if (iprCycle && usesIpr) recomputeIpr();
+    const cycle = iprCycle || (learner !== undefined && graph.fetchedCount % o.learnRescoreEvery === 0);
 
     for (const u of touched) {
       const p = pending.get(u);

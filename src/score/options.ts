@@ -91,6 +91,17 @@ export const ScoreOptionsSchema = z
     iprBonus: z.number().min(0).default(0.1),
     /** Π(j) is clamped to [1/c, c] in the combined strategy so one early hub cannot dominate. */
     scaleFreeClamp: z.number().min(1).default(1.25),
+    /**
+     * Learn the weights of the components online from the crawl's own verdicts (src/score/learned.ts),
+     * starting from the fixed product above. false = the fixed product alone.
+     */
+    learnWeights: z.boolean().default(true),
+    /** SGD step of the learned weights. */
+    learningRate: z.number().min(0).default(0.1),
+    /** Pull of the learned weights back towards the fixed product, per fetched page. */
+    learnL2: z.number().min(0).default(0.01),
+    /** Every queued URL is re-scored with the current weights every this many fetched pages. */
+    learnRescoreEvery: z.number().int().min(1).default(25),
   })
   .strict();
 

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { COMBINED_FEATURES, createScorer, OnlineLogistic, sigmoid, type FetchedPage, type OutLink, type ScoreUpdate } from '../src/score/index.js';
+
+const L = (url: string, contextSim = 0.5): OutLink => ({ url, contextSim, anchorKeywordFreq: 0, tag: 'a' });
+const P = (url: string, depth: number, rel: number, links: OutLink[], extra: Partial<FetchedPage> = {}): FetchedPage => ({ url, depth, rel, relevant: rel >= 0.2, links, ...extra });
+const scoreOf = (ups: ScoreUpdate[], url: string) => ups.find((u) => u.url === url)!.score;
+
+describe('OnlineLogistic (learned weights of the combined strategy)', () => {
+  it('takes SGD steps on the log-loss with a pull towards the prior (hand-computed)', () => {
+    const m = new OnlineLogistic({ size: 2, prior: [1, 0], learningRate: 0.5, l2: 0.1 });
+    expect(m.predict([0, 1])).toBe(0.5);
+    m.update([0, 1], true);
+    // g = 1 - 0.5; w1 = 0 + 0.5·(0.5·1 - 0) = 0.25; b = 0.25; w0 untouched (x0 = 0, at its prior)
+    expect(m.weights).toEqual([1, 0.25]);
+    expect(m.bias).toBe(0.25);
+    expect(m.predict([0, 1])).toBeCloseTo(1 / (1 + Math.exp(-0.5)), 12);
+    m.update([0, 1], false);
+    // g = -σ(0.5); the pull is l2·(w - prior) = 0.1·0.25 for both w1 and b
+    const step = 0.5 * (-sigmoid(0.5) - 0.025);
+    expect(m.weights[1]).toBeCloseTo(0.25 + step, 12);
+    expect(m.bias).toBeCloseTo(0.25 + step, 12);
+    expect(m.updates).toBe(2);
+  });
+
+  it('is pulled back to the prior when the data stop disagreeing with it', () => {
+    const m = new OnlineLogistic({ size: 1, prior: [2], learningRate: 0.1, l2: 0.5 });
+    m.weights[0] = 4;
+    // x = 0 carries no gradient for w0: only the pull acts, w ← w - 0.1·0.5·(w - 2)
+    m.update([0], true);
+    expect(m.weights[0]).toBeCloseTo(4 - 0.05 * 2, 12);
+    expect(() => new OnlineLogistic({ size: 2, prior: [1], learningRate: 0.1, l2: 0 })).toThrow(/prior has 1 weights, expected 2/);
+  });
+
+  it('sigmoid is stable for large |z|', () => {
+    expect(sigmoid(-800)).toBe(0);
+    expect(sigmoid(800)).toBe(1);
+    expect(sigmoid(0)).toBe(0.5);
+  });
+});
+
+describe('combined strategy with learned weights', () => {
+  it('starts with the fixed product’s ranking', () => {
+    const links = [0.9, 0.1, 0.5, 0.3, 0.7].map((sim, i) => L(`http://h${i}.com/x.html`, sim));
+    const fixed = createScorer('combined', { learnWeights: false }).onPageFetched(P('http://s.com/', 0, 0.6, links));
+    const learned = createScorer('combined').onPageFetched(P('http://s.com/', 0, 0.6, links));
+    const order = (ups: ScoreUpdate[]) => [...ups].sort((a, b) => b.score - a.score).map((u) => u.url);
+    expect(order(learned)).toEqual(order(fixed));
+    expect(learned[0]!.breakdown.components.fixedProduct).toBeCloseTo(fixed[0]!.score, 12);
+    expect(learned[0]!.score).toBeCloseTo(sigmoid(4 * (Math.log(fixed[0]!.score) / 4)), 12);
+    expect(COMBINED_FEATURES[0]).toBe('product');
+  });
+
+  it('learns from the crawl’s verdicts that links out of irrelevant pages pay here, and reorders', () => {
+    // A web where every child of an irrelevant page turns out relevant and every child of a
+    // relevant page does not: the fixed product keeps preferring relevant parents, the learned
+    // weights come to prefer tunnel links.
+    const run = (learnWeights: boolean) => {
+      const s = createScorer('combined', { learnWeights });
+      for (let i = 0; i < 40; i++) {
+        s.onPageFetched(P(`http://i${i}.com/`, 1, 0.05, [L(`http://a${i}.com/x.html`, 0.3)]));
+        s.onPageFetched(P(`http://r${i}.com/`, 1, 0.5, [L(`http://b${i}.com/x.html`, 0.3)]));
+        s.onPageFetched(P(`http://a${i}.com/x.html`, 2, 0.5, [], { parentUrl: `http://i${i}.com/` }));
+        s.onPageFetched(P(`http://b${i}.com/x.html`, 2, 0.05, [], { parentUrl: `http://r${i}.com/` }));
+      }
+      const viaIrrelevant = scoreOf(s.onPageFetched(P('http://ix.com/', 1, 0.05, [L('http://u.com/x.html', 0.3)])), 'http://u.com/x.html');
+      const viaRelevant = scoreOf(s.onPageFetched(P('http://rx.com/', 1, 0.5, [L('http://v.com/x.html', 0.3)])), 'http://v.com/x.html');
+      return { viaIrrelevant, viaRelevant };
+    };
+    const fixed = run(false);
+    expect(fixed.viaIrrelevant).toBeLessThan(fixed.viaRelevant);
+    const learned = run(true);
+    expect(learned.viaIrrelevant).toBeGreaterThan(learned.viaRelevant);
+  });
+
+  it('explains the learned score next to the fixed product', () => {
+    const s = createScorer('combined');
+    const [u] = s.onPageFetched(P('http://s.com/', 0, 0.6, [L('http://t.com/a.html', 0.5)]));
+    expect(u!.breakdown.components).toMatchObject({ fixedProduct: expect.any(Number), learnedWeight: u!.score });
+  });
+});
