@@ -48,7 +48,7 @@ export function buildProgram(): Command {
     .option('-t, --topic <keywords>', 'topic keywords, space separated; "term:2" gives a weight')
     .option('-s, --seeds <urls...>', 'seed URLs (fetched first)')
     .option('-c, --config <file>', 'config or topic file (JSON or YAML), validated by the same schema')
-    .option('--strategy <name>', `URL ordering: ${STRATEGIES.join(', ')}`)
+    .option('--strategy <name>', `URL ordering: ${STRATEGIES.join(', ')} (default combined)`)
     .option('-n, --max-pages <n>', 'page budget (the frontier itself is never capped)', intArg('--max-pages'))
     .option('--max-depth <n>', 'link depth limit from the seeds', intArg('--max-depth'))
     .option('--time-limit <secs>', 'stop after this many seconds (0 = none)', numArg('--time-limit'))

@@ -80,7 +80,7 @@ export const CrawlConfigSchema = z
   .object({
     /** One topic, or several crawled at once (seed 002): each page is classified into its best topic. */
     topics: z.array(TopicSchema).min(1, 'give at least one topic (--topic or a topic file)'),
-    strategy: z.enum(STRATEGIES).default('best-first'),
+    strategy: z.enum(STRATEGIES).default('combined'),
     /** Pages to fetch (the frontier itself is never capped). */
     maxPages: z.number().int().positive().default(200),
     maxDepth: z.number().int().positive().default(20),
