@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick]`: harvest rate of every strategy against BFS and plain Crawlee on
+ * `npm run bench [-- --quick] [--only parts] [--topics ids] [--test-pages N] [--wiki-pages N]`: harvest rate of every strategy against BFS and plain Crawlee on
  * the Chinese test web (browser) and Wikispeedia (HTTP), speed and cost against plain Crawlee,
  * and the frontier at scale. Writes bench/results/run-<time>.json, summary.md, SVG curves, and
  * the README block between the bench markers.
@@ -27,20 +27,35 @@ const program = new Command()
   .option('--out <dir>', 'results folder', join(ROOT, 'bench', 'results'))
   .option('--only <parts>', 'comma list of parts: testweb,wikispeedia,speed,frontier', 'testweb,wikispeedia,speed,frontier')
   .option('--no-readme', 'do not rewrite the README block')
-  .option('--from <json>', 'only re-render summary.md, charts and the README block from a saved run');
+  .option('--from <json>', 'only re-render summary.md, charts and the README block from a saved run')
+  .option('--topics <ids>', 'comma list of topics to crawl (test web and Wikispeedia ids; default: the mode\'s)')
+  .option('--test-pages <n>', 'budget per test-web crawl (default: 100 quick, 300 full)')
+  .option('--wiki-pages <n>', 'budget per Wikispeedia crawl (default: 150 quick, 1000 full)');
 program.parse();
-const opts = program.opts<{ quick?: boolean; out: string; only: string; readme: boolean; from?: string }>();
+const opts = program.opts<{ quick?: boolean; out: string; only: string; readme: boolean; from?: string; topics?: string; testPages?: string; wikiPages?: string }>();
 const quick = !!opts.quick;
 const parts = new Set(opts.only.split(',').map((s) => s.trim()));
 
 const PLAN = quick
-  ? { testTopics: ['quake'], testPages: 40, wikiTopics: ['birds', 'elements'], wikiPages: 150, speedReps: 2, speedPages: 120, browserSpeedPages: 30, frontierN: 200_000 }
-  : { testTopics: undefined, testPages: 300, wikiTopics: undefined, wikiPages: 1000, speedReps: 3, speedPages: 400, browserSpeedPages: 100, frontierN: 1_000_000 };
+  ? { testTopics: ['quake'] as string[] | undefined, testPages: 100, wikiTopics: ['birds', 'elements'], wikiPages: 150, speedReps: 2, speedPages: 120, browserSpeedPages: 30, frontierN: 200_000 }
+  : { testTopics: undefined as string[] | undefined, testPages: 300, wikiTopics: undefined as string[] | undefined, wikiPages: 1000, speedReps: 3, speedPages: 400, browserSpeedPages: 100, frontierN: 1_000_000 };
 const CONCURRENCY = 4;
 const WIKI_SEEDS = 5;
 const SEED = 1;
 
 const say = (s: string) => process.stderr.write(s + '\n');
+const budget = (flag: string, v: string | undefined, dflt: number): number => {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) {
+    say(`bench: ${flag} must be a positive integer, got "${v}"`);
+    process.exit(2);
+  }
+  return n;
+};
+PLAN.testPages = budget('--test-pages', opts.testPages, PLAN.testPages);
+PLAN.wikiPages = budget('--wiki-pages', opts.wikiPages, PLAN.wikiPages);
+if (opts.topics) PLAN.testTopics = PLAN.wikiTopics = opts.topics.split(',').map((t) => t.trim());
 const storage = mkdtempSync(join(tmpdir(), 'bench-'));
 const quiet = () => new ProgressReporter({ quiet: true });
 
@@ -219,7 +234,7 @@ async function benchWikispeedia() {
       );
     }
     if (parts.has('speed')) {
-      const t = topics[0];
+      const t = topics[0] ?? web.topics[0];
       const seeds = web.seeds(t.id, WIKI_SEEDS, new Rng(hash32(`seeds:${t.id}:${SEED}`)));
       const c: Crawl = { seeds, keywords: t.keywords, maxPages: PLAN.speedPages, fetcher: 'http', truth: (u) => web.isRelevant(u, t.id) };
       await speedPairs('wikispeedia', c, PLAN.speedReps, () => web.serverMs());
