@@ -3,6 +3,7 @@ import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { decodeHtml, detectCharset, isHtmlResponse } from '../src/extract/encoding.js';
 import { analyzePage, cleanTitle, extractLinks, parseHtml, urlDate } from '../src/extract/page.js';
+import { headlineAbove } from '../src/extract/title.js';
 
 const fx = (name: string) => readFileSync(new URL(`./fixtures/extract/${name}`, import.meta.url), 'utf8');
 const FETCHED = new Date('2024-03-10T08:00:00Z'); // 16:00 in Shanghai
@@ -132,6 +133,21 @@ describe('analyzePage', () => {
   it('takes the headline from the page when <title> is only the site name', () => {
     const html = '<html><head><title>北医新闻网</title></head><body><table><tr><td class=bt_title>新外科运动向我们走来</td></tr><tr><td><p>正文。</p></td></tr></table></body></html>';
     expect(analyzePage({ html, url: 'http://news.bjmu.example.cn/a.htm', fetchedAt: FETCHED }).title).toBe('新外科运动向我们走来');
+  });
+
+  it('with no heading either, takes the headline line above the main text (old forum layout)', () => {
+    // Shaped like a NetEase board post: <title> is the portal+channel, the headline a plain cell
+    // between the breadcrumb and the author, no h1 and no title class.
+    const body = '不得不承认，如果没有张曼玉在戛纳封后，就很少有人会去关注这部法国电影。'.repeat(8);
+    const html = `<html><head><title>网易娱乐</title></head><body><table>
+      <tr><td>网易娱乐 &gt; 电影版区 &gt; 周黎明留言板 [ 精华区 ] 版主：[申请版主]</td></tr>
+      <tr><td><b>《清洁》：东方式内敛与摇滚现实绘</b></td></tr><tr><td>眉间尺</td></tr><tr><td>2004-06-01 10:00</td></tr>
+      <tr><td><p>${body}</p><p>${body}</p></td></tr></table></body></html>`;
+    const a = analyzePage({ html, url: 'http://bbs.ent.163.example.com/x.html', fetchedAt: FETCHED });
+    expect(a.text.startsWith('不得不承认')).toBe(true);
+    expect(a.title).toBe('《清洁》：东方式内敛与摇滚现实绘');
+    // The author line (too short), the date and the breadcrumb are never taken for the headline.
+    expect(headlineAbove(['网易娱乐 > 电影版区', '眉间尺', '2004-06-01 10:00', 'x'], 'x')).toBeUndefined();
   });
 
   it('drops link lists and calendars inside the article container', () => {

@@ -8,7 +8,7 @@ import { parseHTML } from 'linkedom';
 import { DEFAULT_TIME_ZONE } from './dates.js';
 import { canonicalUrl, extractLinks, metaRefresh } from './links.js';
 import { extractPublishTime } from './publish.js';
-import { cleanTitle, looksLikeSiteName } from './title.js';
+import { cleanTitle, headlineAbove, looksLikeSiteName } from './title.js';
 import type { AnalyzeInput, PageAnalysis } from './types.js';
 
 export { cleanTitle } from './title.js';
@@ -106,6 +106,9 @@ export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): Pag
       .map((e) => norm(e.textContent)).find(usable);
     if (alt) title = cleanTitle(alt, [], siteName, { host });
   }
+  // Still only a site name: remember the visible lines (Readability mutates the tree) to find
+  // the headline above the main text once it is known.
+  const siteOnlyLines = looksLikeSiteName(title, siteName, host) && doc.body ? blockText(doc.body).split('\n') : undefined;
   const cjk = /^zh|^ja/i.test(lang ?? '') || hanShare(rawTitle + ' ' + (doc.body?.textContent ?? '').slice(0, 2000)) > 0.5;
   // Chinese pages default to Asia/Shanghai (the brief's rule); Japanese/Korean ones to their own zone.
   const timeZone = input.timeZone
@@ -126,6 +129,7 @@ export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): Pag
   t0 = now();
   const text = mainText(doc, cjk);
   if (t) t.readability = (t.readability ?? 0) + now() - t0;
+  if (siteOnlyLines) title = headlineAbove(siteOnlyLines, text, siteName, host) ?? title;
 
   const out: PageAnalysis = { url: input.url, title, text, headings, links };
   if (canonical) out.canonicalUrl = canonical;

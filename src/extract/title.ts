@@ -104,3 +104,25 @@ export function looksLikeSiteName(title: string, siteName?: string, host?: strin
   if (host) names.push(...host.toLowerCase().split('.').filter((l) => l.length >= 3 && !/^(www|com|net|org|gov|edu|html?)$/.test(l)));
   return title.length === 0 || siteLike(title, names);
 }
+
+const NOT_HEADLINE = /[>›»＞]|&gt;|您的位置|当前位置|你的位置|所在位置|版主|精华区|登录|注册|首页|打印|关闭窗口|字号|来源[:：]|作者[:：]|发布时间|\d{4}\s*[-年/.]\s*\d{1,2}/;
+
+/**
+ * The headline of a page whose <title> and headings name only the site (old table layouts,
+ * `<title>网易娱乐</title>` over a forum post): the nearest line above the main text's first
+ * line that reads like a headline (long enough, not a breadcrumb, byline, date or site name).
+ * `bodyLines` is the page's visible text, one block per line, read before Readability ran.
+ */
+export function headlineAbove(bodyLines: readonly string[], mainText: string, siteName?: string, host?: string): string | undefined {
+  const first = mainText.split('\n').map(clean).find((l) => l.length > 0);
+  if (!first) return undefined;
+  const probe = first.slice(0, 20);
+  const at = bodyLines.findIndex((l) => l.length > 0 && (l.includes(probe) || (l.length >= 6 && first.startsWith(l))));
+  if (at <= 0) return undefined;
+  for (let i = at - 1; i >= Math.max(0, at - 8); i--) {
+    const l = clean(bodyLines[i]!);
+    if (weight(l) < 6 || l.length > 80 || NOT_HEADLINE.test(l) || looksLikeSiteName(l, siteName, host)) continue;
+    return l;
+  }
+  return undefined;
+}
