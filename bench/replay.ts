@@ -18,7 +18,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
+import { UserError } from '../src/config/errors.js';
 import { parseConfig, STRATEGIES, type StrategyName } from '../src/config/schema.js';
+import { reportUserErrors } from '../src/cli/run.js';
 import { chromium } from 'playwright';
 import { PageJudge } from '../src/crawl/judge.js';
 import { analyzePage } from '../src/extract/page.js';
@@ -183,7 +185,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
 
 const pct = (x: number | undefined) => (x === undefined ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const o = new Command()
     .name('bench:replay')
     .option('--web <list>', 'testweb,wikispeedia', 'testweb,wikispeedia')
@@ -196,9 +198,21 @@ async function main(): Promise<void> {
     .parse()
     .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; strategies: string; score: string; json?: string }>();
   const webs = o.web.split(',');
+  for (const w of webs) if (w !== 'testweb' && w !== 'wikispeedia') throw new UserError(`--web: unknown web "${w}" (testweb, wikispeedia)`);
   const wantTopic = (id: string) => !o.topics || o.topics.split(',').includes(id);
   const strategies = o.strategies.split(',') as StrategyName[];
-  const score = JSON.parse(o.score) as Record<string, unknown>;
+  for (const st of strategies) if (!STRATEGIES.includes(st)) throw new UserError(`--strategies: unknown strategy "${st}" (${STRATEGIES.join(', ')})`);
+  for (const [flag, v] of [['--test-pages', o.testPages], ['--wiki-pages', o.wikiPages]] as const) {
+    if (!Number.isInteger(Number(v)) || Number(v) < 1) throw new UserError(`${flag} must be a positive integer, got "${v}"`);
+  }
+  let score: Record<string, unknown>;
+  try {
+    score = JSON.parse(o.score) as Record<string, unknown>;
+  } catch {
+    throw new UserError(`--score is not JSON: ${o.score}`);
+  }
+  // Bad score fields are reported by the config schema before any page is fetched.
+  parseConfig({ topics: [{ keywords: ['x'] }], score });
   const runs: ReplayRun[] = [];
   const report = (web: string, topic: string, budget: number) => {
     const mine = runs.filter((r) => r.web === web && r.topic === topic);
@@ -260,6 +274,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${web} mean at budget: ${means.map(([s, m]) => `${s} ${pct(m)}`).join('  ')}\n`);
   }
   if (o.json) writeFileSync(o.json, JSON.stringify(runs));
+  return 0;
 }
 
-await main();
+process.exitCode = await reportUserErrors(main);
