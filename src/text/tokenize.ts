@@ -3,51 +3,100 @@
  * else through a Unicode word rule; NFKC (full-width → ASCII), lower-case, Traditional →
  * Simplified; stopwords (stopwords-iso zh + en), punctuation and pure numbers dropped.
  *
- * Fully synchronous: jieba-wasm's node build instantiates its WASM module at import time.
+ * Fully synchronous: jieba-wasm's WASM module is instantiated at import time (see ./jieba.ts).
  * We only use jieba's word lists, never its `tokenize()` offsets (those count code points,
  * not UTF-16 units, so they must not be used to slice JS strings).
  */
-import { cut_for_search, cut } from 'jieba-wasm';
+import { cut, cutForSearch } from './jieba.js';
 import * as OpenCC from 'opencc-js/t2cn';
 import stopwordsIso from 'stopwords-iso/stopwords-iso.json' with { type: 'json' };
 
 /** Taiwan Traditional → mainland Simplified (OpenCC tw → cn dictionaries). */
 const convertTraditional = OpenCC.Converter({ from: 'tw', to: 'cn' });
 
-/**
- * Code points that make the converter change a text: the single characters it maps to something
- * else, plus the first character of any phrase that, converted alone, comes out different
- * (the Taiwan-variant phrases like 上梁 → 上樑 come back unchanged after the second step). A
- * text with none of them is left unchanged by OpenCC, so the slow trie-walking conversion is
- * skipped: most pages are already Simplified, and the conversion was a third of the tokenizer.
- */
-const TRADITIONAL_STARTS: ReadonlySet<number> = (() => {
+/** The (source, target) pairs of the dictionaries that converter walks. */
+const OPENCC_ENTRIES: readonly (readonly [string, string])[] = (() => {
   type Dict = string | readonly (readonly [string, string])[];
   const locale = OpenCC.Locale as unknown as { from: Record<string, Dict[][]>; to: Record<string, Dict[][]> };
-  const set = new Set<number>();
-  const phrases: string[] = [];
+  const out: (readonly [string, string])[] = [];
   for (const group of [...locale.from.tw, ...locale.to.cn])
-    for (const dict of group) {
-      const entries = typeof dict === 'string' ? dict.split('|').map((e) => e.split(' ')) : dict;
-      for (const [src, dst] of entries) {
-        if (!src || src === dst) continue;
-        if ([...src].length === 1) set.add(src.codePointAt(0)!);
-        else phrases.push(src);
-      }
-    }
-  for (const p of phrases) if (![...p].some((c) => set.has(c.codePointAt(0)!)) && convertTraditional(p) !== p) set.add(p.codePointAt(0)!);
-  return set;
+    for (const dict of group)
+      out.push(...(typeof dict === 'string' ? dict.split('|').map((e) => e.split(' ') as [string, string]) : dict));
+  return out;
 })();
 
-function toSimplified(text: string): string {
-  for (let i = 0; i < text.length; i++) {
+/**
+ * What makes the converter change a text: a character it maps to something else, or a phrase
+ * that, converted alone, comes out different and holds no such character (the Taiwan-variant
+ * phrases like 上梁 → 上樑 come back unchanged after the second step, so they do not count). A
+ * text with neither is left unchanged by OpenCC, so the slow trie-walking conversion is
+ * skipped: most pages are already Simplified, and the conversion was a third of the tokenizer.
+ * Characters live in a bit set (probed for every Han character of every page); phrases are
+ * looked up by their first character and matched in place (110 of them, under 44 characters).
+ */
+const { TRADITIONAL_CHARS, PHRASE_STARTS, PHRASES_BY_START } = (() => {
+  const chars = new Uint32Array(0x110000 >>> 5);
+  const starts = new Uint32Array(0x110000 >>> 5);
+  const has = (bits: Uint32Array, cp: number) => (bits[cp >>> 5] & (1 << (cp & 31))) !== 0;
+  const add = (bits: Uint32Array, cp: number) => (bits[cp >>> 5] |= 1 << (cp & 31));
+  const phrases: string[] = [];
+  for (const [src, dst] of OPENCC_ENTRIES) {
+    if (!src || src === dst) continue;
+    if ([...src].length === 1) add(chars, src.codePointAt(0)!);
+    else phrases.push(src);
+  }
+  const byStart = new Map<number, string[]>();
+  for (const p of phrases) {
+    if ([...p].some((c) => has(chars, c.codePointAt(0)!)) || convertTraditional(p) === p) continue;
+    const cp = p.codePointAt(0)!;
+    add(starts, cp);
+    byStart.set(cp, [...(byStart.get(cp) ?? []), p]);
+  }
+  return { TRADITIONAL_CHARS: chars, PHRASE_STARTS: starts, PHRASES_BY_START: byStart };
+})();
+
+/**
+ * Every dictionary key is made of Han characters, so no OpenCC match crosses a non-Han character
+ * and converting each Han run on its own gives exactly the whole-text conversion. (Ideographic
+ * description characters ⿰…⿻ are Common script but OpenCC steps over them with the characters
+ * they describe, so they count as part of a run.)
+ */
+const HAN_RUN = /[\p{Script=Han}\u2FF0-\u2FFF]+/gu;
+const KEYS_ALL_HAN = OPENCC_ENTRIES.every(([src]) => !src || /^\p{Script=Han}+$/u.test(src));
+
+/** Index of the first place OpenCC would change in `text` (see TRADITIONAL_CHARS), or -1. */
+function firstTraditional(text: string, from = 0): number {
+  for (let i = from; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x2e80) continue; // below the CJK blocks: nothing to convert
     const cp = text.codePointAt(i)!;
-    if (TRADITIONAL_STARTS.has(cp)) return convertTraditional(text);
+    const bit = 1 << (cp & 31);
+    if (TRADITIONAL_CHARS[cp >>> 5] & bit) return i;
+    if (PHRASE_STARTS[cp >>> 5] & bit) for (const p of PHRASES_BY_START.get(cp)!) if (text.startsWith(p, i)) return i;
     if (cp > 0xffff) i++;
   }
-  return text;
+  return -1;
+}
+
+const IN_HAN_RUN = /^[\p{Script=Han}\u2FF0-\u2FFF]$/u;
+
+/**
+ * OpenCC's trie walk costs ~0.15 µs a character, so a page is converted only when it holds
+ * something the converter would change, and then only the Han runs that do (a Simplified page
+ * with one 著 converts one run, not 5,000 characters).
+ */
+function toSimplified(text: string): string {
+  const first = firstTraditional(text);
+  if (first < 0) return text;
+  if (!KEYS_ALL_HAN) return convertTraditional(text);
+  let start = first; // back to the start of the Han run holding it
+  for (;;) {
+    const low = start >= 2 && (text.charCodeAt(start - 1) & 0xfc00) === 0xdc00; // a surrogate pair ends here
+    const prev = start - (low ? 2 : 1);
+    if (prev < 0 || !IN_HAN_RUN.test(text.slice(prev, start))) break;
+    start = prev;
+  }
+  return text.slice(0, start) + text.slice(start).replace(HAN_RUN, (run) => (firstTraditional(run) >= 0 ? convertTraditional(run) : run));
 }
 
 const iso = stopwordsIso as unknown as Record<string, string[]>;
@@ -96,51 +145,46 @@ export function normalizeText(text: string): string {
   return toSimplified(text.normalize('NFKC').toLowerCase()).replace(/[’‘]/g, "'");
 }
 
-function keep(term: string, keepStopwords: boolean): boolean {
-  if (NUMBER.test(term)) return false;
-  return keepStopwords || !STOPWORDS.has(term);
-}
+/** Separator between Han runs in one jieba call: punctuation, which jieba never joins to a word. */
+const RUN_SEPARATOR = '，';
 
-/** Terms of `text`, in order (duplicates kept: callers count them). */
+/**
+ * Terms of `text`, in order (duplicates kept: callers count them).
+ *
+ * All Han runs go to jieba in ONE call, joined by a separator: a page has hundreds of short runs
+ * between punctuation marks, and each WASM call costs more than its segmentation. Jieba segments
+ * Han blocks independently (HMM included), so the result is the same as one call per run. HMM on
+ * so unknown names (人名, 地名) come out as words.
+ */
 export function tokenize(text: string, options: TokenizeOptions = {}): string[] {
   const searchMode = options.searchMode ?? true;
   const keepStop = options.keepStopwords ?? false;
   const out: string[] = [];
   if (!text) return out;
   const norm = normalizeText(text);
-  const segments = [...norm.matchAll(SEGMENT)];
-  const hanWords = segmentHanRuns(
-    segments.filter((m) => m[1] !== undefined).map((m) => m[1]!),
-    searchMode,
-  );
-  let run = 0;
-  for (const m of segments) {
+  // Other words in place, `undefined` where a Han run's words go.
+  const slots: (string | undefined)[] = [];
+  const runs: string[] = [];
+  for (const m of norm.matchAll(SEGMENT)) {
     if (m[1] !== undefined) {
-      for (const w of hanWords[run++]) if (keep(w, keepStop)) out.push(w);
-    } else {
-      const w = m[2]!;
-      if (keep(w, keepStop)) out.push(w);
-    }
+      runs.push(m[1]);
+      slots.push(undefined);
+    } else slots.push(m[2]);
   }
-  return out;
-}
-
-/** Separator between Han runs in one jieba call: punctuation, which jieba never joins to a word. */
-const RUN_SEPARATOR = '，';
-
-/**
- * jieba's words for each Han run, from ONE call over all runs joined by a separator: a page has
- * hundreds of short runs between punctuation marks, and each WASM call costs more than its
- * segmentation. Jieba segments Han blocks independently (HMM included), so the result is the
- * same as one call per run. HMM on so unknown names (人名, 地名) come out as words.
- */
-function segmentHanRuns(runs: string[], searchMode: boolean): string[][] {
-  if (runs.length === 0) return [];
-  const words = searchMode ? cut_for_search(runs.join(RUN_SEPARATOR), true) : cut(runs.join(RUN_SEPARATOR), true);
-  const out: string[][] = [[]];
-  for (const w of words) {
-    if (w === RUN_SEPARATOR) out.push([]);
-    else out[out.length - 1].push(w);
+  const hanWords = runs.length === 0 ? [] : searchMode ? cutForSearch(runs.join(RUN_SEPARATOR)) : cut(runs.join(RUN_SEPARATOR));
+  let next = 0;
+  for (const slot of slots) {
+    if (slot === undefined) {
+      for (; next < hanWords.length; next++) {
+        const w = hanWords[next];
+        if (w === RUN_SEPARATOR) {
+          next++;
+          break;
+        }
+        // A Han word is a number only if it is made of 〇/〡…〩/〸…〺 (all below U+3400).
+        if ((keepStop || !STOPWORDS.has(w)) && (w.charCodeAt(0) >= 0x3400 || !NUMBER.test(w))) out.push(w);
+      }
+    } else if ((keepStop || !STOPWORDS.has(slot)) && !NUMBER.test(slot)) out.push(slot);
   }
   return out;
 }
