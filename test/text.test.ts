@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { normalizeText, tokenize, urlTokens } from '../src/text/tokenize.js';
+import { sharedDataDir } from '../src/testweb/wikispeedia.js';
 import {
   cosine,
   norm,
@@ -91,6 +92,12 @@ describe('sparse vectors', () => {
     const t = textVector('turbine turbine engine', s);
     expect(t.get('turbine')).toBeCloseTo(2 * (Math.log(3 / 2) + 1), 12);
     expect(topTerms(t, 1)).toEqual(['turbine']);
+    // Same as ordering every term (weight desc, then term), ties at the cut included.
+    const v2 = new Map<string, number>();
+    for (let i = 0; i < 400; i++) v2.set(`w${(i * 7919) % 1000}`, (i * 31) % 17);
+    const reference = (k: number) => [...v2].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k).map(([w]) => w);
+    for (const k of [1, 5, 23, 50, 399, 400, 500]) expect(topTerms(v2, k)).toEqual(reference(k));
+    expect(topTerms(v2, 0)).toEqual([]);
   });
 });
 
@@ -108,7 +115,7 @@ describe('Traditional → Simplified fast path', () => {
     for (const s of samples) expect(normalizeText(s)).toBe(full(s.normalize('NFKC').toLowerCase()));
   });
 
-  const cleaned = '/work/shared/data/zh-content-extraction/cleaned';
+  const cleaned = join(sharedDataDir(), 'zh-content-extraction', 'cleaned');
   it.skipIf(!existsSync(cleaned))('agrees with full conversion on real Chinese pages (zh-content-extraction)', async () => {
     const OpenCC = await import('opencc-js/t2cn');
     const full = OpenCC.Converter({ from: 'tw', to: 'cn' });

@@ -6,11 +6,13 @@ import { TopicSchema } from '../src/config/schema.js';
 import { UserError } from '../src/config/errors.js';
 import { TopicError } from '../src/topic/errors.js';
 import { MultiTopicModel, TopicModel } from '../src/topic/model.js';
+import { cosine, pageVector, type PageFields } from '../src/text/vector.js';
 import { Cilin, semanticSimilarity, WordNet, wordSimilarity } from '../src/topic/semantic.js';
 import { parseDistributionCsv, TimeIntent } from '../src/topic/time.js';
+import { sharedDataDir } from '../src/testweb/wikispeedia.js';
 
 const topic = (o: object) => TopicSchema.parse(o);
-const CILIN = '/work/shared/data/cilin/new_cilin.txt';
+const CILIN = join(sharedDataDir(), 'cilin', 'new_cilin.txt');
 
 describe('TopicModel: keyword cosine and seed set (METHODS §1)', () => {
   it('simD is the mean cosine to the seed pages, and rel mixes it in', () => {
@@ -31,6 +33,35 @@ describe('TopicModel: keyword cosine and seed set (METHODS §1)', () => {
     expect(m.maybeGrowSeedSet({ url: 'http://p/1', body: 'engine blade' }, r)).toBe(true);
     expect(m.maybeGrowSeedSet({ url: 'http://p/1', body: 'engine blade' }, r)).toBe(false);
     expect(m.seedCount).toBe(3);
+  });
+
+  it('simD stays the exact mean seed cosine while the IDF moves (inverted index, live norms)', () => {
+    // A stream of pages over a small vocabulary: every page observed shifts N and some df, so
+    // a seed vector built once would drift. Compare with the definition recomputed from scratch.
+    const vocab = 'quake rescue relief tent aftershock football match goal stock market fund chip phone film star'.split(' ');
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const doc = (n: number) => Array.from({ length: n }, () => vocab[Math.floor(rnd() * vocab.length)]).join(' ');
+    const m = new TopicModel(topic({ keywords: ['quake'] }), { maxSeeds: 6 });
+    const seeds: PageFields[] = [];
+    for (let i = 0; i < 4; i++) {
+      seeds.push({ url: `http://seed/${i}`, body: doc(12) });
+      m.addSeedDocument(seeds[i]);
+    }
+    for (let i = 0; i < 60; i++) {
+      const page = { url: `http://p/${i}`, body: doc(3 + (i % 9)) };
+      const r = m.relevance(page);
+      // The definition, now: mean over seeds of cos(p, d_j), both with the current IDF.
+      const p = pageVector(page, m.stats);
+      const expected = seeds.reduce((s, d) => s + cosine(p, pageVector(d, m.stats)), 0) / seeds.length;
+      expect(r.simD).toBeCloseTo(expected, 10);
+      if (i === 30) {
+        // A seed added mid-stream joins the index with the df of that moment.
+        seeds.push(page);
+        m.addSeedDocument(page);
+      }
+    }
+    expect(m.seedCount).toBe(5);
   });
 
   it('keyword cosine on a page, observing it once in the IDF', () => {

@@ -23,6 +23,7 @@ import {
   type SparseVector,
 } from '../text/vector.js';
 import { TopicError } from './errors.js';
+import { SeedSet } from './seeds.js';
 import { DEFAULT_ALPHA, semanticSimilarity, type Thesaurus, type WeightedTerm } from './semantic.js';
 import { TimeIntent } from './time.js';
 
@@ -86,11 +87,6 @@ export interface RelevanceCall {
   publishTime?: Date;
 }
 
-interface Seed {
-  url?: string;
-  tf: SparseVector;
-}
-
 /** Whatever the engine needs from one topic or several. */
 export interface RelevanceModel {
   readonly stats: TermStatistics;
@@ -128,7 +124,7 @@ export class TopicModel implements RelevanceModel {
   readonly keywordTf: SparseVector;
   /** Whole keyword words (jieba default mode) with weights, for sem(T,p). */
   readonly semanticKeywords: WeightedTerm[];
-  private seeds: Seed[] = [];
+  private seeds: SeedSet;
   private readonly o: Required<Omit<TopicModelOptions, 'stats' | 'thesaurus' | 'pageThreshold' | 'baseDir' | 'source'>>;
   private observer: Observer;
   private cache = new Map<string, { builtAtN: number; v: SparseVector; norm: number }>();
@@ -136,6 +132,7 @@ export class TopicModel implements RelevanceModel {
   constructor(topic: TopicConfig, options: TopicModelOptions = {}, id?: string, observer?: Observer) {
     this.id = id ?? topic.name ?? 'topic';
     this.stats = options.stats ?? new TermStatistics();
+    this.seeds = new SeedSet(this.stats);
     this.thesaurus = options.thesaurus;
     this.threshold = topic.threshold ?? options.pageThreshold ?? 0.2;
     this.o = {
@@ -177,25 +174,20 @@ export class TopicModel implements RelevanceModel {
   }
 
   get seedCount(): number {
-    return this.seeds.length;
+    return this.seeds.size;
   }
 
   /**
-   * TF × IDF, cached. The IDF moves a little with every page observed, so cached vectors are
-   * rebuilt only once N has grown by 1% (at least one document) since they were built: the
-   * rebuild of every seed vector per page would otherwise cost more than the page itself.
+   * TF × IDF, cached (the keyword vector; the centre). The IDF moves a little with every page
+   * observed, so cached vectors are rebuilt only once N has grown by 1% (at least one document)
+   * since they were built. simD does not use this: the seed set follows the IDF exactly (seeds.ts).
    */
   private vec(key: string, tf: SparseVector): SparseVector {
-    return this.cached(key, tf).v;
-  }
-
-  private cached(key: string, tf: SparseVector): { v: SparseVector; norm: number } {
     const c = this.cache.get(key);
-    if (c && !this.stale(c.builtAtN)) return c;
+    if (c && !this.stale(c.builtAtN)) return c.v;
     const v = applyIdf(tf, this.stats);
-    const entry = { builtAtN: this.stats.documentCount, v, norm: norm(v) };
-    this.cache.set(key, entry);
-    return entry;
+    this.cache.set(key, { builtAtN: this.stats.documentCount, v, norm: norm(v) });
+    return v;
   }
 
   private stale(builtAtN: number): boolean {
@@ -208,8 +200,25 @@ export class TopicModel implements RelevanceModel {
     return this.vec('@keywords', this.keywordTf);
   }
 
-  private seedVector(i: number): SparseVector {
-    return this.vec(`seed:${i}`, this.seeds[i].tf);
+  private forgetSeedVectors(): void {
+    this.cache.delete('@seedMean');
+    this.cache.delete('@centre');
+  }
+
+  /** The mean of the unit seed vectors under the current IDF (cached like the others), for the centre. */
+  private seedMean(): { v: SparseVector; norm: number } {
+    const c = this.cache.get('@seedMean');
+    if (c && !this.stale(c.builtAtN)) return c;
+    const mean: SparseVector = new Map();
+    const seeds = this.seeds.tfVectors();
+    for (const tf of seeds) {
+      const d = applyIdf(tf, this.stats);
+      const n = norm(d);
+      if (n > 0) addInto(mean, d, 1 / (n * seeds.length));
+    }
+    const entry = { builtAtN: this.stats.documentCount, v: mean, norm: norm(mean) };
+    this.cache.set('@seedMean', entry);
+    return entry;
   }
 
   /** Cluster centre (seed 002): unit keyword vector and unit mean of the seed vectors, equally weighted. */
@@ -217,10 +226,9 @@ export class TopicModel implements RelevanceModel {
     const c = this.cache.get('@centre');
     if (c && !this.stale(c.builtAtN)) return c.v;
     const v = unit(this.keywordVector());
-    if (this.seeds.length) {
-      const mean: SparseVector = new Map();
-      for (let i = 0; i < this.seeds.length; i++) addInto(mean, unit(this.seedVector(i)), 1 / this.seeds.length);
-      addInto(v, unit(mean));
+    if (this.seeds.size) {
+      const mean = this.seedMean();
+      if (mean.norm > 0) addInto(v, mean.v, 1 / mean.norm);
     }
     this.cache.set('@centre', { builtAtN: this.stats.documentCount, v, norm: norm(v) });
     return v;
@@ -239,23 +247,15 @@ export class TopicModel implements RelevanceModel {
   addSeed(fields: PageFields, observe: boolean): void {
     const tf = weightedTermFrequencies(fields, this.o.positionWeights);
     if (observe) this.observer.observe(fields, tf);
-    if (this.seeds.length >= this.o.maxSeeds) return;
-    if (fields.url && this.seeds.some((s) => s.url === fields.url)) return;
-    this.seeds.push({ url: fields.url, tf });
-    this.cache.delete('@centre');
+    if (this.seeds.size >= this.o.maxSeeds) return;
+    if (this.seeds.has(fields.url)) return;
+    this.seeds.add({ url: fields.url, tf });
+    this.forgetSeedVectors();
   }
 
   /** `simD(p) = (1/m) Σ_j cos(p, d_j)` (METHODS §1, seed 000); 0 for an empty seed set. */
   simD(v: SparseVector): number {
-    if (this.seeds.length === 0) return 0;
-    const pn = norm(v);
-    if (pn === 0) return 0;
-    let s = 0;
-    for (let i = 0; i < this.seeds.length; i++) {
-      const d = this.cached(`seed:${i}`, this.seeds[i].tf);
-      if (d.norm > 0) s += dot(v, d.v) / (pn * d.norm);
-    }
-    return s / this.seeds.length;
+    return this.seeds.simD(v);
   }
 
   /** Relevance of a page vector already built with the current statistics. */
@@ -268,7 +268,7 @@ export class TopicModel implements RelevanceModel {
       sem = semanticSimilarity(this.semanticKeywords, topTerms(v, this.o.topK), this.thesaurus, this.o.alpha);
       content = this.o.lambda * cos + (1 - this.o.lambda) * sem; // eq. 9
     }
-    const rel = this.seeds.length ? (1 - this.o.seedMix) * content + this.o.seedMix * simD : content;
+    const rel = this.seeds.size ? (1 - this.o.seedMix) * content + this.o.seedMix * simD : content;
     return { rel, cosine: cos, simD, sem, topicId: this.id, relevant: rel >= this.threshold };
   }
 
@@ -284,10 +284,10 @@ export class TopicModel implements RelevanceModel {
 
   /** A relevant page whose simD exceeds θ_seed joins the seed set (bounded). */
   maybeGrowSeedSet(fields: PageFields, verdict: Relevance): boolean {
-    if (!verdict.relevant || verdict.simD <= this.o.seedThreshold || this.seeds.length >= this.o.maxSeeds) return false;
-    if (fields.url && this.seeds.some((s) => s.url === fields.url)) return false;
-    this.seeds.push({ url: fields.url, tf: weightedTermFrequencies(fields, this.o.positionWeights) });
-    this.cache.delete('@centre');
+    if (!verdict.relevant || verdict.simD <= this.o.seedThreshold || this.seeds.size >= this.o.maxSeeds) return false;
+    if (this.seeds.has(fields.url)) return false;
+    this.seeds.add({ url: fields.url, tf: weightedTermFrequencies(fields, this.o.positionWeights) });
+    this.forgetSeedVectors();
     return true;
   }
 

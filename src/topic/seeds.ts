@@ -1,0 +1,125 @@
+/**
+ * The seed set D of METHODS §1 and `simD(p) = (1/m) Σ_j cos(p, d_j)`, exact under the moving IDF.
+ *
+ * The IDF changes with every page counted, so TF × IDF seed vectors go stale at once. Rebuilding
+ * them (or their mean) per page cost more than the page's own tokenizing; rebuilding every 1% of
+ * N left simD computed against old weights. Instead the seeds keep raw TF in an inverted index and
+ * each seed's norm in a form that follows the IDF exactly:
+ *
+ *   idf(t) = A − L_t,  A = ln(N+1) + 1,  L_t = ln(df_t + 1)                          (METHODS §0)
+ *   |d_j|² = Σ_t tf_j(t)² (A − L_t)² = A²·S0_j − 2A·S1_j + S2_j
+ *   S0_j = Σ tf², S1_j = Σ tf²·L_t, S2_j = Σ tf²·L_t²
+ *
+ * A moves with N (free: one log); S1, S2 move only for the terms of a newly counted document,
+ * updated from the postings in O(its terms). The dot products come from the same postings, so a
+ * page costs one posting lookup per page term however many seeds there are.
+ */
+import { type SparseVector, TermStatistics } from '../text/vector.js';
+
+interface Posting {
+  seed: number;
+  /** tf_j(t)² is what the norm sums need; tf for the dot product. */
+  tf: number;
+}
+
+export interface SeedEntry {
+  url?: string;
+  tf: SparseVector;
+}
+
+export class SeedSet {
+  private readonly entries: SeedEntry[] = [];
+  private readonly postings = new Map<string, Posting[]>();
+  private s0: number[] = [];
+  private s1: number[] = [];
+  private s2: number[] = [];
+  /** Scratch for the per-seed dot products of one page. */
+  private acc = new Float64Array(0);
+
+  constructor(readonly stats: TermStatistics) {
+    stats.onDocument((terms) => this.documentCounted(terms));
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  has(url: string | undefined): boolean {
+    return url !== undefined && this.entries.some((e) => e.url === url);
+  }
+
+  /** Add a seed page by its position-weighted TF (not IDF-weighted: the IDF is applied live). */
+  add(entry: SeedEntry): void {
+    const j = this.entries.length;
+    this.entries.push(entry);
+    let s0 = 0, s1 = 0, s2 = 0;
+    for (const [t, tf] of entry.tf) {
+      if (tf === 0) continue;
+      const l = Math.log(this.stats.documentFrequency(t) + 1);
+      const q = tf * tf;
+      s0 += q;
+      s1 += q * l;
+      s2 += q * l * l;
+      const list = this.postings.get(t);
+      if (list) list.push({ seed: j, tf });
+      else this.postings.set(t, [{ seed: j, tf }]);
+    }
+    this.s0.push(s0);
+    this.s1.push(s1);
+    this.s2.push(s2);
+    this.acc = new Float64Array(this.entries.length);
+  }
+
+  /** TF vectors of the seeds, in order (for the cluster centre). */
+  tfVectors(): SparseVector[] {
+    return this.entries.map((e) => e.tf);
+  }
+
+  /** |d_j| under the current IDF. */
+  seedNorm(j: number): number {
+    const a = Math.log(this.stats.documentCount + 1) + 1;
+    return Math.sqrt(Math.max(0, a * a * this.s0[j] - 2 * a * this.s1[j] + this.s2[j]));
+  }
+
+  /** `simD(p)` for a page vector built with the current statistics; 0 for an empty set. */
+  simD(v: SparseVector): number {
+    const m = this.entries.length;
+    if (m === 0) return 0;
+    let pn = 0;
+    const acc = this.acc;
+    acc.fill(0);
+    for (const [t, x] of v) {
+      pn += x * x;
+      const list = this.postings.get(t);
+      if (!list) continue;
+      const w = x * this.stats.idf(t);
+      for (let k = 0; k < list.length; k++) acc[list[k].seed] += w * list[k].tf;
+    }
+    if (pn === 0) return 0;
+    pn = Math.sqrt(pn);
+    let s = 0;
+    for (let j = 0; j < m; j++) {
+      const dn = this.seedNorm(j);
+      if (dn > 0) s += acc[j] / (pn * dn);
+    }
+    return s / m;
+  }
+
+  /** A document was counted: df of each of its terms went up by one, so L_t did. */
+  private documentCounted(terms: ReadonlySet<string>): void {
+    for (const t of terms) {
+      const list = this.postings.get(t);
+      if (!list) continue;
+      const df = this.stats.documentFrequency(t);
+      const before = Math.log(df);
+      const after = Math.log(df + 1);
+      const d1 = after - before;
+      const d2 = after * after - before * before;
+      for (const { seed, tf } of list) {
+        const q = tf * tf;
+        this.s1[seed] += q * d1;
+        this.s2[seed] += q * d2;
+      }
+    }
+  }
+}
