@@ -71,7 +71,7 @@ function sliceBinding(): JiebaFunctions {
   const known: Record<string, (...args: never[]) => unknown> = {
     __wbindgen_string_new: (ptr: number, len: number) => {
       const off = (ptr >>> 0) - inputPtr;
-      if (uniform && off >= 0 && off + len <= inputBytes && off % 3 === 0 && len % 3 === 0) return (off / 3) * LEN_RANGE + len / 3;
+      if (uniform && off >= 0 && off + len <= inputBytes && off % 3 === 0 && len % 3 === 0 && len < 3 * LEN_RANGE) return (off / 3) * LEN_RANGE + len / 3;
       return decode(ptr, len);
     },
     __wbindgen_number_new: (n: number) => n,

@@ -65,8 +65,8 @@ const HAN_RUN = /[\p{Script=Han}\u2FF0-\u2FFF]+/gu;
 const KEYS_ALL_HAN = OPENCC_ENTRIES.every(([src]) => !src || /^\p{Script=Han}+$/u.test(src));
 
 /** Index of the first place OpenCC would change in `text` (see TRADITIONAL_CHARS), or -1. */
-function firstTraditional(text: string, from = 0): number {
-  for (let i = from; i < text.length; i++) {
+function firstTraditional(text: string): number {
+  for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x2e80) continue; // below the CJK blocks: nothing to convert
     const cp = text.codePointAt(i)!;

@@ -11,7 +11,6 @@ import {
   applyIdf,
   cosine,
   DEFAULT_POSITION_WEIGHTS,
-  dot,
   norm,
   textVector,
   TermStatistics,
