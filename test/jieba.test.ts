@@ -13,6 +13,8 @@ const SAMPLES = [
   '𠀀𪚥罕见字与常用字混排，，，标点连用',
   '',
   'only ascii text here',
+  '孤立代理\uD800项与\uDC00字', // lone surrogates: encoded as U+FFFD both ways
+  '地震救援'.repeat(30_000), // 120,000 characters in one call: WASM memory grows mid-call
 ];
 
 describe('jieba slice binding (src/text/jieba.ts)', () => {

@@ -50,6 +50,8 @@ export function packageJieba(): JiebaFunctions {
   return (packageFunctions ??= require('jieba-wasm') as JiebaFunctions);
 }
 
+const LONE_SURROGATE = /[\uD800-\uDFFF]/; // any surrogate: a valid pair would have made the text non-uniform anyway
+
 /** Pack a word's position (UTF-16 start, length) into one number the WASM side carries as an externref. */
 const LEN_RANGE = 0x10000;
 
@@ -116,7 +118,8 @@ function sliceBinding(): JiebaFunctions {
     if (written !== cap) ptr = wasm.__wbindgen_realloc(ptr, cap, written, 1) >>> 0;
     inputPtr = ptr;
     inputBytes = written;
-    uniform = written === text.length * 3;
+    // A lone surrogate is also written as 3 bytes (U+FFFD), but jieba's word must then read U+FFFD.
+    uniform = written === text.length * 3 && !LONE_SURROGATE.test(text);
     let ret: [number, number];
     try {
       ret = wasm[entry](ptr, written, hmm ? 1 : 0);
