@@ -46,6 +46,27 @@ describe('tokenize (METHODS §0)', () => {
   });
 });
 
+describe('tokenize: one jieba call per text, each distinct run once', () => {
+  // The definition: a text's terms are its pieces' terms in order (jieba segments each run
+  // between punctuation on its own). Whole-text tokenizing batches and de-duplicates runs.
+  const byPieces = (text: string) => text.split(/(?<=[。，！？\n])/u).flatMap((piece) => tokenize(piece));
+  it('equals tokenizing piece by piece, with repeated runs, mixed scripts and Traditional text', () => {
+    const text =
+      '英语或俄语或日语。报考条件：英语或俄语或日语，任选一种。iPhone 15 发布会在北京举行，英语或俄语或日语！' +
+      '臺灣的天氣，英语或俄语或日语\n飛機製造商在臺灣發表新款發動機。飛機製造商在臺灣發表新款發動機。';
+    expect(tokenize(text)).toEqual(byPieces(text));
+    expect(tokenize(text).filter((w) => w === '英语').length).toBe(4);
+    expect(tokenize(text, { searchMode: false })).toEqual(text.split(/(?<=[。，！？\n])/u).flatMap((p) => tokenize(p, { searchMode: false })));
+  });
+  const cleaned = join(sharedDataDir(), 'zh-content-extraction', 'cleaned');
+  it.skipIf(!existsSync(cleaned))(`equals tokenizing piece by piece on 67 real pages (needs ${cleaned})`, () => {
+    for (const f of readdirSync(cleaned)) {
+      const t = readFileSync(join(cleaned, f), 'utf8');
+      expect(tokenize(t)).toEqual(byPieces(t));
+    }
+  });
+});
+
 describe('sparse vectors', () => {
   it('cosine and norm on hand-computed cases', () => {
     const a = new Map([['x', 1], ['y', 2]]);

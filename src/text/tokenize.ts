@@ -153,8 +153,9 @@ const RUN_SEPARATOR = '，';
  *
  * All Han runs go to jieba in ONE call, joined by a separator: a page has hundreds of short runs
  * between punctuation marks, and each WASM call costs more than its segmentation. Jieba segments
- * Han blocks independently (HMM included), so the result is the same as one call per run. HMM on
- * so unknown names (人名, 地名) come out as words.
+ * Han blocks independently (HMM included), so the result is the same as one call per run, and a
+ * run that recurs on the page (a repeated label, list item or boilerplate line) is segmented
+ * once. HMM on so unknown names (人名, 地名) come out as words.
  */
 export function tokenize(text: string, options: TokenizeOptions = {}): string[] {
   const searchMode = options.searchMode ?? true;
@@ -162,25 +163,33 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
   const out: string[] = [];
   if (!text) return out;
   const norm = normalizeText(text);
-  // Other words in place, `undefined` where a Han run's words go.
-  const slots: (string | undefined)[] = [];
+  // Other words in place; the index of a distinct Han run where that run's words go.
+  const slots: (string | number)[] = [];
   const runs: string[] = [];
+  const runIndex = new Map<string, number>();
   for (const m of norm.matchAll(SEGMENT)) {
-    if (m[1] !== undefined) {
-      runs.push(m[1]);
-      slots.push(undefined);
-    } else slots.push(m[2]);
+    const run = m[1];
+    if (run === undefined) {
+      slots.push(m[2]!);
+      continue;
+    }
+    let k = runIndex.get(run);
+    if (k === undefined) {
+      k = runs.length;
+      runs.push(run);
+      runIndex.set(run, k);
+    }
+    slots.push(k);
   }
-  const hanWords = runs.length === 0 ? [] : searchMode ? cutForSearch(runs.join(RUN_SEPARATOR)) : cut(runs.join(RUN_SEPARATOR));
-  let next = 0;
+  const words = runs.length === 0 ? [] : searchMode ? cutForSearch(runs.join(RUN_SEPARATOR)) : cut(runs.join(RUN_SEPARATOR));
+  // Run k's words are words[starts[k]] up to the next separator.
+  const starts = new Int32Array(runs.length + 1);
+  for (let i = 0, k = 1; i < words.length && k < starts.length; i++) if (words[i] === RUN_SEPARATOR) starts[k++] = i + 1;
   for (const slot of slots) {
-    if (slot === undefined) {
-      for (; next < hanWords.length; next++) {
-        const w = hanWords[next];
-        if (w === RUN_SEPARATOR) {
-          next++;
-          break;
-        }
+    if (typeof slot === 'number') {
+      for (let i = starts[slot]; i < words.length; i++) {
+        const w = words[i];
+        if (w === RUN_SEPARATOR) break;
         // A Han word is a number only if it is made of 〇/〡…〩/〸…〺 (all below U+3400).
         if ((keepStop || !STOPWORDS.has(w)) && (w.charCodeAt(0) >= 0x3400 || !NUMBER.test(w))) out.push(w);
       }
