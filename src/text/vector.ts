@@ -59,19 +59,20 @@ export class TermStatistics {
   /** Bumped on every change, so callers can cache vectors built with the current IDF. */
   version = 0;
 
-  private listeners: ((terms: ReadonlySet<string>) => void)[] = [];
+  private listeners: ((terms: Iterable<string>) => void)[] = [];
 
-  /** Count one document; each distinct term once. */
-  addDocument(terms: Iterable<string>): void {
-    const seen = terms instanceof Set ? (terms as ReadonlySet<string>) : new Set(terms);
-    for (const t of seen) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+  /** Count one document; each distinct term once (a Set or a TF map's keys are taken as distinct). */
+  addDocument(terms: Iterable<string> | ReadonlyMap<string, unknown>): void {
+    const distinct: ReadonlySet<string> | ReadonlyMap<string, unknown> =
+      terms instanceof Map || terms instanceof Set ? terms : new Set(terms as Iterable<string>);
+    for (const t of distinct.keys()) this.df.set(t, (this.df.get(t) ?? 0) + 1);
     this.n++;
     this.version++;
-    for (const l of this.listeners) l(seen);
+    for (const l of this.listeners) l(distinct.keys());
   }
 
   /** Call `listener` after each counted document with its distinct terms (whose df just rose by one). */
-  onDocument(listener: (terms: ReadonlySet<string>) => void): void {
+  onDocument(listener: (terms: Iterable<string>) => void): void {
     this.listeners.push(listener);
   }
 

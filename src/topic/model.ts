@@ -109,7 +109,7 @@ class Observer {
       if (this.seen.has(fields.url)) return;
       this.seen.add(fields.url);
     }
-    this.stats.addDocument(tf.keys());
+    this.stats.addDocument(tf);
   }
 }
 

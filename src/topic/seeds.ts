@@ -22,6 +22,14 @@ interface Posting {
   tf: number;
 }
 
+/** A term's postings, with its df mirrored here so the hot loops need no lookup or log. */
+interface TermEntry {
+  df: number;
+  /** L_t = ln(df + 1) */
+  l: number;
+  list: Posting[];
+}
+
 export interface SeedEntry {
   url?: string;
   tf: SparseVector;
@@ -29,7 +37,7 @@ export interface SeedEntry {
 
 export class SeedSet {
   private readonly entries: SeedEntry[] = [];
-  private readonly postings = new Map<string, Posting[]>();
+  private readonly postings = new Map<string, TermEntry>();
   private s0: number[] = [];
   private s1: number[] = [];
   private s2: number[] = [];
@@ -55,14 +63,17 @@ export class SeedSet {
     let s0 = 0, s1 = 0, s2 = 0;
     for (const [t, tf] of entry.tf) {
       if (tf === 0) continue;
-      const l = Math.log(this.stats.documentFrequency(t) + 1);
+      let e = this.postings.get(t);
+      if (!e) {
+        const df = this.stats.documentFrequency(t);
+        e = { df, l: Math.log(df + 1), list: [] };
+        this.postings.set(t, e);
+      }
+      e.list.push({ seed: j, tf });
       const q = tf * tf;
       s0 += q;
-      s1 += q * l;
-      s2 += q * l * l;
-      const list = this.postings.get(t);
-      if (list) list.push({ seed: j, tf });
-      else this.postings.set(t, [{ seed: j, tf }]);
+      s1 += q * e.l;
+      s2 += q * e.l * e.l;
     }
     this.s0.push(s0);
     this.s1.push(s1);
@@ -88,11 +99,13 @@ export class SeedSet {
     let pn = 0;
     const acc = this.acc;
     acc.fill(0);
+    const a = Math.log(this.stats.documentCount + 1) + 1;
     for (const [t, x] of v) {
       pn += x * x;
-      const list = this.postings.get(t);
-      if (!list) continue;
-      const w = x * this.stats.idf(t);
+      const e = this.postings.get(t);
+      if (!e) continue;
+      const w = x * (a - e.l); // x · idf(t)
+      const list = e.list;
       for (let k = 0; k < list.length; k++) acc[list[k].seed] += w * list[k].tf;
     }
     if (pn === 0) return 0;
@@ -106,16 +119,16 @@ export class SeedSet {
   }
 
   /** A document was counted: df of each of its terms went up by one, so L_t did. */
-  private documentCounted(terms: ReadonlySet<string>): void {
+  private documentCounted(terms: Iterable<string>): void {
     for (const t of terms) {
-      const list = this.postings.get(t);
-      if (!list) continue;
-      const df = this.stats.documentFrequency(t);
-      const before = Math.log(df);
-      const after = Math.log(df + 1);
+      const e = this.postings.get(t);
+      if (!e) continue;
+      const before = e.l;
+      const after = Math.log(++e.df + 1);
+      e.l = after;
       const d1 = after - before;
       const d2 = after * after - before * before;
-      for (const { seed, tf } of list) {
+      for (const { seed, tf } of e.list) {
         const q = tf * tf;
         this.s1[seed] += q * d1;
         this.s2[seed] += q * d2;
