@@ -14,7 +14,7 @@ import { TopicSchema } from '../src/config/schema.js';
 import { jiebaBinding, jiebaFallbackReason } from '../src/text/jieba.js';
 import { tokenize } from '../src/text/tokenize.js';
 import { pageVector, TermStatistics } from '../src/text/vector.js';
-import { TopicModel } from '../src/topic/model.js';
+import { MultiTopicModel } from '../src/topic/model.js';
 import { Cilin, wordSimilarity } from '../src/topic/semantic.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -127,7 +127,8 @@ if (texts.length) {
   );
   for (const thesaurus of [undefined, cilin]) {
     if (thesaurus === undefined && cilin === undefined) continue;
-    const model = new TopicModel(TopicSchema.parse({ keywords: ['地震', '救援', { term: '灾区', weight: 0.5 }] }), { thesaurus });
+    // Built as the crawler builds it (src/crawl/judge.ts): a MultiTopicModel, here with one topic.
+    const model = new MultiTopicModel([TopicSchema.parse({ keywords: ['地震', '救援', { term: '灾区', weight: 0.5 }] })], { thesaurus });
     for (let i = 0; i < 10; i++) model.addSeedDocument({ url: `http://seed/${i}`, body: texts[i % texts.length] });
     for (let i = 0; i < 5; i++) model.relevance(page(-i)); // warm-up
     // Each page has a new URL, so each is counted in the IDF, as in a crawl (N grows 15 → 365).

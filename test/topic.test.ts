@@ -135,6 +135,41 @@ describe('MultiTopicModel (seed 002)', () => {
   });
 });
 
+describe('cluster centre (seed 002) without building it', () => {
+  it('centreCosine equals cos(K/|K| + M/|M|, v) built from scratch with the current IDF', () => {
+    const vocab = '地震 救援 灾区 帐篷 余震 足球 比赛 进球 股市 基金 芯片 手机 电影 明星'.split(' ');
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const doc = (n: number) => Array.from({ length: n }, () => vocab[Math.floor(rnd() * vocab.length)]).join(' ');
+    const m = new TopicModel(topic({ keywords: ['地震', { term: '救援', weight: 2 }] }));
+    const seeds: PageFields[] = [];
+    const fromScratch = (v: Map<string, number>) => {
+      const unitOf = (x: Map<string, number>) => {
+        const n = Math.sqrt([...x.values()].reduce((s, y) => s + y * y, 0));
+        return new Map([...x].map(([t, y]) => [t, y / n]));
+      };
+      const c = unitOf(pageVector({ body: '地震 救援 救援' }, m.stats));
+      if (seeds.length) {
+        const mean = new Map<string, number>();
+        for (const d of seeds) for (const [t, y] of unitOf(pageVector(d, m.stats))) mean.set(t, (mean.get(t) ?? 0) + y / seeds.length);
+        for (const [t, y] of unitOf(mean)) c.set(t, (c.get(t) ?? 0) + y);
+      }
+      return cosine(c, v);
+    };
+    for (let i = 0; i < 40; i++) {
+      const page = { url: `http://p/${i}`, body: doc(4 + (i % 7)) };
+      m.observe(page);
+      const v = pageVector(page, m.stats);
+      expect(m.centreCosine(v)).toBeCloseTo(fromScratch(v), 10);
+      if (i % 8 === 0) {
+        seeds.push(page);
+        m.addSeedDocument(page);
+      }
+    }
+    expect(m.seedCount).toBe(5);
+  });
+});
+
 describe('semantic tree (METHODS §2)', () => {
   it.skipIf(!existsSync(CILIN))('Cilin distances on pairs looked up in new_cilin.txt', () => {
     const c = Cilin.load(CILIN);

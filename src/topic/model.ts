@@ -7,15 +7,14 @@ import { dirname } from 'node:path';
 import { keywordEntries, type TopicConfig } from '../config/schema.js';
 import { tokenize } from '../text/tokenize.js';
 import {
-  addInto,
   applyIdf,
   cosine,
   DEFAULT_POSITION_WEIGHTS,
+  dot,
   norm,
   textVector,
   TermStatistics,
   topTerms,
-  unit,
   weightedTermFrequencies,
   type PageFields,
   type PositionWeights,
@@ -177,9 +176,9 @@ export class TopicModel implements RelevanceModel {
   }
 
   /**
-   * TF × IDF, cached (the keyword vector; the centre). The IDF moves a little with every page
-   * observed, so cached vectors are rebuilt only once N has grown by 1% (at least one document)
-   * since they were built. simD does not use this: the seed set follows the IDF exactly (seeds.ts).
+   * TF × IDF, cached (the keyword vector, used for every link context). The IDF moves a little
+   * with every page observed, so it is rebuilt only once N has grown by 1% (at least one
+   * document). The seed set needs no cache: it follows the IDF exactly (seeds.ts).
    */
   private vec(key: string, tf: SparseVector): SparseVector {
     const c = this.cache.get(key);
@@ -199,38 +198,25 @@ export class TopicModel implements RelevanceModel {
     return this.vec('@keywords', this.keywordTf);
   }
 
-  private forgetSeedVectors(): void {
-    this.cache.delete('@seedMean');
-    this.cache.delete('@centre');
-  }
-
-  /** The mean of the unit seed vectors under the current IDF (cached like the others), for the centre. */
-  private seedMean(): { v: SparseVector; norm: number } {
-    const c = this.cache.get('@seedMean');
-    if (c && !this.stale(c.builtAtN)) return c;
-    const mean: SparseVector = new Map();
-    const seeds = this.seeds.tfVectors();
-    for (const tf of seeds) {
-      const d = applyIdf(tf, this.stats);
-      const n = norm(d);
-      if (n > 0) addInto(mean, d, 1 / (n * seeds.length));
-    }
-    const entry = { builtAtN: this.stats.documentCount, v: mean, norm: norm(mean) };
-    this.cache.set('@seedMean', entry);
-    return entry;
-  }
-
-  /** Cluster centre (seed 002): unit keyword vector and unit mean of the seed vectors, equally weighted. */
-  centre(): SparseVector {
-    const c = this.cache.get('@centre');
-    if (c && !this.stale(c.builtAtN)) return c.v;
-    const v = unit(this.keywordVector());
-    if (this.seeds.size) {
-      const mean = this.seedMean();
-      if (mean.norm > 0) addInto(v, mean.v, 1 / mean.norm);
-    }
-    this.cache.set('@centre', { builtAtN: this.stats.documentCount, v, norm: norm(v) });
-    return v;
+  /**
+   * Cosine of a page vector to the cluster centre (seed 002): the unit keyword vector plus the
+   * unit mean of the seed vectors, equally weighted. With M that mean, c = K/|K| + M/|M|:
+   *   cos(c, v) = (cos(K, v) + v·M / (|v|·|M|)) / |c|,   |c|² = 2 + 2·K·M / (|K|·|M|)
+   * and v·M, K·M, |M| all come exactly from the seed set's postings under the current IDF, so no
+   * centre vector is ever built (it cost a rebuild of every seed vector per page early in a crawl).
+   */
+  centreCosine(v: SparseVector): number {
+    const k = this.keywordVector();
+    const kn = norm(k);
+    const vn = norm(v);
+    if (vn === 0) return 0;
+    const cosK = kn === 0 ? 0 : dot(k, v) / (kn * vn);
+    const mn = this.seeds.meanNorm();
+    if (mn === 0) return cosK;
+    const cosM = this.seeds.dotMean(v) / (vn * mn);
+    if (kn === 0) return cosM;
+    const kDotM = this.seeds.dotMean(k) / (kn * mn);
+    return (cosK + cosM) / Math.sqrt(2 + 2 * kDotM);
   }
 
   observe(fields: PageFields): void {
@@ -249,7 +235,6 @@ export class TopicModel implements RelevanceModel {
     if (this.seeds.size >= this.o.maxSeeds) return;
     if (this.seeds.has(fields.url)) return;
     this.seeds.add({ url: fields.url, tf });
-    this.forgetSeedVectors();
   }
 
   /** `simD(p) = (1/m) Σ_j cos(p, d_j)` (METHODS §1, seed 000); 0 for an empty seed set. */
@@ -286,7 +271,6 @@ export class TopicModel implements RelevanceModel {
     if (!verdict.relevant || verdict.simD <= this.o.seedThreshold || this.seeds.size >= this.o.maxSeeds) return false;
     if (this.seeds.has(fields.url)) return false;
     this.seeds.add({ url: fields.url, tf: weightedTermFrequencies(fields, this.o.positionWeights) });
-    this.forgetSeedVectors();
     return true;
   }
 
@@ -337,7 +321,7 @@ export class MultiTopicModel implements RelevanceModel {
 
   /** Cosine of a page vector to each topic centre, in topic order. */
   classify(v: SparseVector): { topicId: string; centreCosine: number; scores: number[] } {
-    const scores = this.topics.map((t) => cosine(t.centre(), v));
+    const scores = this.topics.map((t) => t.centreCosine(v));
     let best = 0;
     for (let i = 1; i < scores.length; i++) if (scores[i] > scores[best]) best = i;
     return { topicId: this.topics[best].id, centreCosine: scores[best], scores };
@@ -347,7 +331,8 @@ export class MultiTopicModel implements RelevanceModel {
     const tf = weightedTermFrequencies(fields, this.weights);
     if (call.observe ?? true) this.observer.observe(fields, tf);
     const v = applyIdf(tf, this.stats);
-    const { topicId, centreCosine } = this.classify(v);
+    // One topic: nothing to classify (and no centre to compute).
+    const { topicId, centreCosine } = this.topics.length === 1 ? { topicId: this.topics[0].id, centreCosine: undefined } : this.classify(v);
     const t = this.topic(topicId);
     if (t.time && t.time.timeRelevance(call.publishTime) === 0) {
       return { rel: 0, cosine: 0, simD: 0, topicId, relevant: false, outOfWindow: true, centreCosine };
@@ -368,7 +353,8 @@ export class MultiTopicModel implements RelevanceModel {
     if (topicId) return this.topic(topicId).addSeedDocument(fields);
     const tf = weightedTermFrequencies(fields, this.weights);
     this.observer.observe(fields, tf);
-    this.topic(this.classify(applyIdf(tf, this.stats)).topicId).addSeed(fields, false);
+    const best = this.topics.length === 1 ? this.topics[0] : this.topic(this.classify(applyIdf(tf, this.stats)).topicId);
+    best.addSeed(fields, false);
   }
 
   maybeGrowSeedSet(fields: PageFields, verdict: Relevance): boolean {

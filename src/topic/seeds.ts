@@ -12,7 +12,8 @@
  *
  * A moves with N (free: one log); S1, S2 move only for the terms of a newly counted document,
  * updated from the postings in O(its terms). The dot products come from the same postings, so a
- * page costs one posting lookup per page term however many seeds there are.
+ * page costs one posting lookup per page term however many seeds there are. The mean of the unit
+ * seed vectors (the cluster centre's seed half, seed 002) comes from the same postings.
  */
 import { type SparseVector, TermStatistics } from '../text/vector.js';
 
@@ -92,30 +93,66 @@ export class SeedSet {
     return Math.sqrt(Math.max(0, a * a * this.s0[j] - 2 * a * this.s1[j] + this.s2[j]));
   }
 
-  /** `simD(p)` for a page vector built with the current statistics; 0 for an empty set. */
-  simD(v: SparseVector): number {
+  /**
+   * `v · M`, M = (1/m) Σ_j d_j/|d_j| the mean of the unit seed vectors under the current IDF, for
+   * any vector `v` already IDF-weighted (a page, the keyword vector). simD(p) = p·M / |p|.
+   */
+  dotMean(v: SparseVector): number {
     const m = this.entries.length;
     if (m === 0) return 0;
-    let pn = 0;
+    const acc = this.accumulate(v);
+    let s = 0;
+    for (let j = 0; j < m; j++) {
+      const dn = this.seedNorm(j);
+      if (dn > 0) s += acc[j] / dn;
+    }
+    return s / m;
+  }
+
+  /**
+   * |M| under the current IDF: |M|² = (1/m²) Σ_t idf(t)² (Σ_j tf_j(t)/|d_j|)², one pass over the
+   * postings (no pairwise seed products, no vector rebuilt).
+   */
+  meanNorm(): number {
+    const m = this.entries.length;
+    if (m === 0) return 0;
+    const inv = new Float64Array(m);
+    for (let j = 0; j < m; j++) {
+      const dn = this.seedNorm(j);
+      inv[j] = dn > 0 ? 1 / dn : 0;
+    }
+    const a = Math.log(this.stats.documentCount + 1) + 1;
+    let s = 0;
+    for (const e of this.postings.values()) {
+      let w = 0;
+      for (const p of e.list) w += p.tf * inv[p.seed];
+      const idf = a - e.l;
+      s += idf * idf * w * w;
+    }
+    return Math.sqrt(s) / m;
+  }
+
+  /** Per-seed dot products `v · d_j` (d_j with the current IDF), in the scratch array. */
+  private accumulate(v: SparseVector): Float64Array {
     const acc = this.acc;
     acc.fill(0);
     const a = Math.log(this.stats.documentCount + 1) + 1;
     for (const [t, x] of v) {
-      pn += x * x;
       const e = this.postings.get(t);
       if (!e) continue;
       const w = x * (a - e.l); // x · idf(t)
       const list = e.list;
       for (let k = 0; k < list.length; k++) acc[list[k].seed] += w * list[k].tf;
     }
-    if (pn === 0) return 0;
-    pn = Math.sqrt(pn);
-    let s = 0;
-    for (let j = 0; j < m; j++) {
-      const dn = this.seedNorm(j);
-      if (dn > 0) s += acc[j] / (pn * dn);
-    }
-    return s / m;
+    return acc;
+  }
+
+  /** `simD(p)` for a page vector built with the current statistics; 0 for an empty set. */
+  simD(v: SparseVector): number {
+    if (this.entries.length === 0) return 0;
+    let pn = 0;
+    for (const x of v.values()) pn += x * x;
+    return pn === 0 ? 0 : this.dotMean(v) / Math.sqrt(pn);
   }
 
   /** A document was counted: df of each of its terms went up by one, so L_t did. */
