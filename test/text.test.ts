@@ -90,6 +90,11 @@ describe('sparse vectors', () => {
     expect(s.idf('z')).toBeCloseTo(Math.log(4 / 2) + 1, 12);
     expect(s.idf('never')).toBeCloseTo(Math.log(4) + 1, 12);
     expect(TermStatistics.fromJSON(s.toJSON()).idf('z')).toBeCloseTo(s.idf('z'), 12);
+    // Large counts (a resumed crawl of millions of pages) leave the log table and are computed.
+    const big = TermStatistics.fromJSON({ documentCount: 3_000_000, df: [['x', 5], ['y', 2_000_000]] });
+    expect(big.idf('x')).toBeCloseTo(Math.log(3_000_001 / 6) + 1, 12);
+    expect(big.idf('y')).toBeCloseTo(Math.log(3_000_001 / 2_000_001) + 1, 12);
+    expect(big.idf('never')).toBeCloseTo(Math.log(3_000_001) + 1, 12);
   });
 
   it('weights positions: title 3, headings 2, anchor 2, body 1, URL 1', () => {

@@ -48,6 +48,19 @@ export function addInto(target: SparseVector, v: SparseVector, factor = 1): Spar
   return target;
 }
 
+/** ln(k + 1) for whole k, from a table that grows as needed up to 2^20 entries (8 MB), then computed. */
+let LN_TABLE = new Float64Array(0);
+function lnPlusOne(k: number): number {
+  if (k >= LN_TABLE.length) {
+    if (k >= 1 << 20) return Math.log(k + 1);
+    const grown = new Float64Array(Math.min(1 << 20, Math.max(1024, 2 * (k + 1))));
+    grown.set(LN_TABLE);
+    for (let i = LN_TABLE.length; i < grown.length; i++) grown[i] = Math.log(i + 1);
+    LN_TABLE = grown;
+  }
+  return LN_TABLE[k];
+}
+
 /**
  * Document frequencies over the documents seen so far (seed pages first, then each fetched
  * page). IDF = ln((N + 1) / (df + 1)) + 1 (METHODS §0): smoothed, so it stays ≥ 1 and a
@@ -85,7 +98,8 @@ export class TermStatistics {
   }
 
   idf(term: string): number {
-    return Math.log((this.n + 1) / ((this.df.get(term) ?? 0) + 1)) + 1;
+    // ln(N+1) − ln(df+1) + 1, the logs read from a table: this runs for every term of every page.
+    return lnPlusOne(this.n) - lnPlusOne(this.df.get(term) ?? 0) + 1;
   }
 
   /** Plain-data snapshot (for run state / resume). */
