@@ -126,6 +126,7 @@ export class TopicModel implements RelevanceModel {
   private readonly o: Required<Omit<TopicModelOptions, 'stats' | 'thesaurus' | 'pageThreshold' | 'baseDir' | 'source'>>;
   private observer: Observer;
   private cache = new Map<string, { builtAtN: number; v: SparseVector; norm: number }>();
+  private shape?: { builtAtN: number; seeds: number; meanNorm: number; cosKM: number };
 
   constructor(topic: TopicConfig, options: TopicModelOptions = {}, id?: string, observer?: Observer) {
     this.id = id ?? topic.name ?? 'topic';
@@ -202,8 +203,8 @@ export class TopicModel implements RelevanceModel {
    * Cosine of a page vector to the cluster centre (seed 002): the unit keyword vector plus the
    * unit mean of the seed vectors, equally weighted. With M that mean, c = K/|K| + M/|M|:
    *   cos(c, v) = (cos(K, v) + v·M / (|v|·|M|)) / |c|,   |c|² = 2 + 2·K·M / (|K|·|M|)
-   * and v·M, K·M, |M| all come exactly from the seed set's postings under the current IDF, so no
-   * centre vector is ever built (it cost a rebuild of every seed vector per page early in a crawl).
+   * and v·M, K·M, |M| all come from the seed set's postings under the current IDF, so no centre
+   * vector is ever built (it cost a rebuild of every seed vector per page early in a crawl).
    */
   centreCosine(v: SparseVector): number {
     const k = this.keywordVector();
@@ -211,12 +212,24 @@ export class TopicModel implements RelevanceModel {
     const vn = norm(v);
     if (vn === 0) return 0;
     const cosK = kn === 0 ? 0 : dot(k, v) / (kn * vn);
-    const mn = this.seeds.meanNorm();
+    const { meanNorm: mn, cosKM } = this.centreShape(k, kn);
     if (mn === 0) return cosK;
     const cosM = this.seeds.dotMean(v) / (vn * mn);
     if (kn === 0) return cosM;
-    const kDotM = this.seeds.dotMean(k) / (kn * mn);
-    return (cosK + cosM) / Math.sqrt(2 + 2 * kDotM);
+    return (cosK + cosM) / Math.sqrt(2 + 2 * cosKM);
+  }
+
+  /**
+   * |M| and cos(K, M): page-independent, but a pass over all the topic's postings (1 ms at the
+   * 50-seed cap), so kept until a seed joins or N has grown by 1% like the keyword vector.
+   */
+  private centreShape(k: SparseVector, kn: number): { meanNorm: number; cosKM: number } {
+    const c = this.shape;
+    if (c && c.seeds === this.seeds.size && !this.stale(c.builtAtN)) return c;
+    const meanNorm = this.seeds.meanNorm();
+    const cosKM = meanNorm === 0 || kn === 0 ? 0 : this.seeds.dotMean(k) / (kn * meanNorm);
+    this.shape = { builtAtN: this.stats.documentCount, seeds: this.seeds.size, meanNorm, cosKM };
+    return this.shape;
   }
 
   observe(fields: PageFields): void {
