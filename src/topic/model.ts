@@ -203,8 +203,9 @@ export class TopicModel implements RelevanceModel {
    * Cosine of a page vector to the cluster centre (seed 002): the unit keyword vector plus the
    * unit mean of the seed vectors, equally weighted. With M that mean, c = K/|K| + M/|M|:
    *   cos(c, v) = (cos(K, v) + v·M / (|v|·|M|)) / |c|,   |c|² = 2 + 2·K·M / (|K|·|M|)
-   * and v·M, K·M, |M| all come from the seed set's postings under the current IDF, so no centre
-   * vector is ever built (it cost a rebuild of every seed vector per page early in a crawl).
+   * and v·M, K·M, |M| all come from the seed set's postings (v·M under the current IDF, the
+   * page-independent |M| and K·M as `centreShape` keeps them), so no centre vector is ever built
+   * (it cost a rebuild of every seed vector per page early in a crawl).
    */
   centreCosine(v: SparseVector): number {
     const k = this.keywordVector();
