@@ -202,8 +202,6 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
     strategy === 'combined' && o.learnWeights
       ? new OnlineLogistic({ size: COMBINED_FEATURES.length, prior: COMBINED_FEATURES.map((f) => (f === 'product' ? 4 : 0)), learningRate: o.learningRate, l2: o.learnL2 })
       : undefined;
-  /** Features of the URL evaluate() last scored (combined with learning only). */
-  let lastFeatures: number[] | undefined;
 
   const filterOpts = {
     skipExtensions: o.skipExtensions,
@@ -274,7 +272,10 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
    * in-link and of the aggregate are filled in; periodic re-scoring runs without it (no
    * allocation per URL) and explains only the URLs whose score moved.
    */
-  function evaluate(p: Pending, explain: Record<string, number> | undefined): { score: number; best?: Contribution; reason?: string } {
+  function evaluate(
+    p: Pending,
+    explain: Record<string, number> | undefined,
+  ): { score: number; best?: Contribution; reason?: string; features?: number[] } {
     const ex = explain;
     if (ex) ex.inlinks = p.contributions.length;
     if (strategy === 'bfs') {
@@ -291,7 +292,7 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
     let maxSim = 0;
     let maxAnchor = 0;
     let relevantParents = 0;
-    lastFeatures = undefined;
+    let features: number[] | undefined; // combined's learner inputs, for training on the fetch
     for (const c of p.contributions) {
       if (c.sim > maxSim) maxSim = c.sim;
       if (c.fAnchor > maxAnchor) maxAnchor = c.fAnchor;
@@ -399,7 +400,7 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
           timePr,
           Math.min(p.depth, 10) / 10,
         ];
-        lastFeatures = x;
+        features = x;
         const learned = learner.predict(x);
         if (ex) {
           ex.fixedProduct = s;
@@ -412,7 +413,7 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
       if (ex) ex.siteBonus = siteFactor;
       s *= siteFactor;
     }
-    return { score: s, best };
+    return { score: s, best, features };
   }
 
   function clampedBias(parent: string): number {
@@ -485,8 +486,8 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
     const buffer = was ? bestBuffer(was.contributions) : undefined;
     if (learner && was) {
       // Train on what the URL looked like just before its fetch, labelled by the page's own verdict.
-      evaluate(was, undefined);
-      if (lastFeatures) learner.update(lastFeatures, page.relevant);
+      const { features } = evaluate(was, undefined);
+      if (features) learner.update(features, page.relevant);
     }
     const depth = Math.min(page.depth, was?.depth ?? page.depth);
     removePending(url);

@@ -125,7 +125,7 @@ export class TopicModel implements RelevanceModel {
   private seeds: SeedSet;
   private readonly o: Required<Omit<TopicModelOptions, 'stats' | 'thesaurus' | 'pageThreshold' | 'baseDir' | 'source'>>;
   private observer: Observer;
-  private cache = new Map<string, { builtAtN: number; v: SparseVector; norm: number }>();
+  private keywordCache?: { builtAtN: number; v: SparseVector };
   private shape?: { builtAtN: number; seeds: number; meanNorm: number; cosKM: number };
 
   constructor(topic: TopicConfig, options: TopicModelOptions = {}, id?: string, observer?: Observer) {
@@ -176,27 +176,21 @@ export class TopicModel implements RelevanceModel {
     return this.seeds.size;
   }
 
-  /**
-   * TF × IDF, cached (the keyword vector, used for every link context). The IDF moves a little
-   * with every page observed, so it is rebuilt only once N has grown by 1% (at least one
-   * document). The seed set needs no cache: it follows the IDF exactly (seeds.ts).
-   */
-  private vec(key: string, tf: SparseVector): SparseVector {
-    const c = this.cache.get(key);
-    if (c && !this.stale(c.builtAtN)) return c.v;
-    const v = applyIdf(tf, this.stats);
-    this.cache.set(key, { builtAtN: this.stats.documentCount, v, norm: norm(v) });
-    return v;
-  }
-
   private stale(builtAtN: number): boolean {
     const n = this.stats.documentCount;
     return n !== builtAtN && (builtAtN < 100 || n - builtAtN >= builtAtN / 100);
   }
 
-  /** The topic vector T (keyword TF × IDF). */
+  /**
+   * The topic vector T (keyword TF × IDF), cached: it is used for every link context. The IDF
+   * moves a little with every page observed, so it is rebuilt only once N has grown by 1% (at
+   * least one document). The seed set needs no cache: it follows the IDF exactly (seeds.ts).
+   */
   keywordVector(): SparseVector {
-    return this.vec('@keywords', this.keywordTf);
+    const c = this.keywordCache;
+    if (c && !this.stale(c.builtAtN)) return c.v;
+    this.keywordCache = { builtAtN: this.stats.documentCount, v: applyIdf(this.keywordTf, this.stats) };
+    return this.keywordCache.v;
   }
 
   /**

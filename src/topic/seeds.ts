@@ -82,11 +82,6 @@ export class SeedSet {
     this.acc = new Float64Array(this.entries.length);
   }
 
-  /** TF vectors of the seeds, in order (for the cluster centre). */
-  tfVectors(): SparseVector[] {
-    return this.entries.map((e) => e.tf);
-  }
-
   /** |d_j| under the current IDF. */
   seedNorm(j: number): number {
     const a = Math.log(this.stats.documentCount + 1) + 1;
