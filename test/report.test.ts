@@ -20,7 +20,8 @@ const input: ReportInput = { runId: 'r1', log, dataset: [], generatedAt: new Dat
 
 describe('report data', () => {
   it('counts pages, relevant, failed, harvest rates', () => {
-    expect(reportCounts(input)).toEqual({ fetched: 6, relevant: 2, failed: 2, harvestRate: 2 / 6, truthHarvestRate: 2 / 6, sites: 3, threads: 0 });
+    // The 404 page counts as failed too: one definition (src/report/counts.ts) for the summary and the report.
+    expect(reportCounts(input)).toEqual({ fetched: 6, relevant: 2, failed: 3, harvestRate: 2 / 6, truthHarvestRate: 2 / 6, sites: 3, threads: 0, hotThreads: 0, hotThreshold: 15 });
   });
   it('harvest curve: relevant so far / fetched so far', () => {
     expect(harvestCurve(log, (x) => x.decision === 'saved')).toEqual([1, 1 / 2, 2 / 3, 2 / 4, 2 / 5, 2 / 6]);
@@ -48,18 +49,40 @@ describe('renderReport', () => {
   });
   it('shows the counts and escapes page text', () => {
     expect(html).toContain('data-stat="fetched">6<');
-    expect(html).toContain('data-stat="failed">2<');
+    expect(html).toContain('data-stat="failed">3<');
     expect(html).toContain('首页 &lt;b&gt;');
     expect(html).not.toContain('首页 <b>');
   });
   it('has an empty state for runs without a thread store', () => {
     expect(html).toContain('id="threads-empty"');
   });
-  it('lists hot threads hottest first when the run has them', () => {
-    const t = (id: string, h: number[]) => ({ id, url: `http://f.test/${id}`, matcher: 'discuz', firstSeen: '', visits: h.map(() => ({ at: '', replyCount: 3 })), posts: [], postKeys: [], openingKey: null, replyTimes: [], tBar: null, hotness: h.map((x) => ({ at: '', h: x })), nextVisit: null });
-    const out = renderReport({ ...input, threads: [t('cold', [1, 0.5]), t('hot', [2, 3])] });
-    expect(out.indexOf('http://f.test/hot')).toBeLessThan(out.indexOf('http://f.test/cold'));
-    expect(out).toContain('data-stat="threads">2<');
+  const t = (id: string, h: number[]) => ({ id, url: `http://f.test/${id}`, matcher: 'discuz', firstSeen: '', visits: h.map(() => ({ at: '', replyCount: 3 })), posts: [], postKeys: [], openingKey: null, replyTimes: [], tBar: null, hotness: h.map((x) => ({ at: '', h: x })), nextVisit: null });
+  it('lists only threads above the hot threshold, hottest first', () => {
+    const out = renderReport({ ...input, threads: [t('cold', [1, 0.5]), t('hot', [2, 30]), t('hotter', [40, 50]), t('was-hot', [20, 3])] });
+    expect(out.indexOf('http://f.test/hotter')).toBeLessThan(out.indexOf('http://f.test/hot"'));
+    expect(out).not.toContain('http://f.test/cold');
+    expect(out).not.toContain('http://f.test/was-hot');
+    expect(out).toContain('data-stat="threads">4<');
+    expect(out).toContain('data-stat="hot-threads">2<');
+    expect(out).toMatch(/2 of 4 threads are hot/);
+  });
+  it('says what it lists when no thread is hot', () => {
+    const out = renderReport({ ...input, threads: [t('a', [1]), t('b', [3])] });
+    expect(out).toMatch(/None of the 2 threads is hot \(H &gt; 15\); listed instead: the 2 hottest/);
+    expect(out).toContain('data-stat="hot-threads">0<');
+    // The hotness chart: every thread's hotness against the threshold line, not one dot per thread.
+    expect(out).toMatch(/<polyline class="series"[^>]*points="[\d.]+,[\d.]+ [\d.]+,[\d.]+"/);
+    expect(out).toContain('hot: H &gt; 15');
+  });
+  it('sortable tables, snippets of relevant pages, download links', () => {
+    const out = renderReport({ ...input, dataset: [{ url: 'http://a.test/', title: 'T', text: '汶川地震发生后，救援队伍迅速赶赴灾区。'.repeat(20), relevance: 0.5 }], exports: ['relevant-pages.csv'] });
+    expect(out).toMatch(/<table id="relevant-1" class="sortable/);
+    expect(out).toMatch(/<div class="snippet">汶川地震发生后，救援队伍迅速赶赴灾区。[^<]{10,}…<\/div>/);
+    expect(out).toContain('<a href="relevant-pages.csv" download>');
+  });
+  it('draws earlier runs of the same topic on the harvest chart', () => {
+    const out = renderReport({ ...input, earlierRuns: [{ runId: 'r0', strategy: 'bfs', curve: [1, 0.5, 0.3] }] });
+    expect(out).toMatch(/data-series="r0 \(bfs\)"[^>]*stroke-dasharray/);
   });
 });
 
@@ -82,10 +105,32 @@ describe('writeReport', () => {
 });
 
 describe('progress line', () => {
-  it('formats counts, harvest, rate; hot threads only when a thread plugin reports them', async () => {
+  const s = { fetched: 10, relevant: 4, failed: 1, failedByReason: { 'HTTP 404': 1 }, frontierSize: 50, budget: 100, elapsedMs: 5000 };
+  it('formats counts, harvest, rate, elapsed and an ETA from the budget; threads only when a thread plugin counts them', async () => {
     const { formatProgress } = await import('../src/report/progress.js');
-    const s = { fetched: 10, relevant: 4, failed: 1, frontierSize: 50, budget: 100, elapsedMs: 5000 };
-    expect(formatProgress(s)).toBe('10/100 pages, 90 left · 4 relevant (harvest 40.0%) · frontier 50 · 2.0 pages/s · 1 failed · 5s');
-    expect(formatProgress({ ...s, hotThreads: 3 })).toContain('· 3 hot threads ·');
+    expect(formatProgress(s)).toBe('10/100 pages · 4 relevant (harvest 40.0%) · frontier 50 · 2.0 pages/s · 1 failed · 5s · ETA 45s');
+    expect(formatProgress({ ...s, threadsFound: 7, hotThreads: 3 })).toContain('· 7 threads, 3 hot ·');
+    // A time limit that comes first wins.
+    expect(formatProgress({ ...s, timeLimitSecs: 20 })).toMatch(/ETA 15s$/);
+  });
+  it('fits the terminal: drops the least important fields first, never cuts a word', async () => {
+    const { fitProgress, formatProgress } = await import('../src/report/progress.js');
+    const full = { ...s, fetched: 1234, budget: 5000, elapsedMs: 754_000, frontierSize: 98765, threadsFound: 117, hotThreads: 3 };
+    const whole = formatProgress(full);
+    expect(fitProgress(full, 200)).toBe(whole);
+    const at80 = fitProgress(full, 80);
+    expect(at80.length).toBeLessThanOrEqual(80);
+    // Elapsed time, ETA and the failures survive at 80 columns; frontier size and speed go first.
+    expect(at80).toMatch(/^1234\/5000 pages · \d+ relevant \(harvest [\d.]+%\) · /);
+    expect(at80).toContain('12m34s');
+    expect(at80).toMatch(/ETA \d+m\d\ds/);
+    expect(at80).not.toContain('frontier');
+    expect(at80).not.toContain('pages/s');
+    for (const w of [20, 30, 45, 60]) {
+      const line = fitProgress(full, w);
+      expect(line.length).toBeLessThanOrEqual(w);
+      // Every kept piece is a whole field (or whole words of the first one).
+      for (const part of line.split(' · ')) expect(whole.split(' · ').some((f) => f.startsWith(part))).toBe(true);
+    }
   });
 });

@@ -64,11 +64,12 @@ describe('trace modes and names', () => {
   it('slugs URLs into file names', () => {
     expect(urlSlug('http://127.0.0.1:8080/news/a b.html?x=1')).toBe('127.0.0.1_8080_news_a_20b.html_x_1');
   });
-  it('counts HTTP errors, failed requests and empty text as failures', () => {
+  it('keeps what the run counts as failed: HTTP errors and failed requests, not pages without main text', () => {
     expect(isTraceFailure({ decision: 'recorded', status: 404 })).toBe(true);
+    expect(isTraceFailure({ decision: 'not-html', status: 595 })).toBe(true);
     expect(isTraceFailure({ decision: 'failed', status: 0 })).toBe(true);
-    expect(isTraceFailure({ decision: 'saved', status: 200 }, '  ')).toBe(true);
-    expect(isTraceFailure({ decision: 'saved', status: 200 }, '正文')).toBe(false);
+    expect(isTraceFailure({ decision: 'recorded', status: 200 })).toBe(false);
+    expect(isTraceFailure({ decision: 'saved', status: 200 })).toBe(false);
   });
 });
 
@@ -88,13 +89,13 @@ describe('traced crawl (browser)', () => {
     const article = new AdmZip(join(dir, files.find((f) => f.includes('_a.html'))!)).getEntries().map((e) => e.entryName);
     expect(article.some((n) => n.startsWith('screencast/'))).toBe(true);
     expect(article.some((n) => n.startsWith('resources/') && n.endsWith('.html'))).toBe(true);
-    expect(plugin.summary().join('\n')).toMatch(/npx playwright show-trace /);
+    expect(plugin.summary().join('\n')).toMatch(/open one with: npm run trace -- \S+\.zip/);
   }, 90_000);
 
-  it('mode failures: keeps only the 404 and the empty page', async () => {
-    const { files } = await tracedCrawl('failures');
-    expect(files.filter((f) => f.endsWith('.zip')).map((f) => f.replace(/^.*?-\d{4}-[^-]+-/, '')).sort()).toEqual(
-      [`${urlSlug(`${origin}/empty.html`)}.zip`, `${urlSlug(`${origin}/missing.html`)}.zip`].sort(),
-    );
+  it('mode failures: keeps only the 404, as many traces as the summary counts failures', async () => {
+    const { files, result } = await tracedCrawl('failures');
+    expect(files.filter((f) => f.endsWith('.zip')).map((f) => f.replace(/^.*?-\d{4}-[^-]+-/, ''))).toEqual([`${urlSlug(`${origin}/missing.html`)}.zip`]);
+    expect(result.counts.failed).toBe(1);
+    expect(result.counts.failedByReason).toEqual({ 'HTTP 404': 1 });
   }, 90_000);
 });

@@ -4,8 +4,11 @@
  * schema in src/config/schema.ts. User mistakes end with one clear line and exit code 2.
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { relative } from 'node:path';
-import { STRATEGIES, type CrawlConfigInput } from '../config/schema.js';
+import { readFileSync } from 'node:fs';
+import { STRATEGIES, parseConfig, type CrawlConfigInput } from '../config/schema.js';
+import { formatFailures } from '../report/counts.js';
+import { parseExportFormats, type ExportFormat } from '../report/export.js';
+import { displayPath } from '../report/paths.js';
 import { UserError } from '../config/errors.js';
 import { resolveBrowser } from '../fetch/browser.js';
 import { reportUserErrors, runAsMain } from './run.js';
@@ -13,16 +16,31 @@ import { loadConfigFile, buildConfig, checkSeedsReachable, type CliFlags } from 
 import type { CrawlResult } from '../crawl/engine.js';
 import { observePlugins } from './report.js';
 import type { CrawlPlugin } from '../crawl/engine.js';
-import type { CrawlConfig } from '../config/schema.js';
+import { topicName, type CrawlConfig } from '../config/schema.js';
 
-/** The CLI's plugins: report/traces, plus reply threads (METHODS §4) unless config.threads.enabled is false. */
-async function crawlPlugins(config: CrawlConfig, watch: boolean | undefined, now?: () => Date): Promise<CrawlPlugin[]> {
-  const plugins = await observePlugins(config);
-  if (!config.threads.enabled) return plugins;
-  const { threadsPlugin, loadUserMatchers } = await import('../crawl/threads-plugin.js');
-  // Loaded here so a bad --matchers file is one line before any browser starts.
-  plugins.push(threadsPlugin({ watch, now, matchers: loadUserMatchers(config.threads.matchers) }));
-  return plugins;
+/**
+ * The CLI's plugins: traces, reply threads (METHODS §4) unless config.threads.enabled is false,
+ * and the report LAST: its afterRun reads the files the others close in theirs (threads.json),
+ * so the report counts what the summary counts.
+ */
+export async function crawlPlugins(config: CrawlConfig, watch: boolean | undefined, now?: () => Date, exportFormats: ExportFormat[] = []): Promise<CrawlPlugin[]> {
+  const [report, ...plugins] = await observePlugins(config, exportFormats);
+  if (config.threads.enabled) {
+    const { threadsPlugin, loadUserMatchers } = await import('../crawl/threads-plugin.js');
+    // Loaded here so a bad --matchers file is one line before any browser starts.
+    plugins.push(threadsPlugin({ watch, now, matchers: loadUserMatchers(config.threads.matchers) }));
+  }
+  return [...plugins, report];
+}
+
+/** The package version, for --version. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+/** Schema defaults, shown in --help so it cannot drift from src/config/schema.ts. */
+function defaults() {
+  return parseConfig({ topics: [{ keywords: ['x'] }] });
 }
 
 function intArg(name: string) {
@@ -42,39 +60,54 @@ function numArg(name: string) {
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 export function buildProgram(): Command {
+  const d = defaults();
+  const def = (v: unknown) => ` (default ${Array.isArray(v) ? (v.length ? v.join(', ') : 'none') : String(v)})`;
   return new Command()
     .name('npm start --')
     .description('Focused web crawler. With no arguments: a demo crawl of the local test web.')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'list the flags with their defaults')
+    .addHelpText(
+      'after',
+      `
+Other commands:
+  npm start -- trace FILE        open a Playwright trace in the trace viewer (also: npm run trace -- FILE)
+  npm run extract -- URL…        what the crawler extracts from pages
+  npm run debug:extract -- URL   one page, headed, as the crawler sees it
+
+Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md, docs/data.md.`,
+    )
     .option('-t, --topic <keywords>', 'topic keywords, space separated; "term:2" gives a weight')
     .option('-s, --seeds <urls...>', 'seed URLs (fetched first)')
     .option('-c, --config <file>', 'config or topic file (JSON or YAML), validated by the same schema')
-    .option('--strategy <name>', `URL ordering: ${STRATEGIES.join(', ')} (default combined)`)
-    .option('-n, --max-pages <n>', 'page budget (the frontier itself is never capped)', intArg('--max-pages'))
-    .option('--max-depth <n>', 'link depth limit from the seeds', intArg('--max-depth'))
-    .option('--time-limit <secs>', 'stop after this many seconds (0 = none)', numArg('--time-limit'))
-    .option('--concurrency <n>', 'pages rendered at once', intArg('--concurrency'))
-    .option('--threshold <x>', 'relevance threshold θ_page (0–1)', numArg('--threshold'))
-    .option('--delay <ms>', 'minimum delay between requests to one host', intArg('--delay'))
-    .option('--per-host <n>', 'concurrent requests per host', intArg('--per-host'))
-    .option('--no-robots', 'ignore robots.txt')
+    .option('--strategy <name>', `URL ordering: ${STRATEGIES.join(', ')}${def(d.strategy)}`)
+    .option('-n, --max-pages <n>', `page budget (the frontier itself is never capped)${def(d.maxPages)}`, intArg('--max-pages'))
+    .option('--max-depth <n>', `link depth limit from the seeds${def(d.maxDepth)}`, intArg('--max-depth'))
+    .option('--time-limit <secs>', `stop after this many seconds (0 = none)${def(d.timeLimitSecs)}`, numArg('--time-limit'))
+    .option('--concurrency <n>', `pages rendered at once${def(d.maxConcurrency)}`, intArg('--concurrency'))
+    .option('--threshold <x>', `relevance threshold θ_page (0–1)${def(d.pageThreshold)}`, numArg('--threshold'))
+    .option('--delay <ms>', `minimum delay in ms between requests to one host${def(d.perHostDelayMs)}`, intArg('--delay'))
+    .option('--per-host <n>', `concurrent requests per host${def(d.perHostConcurrency)}`, intArg('--per-host'))
+    .option('--no-robots', 'ignore robots.txt (default: honoured, Crawl-delay included)')
     .option('--allow-domain <host>', 'only crawl this host (repeatable)', collect)
     .option('--deny-domain <host>', 'never crawl this host (repeatable)', collect)
-    .option('--storage <dir>', 'storage folder (datasets, runs, reports)')
-    .option('--browser <path>', 'Chromium/Chrome executable')
+    .option('--storage <dir>', `storage folder (datasets, runs, reports)${def(d.storageDir)}`)
+    .option('--browser <path>', 'Chromium/Chrome executable (default: CHROMIUM_PATH, then /usr/bin/chromium, then Playwright\'s download)')
     .option('--headed', 'show the browser window (needs a display: xvfb-run -a npm start -- --headed)')
-    .option('--slow-mo <ms>', 'slow each browser action down, with --headed', intArg('--slow-mo'))
-    .option('--trace [mode]', 'Playwright traces under storage/traces: all (default), failures, or sample:N')
+    .option('--slow-mo <ms>', `slow each browser action down, with --headed${def(d.slowMoMs)}`, intArg('--slow-mo'))
+    .option('--trace [mode]', 'Playwright traces under storage/traces: all (the default when MODE is left out), failures, or sample:N (default: no traces)')
     .option('--report [runId]', 'regenerate the HTML report of the latest run (or RUN_ID) without crawling')
     .option('--search <provider>', 'seed from a search engine results page: baidu, bing, duckduckgo, testweb')
     .option('--search-k <n>', 'how many top organic results become seeds (default 5)', intArg('--search-k'))
     .option('--since <date>', 'time window start: pages published earlier are not relevant')
     .option('--until <date>', 'time window end')
     .option('--time-distribution <csv>', 'period,value CSV (e.g. a search-trends export): hot periods rank higher')
-    .option('--cilin <file>', 'Tongyici Cilin file for the semantic tree (METHODS §2)')
-    .option('--random-seed <n>', 'seed for every random choice', intArg('--random-seed'))
+    .option('--cilin <file>', 'Tongyici Cilin file for the semantic tree (docs/methods.md §2, docs/data.md; default: none, keyword cosine only)')
+    .option('--random-seed <n>', `seed for every random choice${def(d.randomSeed)}`, intArg('--random-seed'))
     .option('--resume [runId]', 'continue the latest run in the storage folder (or RUN_ID) where it stopped')
     .option('--explain <url>', "why a URL was fetched when it was (or is queued, or was dropped), from the latest run's log (or --run)")
     .option('--run <runId>', 'the run --explain reads (default: the latest)')
+    .option('--export <formats>', 'also write the relevant pages as jsonl, csv or jsonl,csv to storage/exports/RUN_ID.FORMAT (with --report: for that run)')
     .option('--json', 'print the summary as JSON')
     .option('--watch', 'keep crawling and revisiting hot reply threads until Ctrl-C (no page budget)')
     .option('--matchers <file>', 'extra reply templates (JSON or YAML), tried before the built-in ones')
@@ -86,25 +119,30 @@ function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
 }
 
-export function formatSummary(r: CrawlResult, heading: string): string {
+/** The end-of-crawl summary: every count from result.counts, the tally the progress line, --json and the report read. */
+export function formatSummary(r: CrawlResult, heading: string, storageAsGiven = 'storage'): string {
+  const c = r.counts;
+  const shown = (p: string) => displayPath(p, storageAsGiven);
   const lines = [
     heading,
-    `  pages fetched     ${r.fetched} in ${(r.elapsedMs / 1000).toFixed(1)} s (${r.pagesPerSecond.toFixed(2)} pages/s)`,
-    `  relevant (judged) ${r.relevant}  harvest rate ${pct(r.harvestRate)}`,
+    `  pages fetched     ${c.fetched} in ${(r.elapsedMs / 1000).toFixed(1)} s (${r.pagesPerSecond.toFixed(2)} pages/s)`,
+    `  relevant (judged) ${c.relevant}  harvest rate ${pct(r.harvestRate)}`,
   ];
   if (r.truthHarvestRate !== undefined) {
     lines.push(`  relevant (truth)  harvest rate ${pct(r.truthHarvestRate)} against the test web's ground truth`);
   }
+  lines.push(`  failed            ${c.failed}${c.failed ? ` (${formatFailures(c.failedByReason)})` : ''}`);
+  if (c.threadsFound !== undefined) lines.push(`  threads           ${c.threadsFound} found, ${c.hotThreads ?? 0} hot`);
   lines.push(
-    `  failed            ${r.failed}`,
     `  frontier left     ${r.frontierSize} URLs`,
-    `  results           ${relative(process.cwd(), r.datasetDir) || r.datasetDir}/ (one JSON file per relevant page)`,
-    `  crawl log         ${relative(process.cwd(), r.logPath)} (every fetched URL with its score and decision)`,
+    `  results           ${shown(r.datasetDir)}/ (one JSON file per relevant page)`,
+    `  crawl log         ${shown(r.logPath)} (every fetched URL with its score and decision)`,
   );
   return [...lines, ...r.summaryLines].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'trace') return (await import('./trace.js')).main(argv.slice(1));
   const program = buildProgram();
   try {
     program.parse(argv, { from: 'user' });
@@ -112,32 +150,33 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
     throw e;
   }
-  const flags = program.opts<CliFlags & { json?: boolean; resume?: boolean | string; explain?: string; run?: string; watch?: boolean }>();
+  const flags = program.opts<CliFlags & { json?: boolean; resume?: boolean | string; explain?: string; run?: string; watch?: boolean; export?: string }>();
   return reportUserErrors(async () => {
+    const exportFormats = flags.export !== undefined ? parseExportFormats(flags.export) : [];
     const report = program.opts<{ report?: boolean | string }>().report;
-    if (report !== undefined) return (await import('./report.js')).runReportCommand(flags.storage ?? 'storage', typeof report === 'string' ? report : undefined);
+    if (report !== undefined) return (await import('./report.js')).runReportCommand(flags.storage ?? 'storage', typeof report === 'string' ? report : undefined, exportFormats);
     if (flags.explain !== undefined) {
       const { explainUrl } = await import('./explain.js');
       console.log(explainUrl(flags.storage ?? 'storage', flags.explain, flags.run));
       return 0;
     }
-    if (flags.resume !== undefined) return await runResume(flags);
+    if (flags.resume !== undefined) return await runResume(flags, exportFormats);
     const demo = !flags.topic && !flags.seeds && !flags.config;
-    if (demo) return await runDemo(flags);
+    if (demo) return await runDemo(flags, exportFormats);
     const fileInput: Partial<CrawlConfigInput> = flags.config ? await loadConfigFile(flags.config) : {};
     const config = buildConfig(flags, fileInput);
     await resolveBrowser(config.browser); // a missing browser is reported before anything starts
     await checkSeedsReachable(config.topics.flatMap((t) => t.seeds));
     const { runCrawl } = await import('../crawl/engine.js'); // loaded only once the input is valid
-    const result = await runCrawl({ config, plugins: await crawlPlugins(config, flags.watch), watch: flags.watch });
-    const kw = config.topics.map((t) => t.name ?? t.keywords.map((k) => (typeof k === 'string' ? k : k.term)).join(' ')).join(' | ');
-    console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Focused crawl for "${kw}" (strategy ${config.strategy})`));
+    const result = await runCrawl({ config, plugins: await crawlPlugins(config, flags.watch, undefined, exportFormats), watch: flags.watch });
+    const kw = config.topics.map((t) => topicName(t)).join(' | ');
+    console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Focused crawl for "${kw}" (strategy ${config.strategy})`, config.storageDir));
     return 0;
   });
 }
 
 /** `--resume [RUN_ID]`: the run's own saved config, with any flags given now on top. */
-async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | string; watch?: boolean }): Promise<number> {
+async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | string; watch?: boolean }, exportFormats: ExportFormat[]): Promise<number> {
   const { readFile } = await import('node:fs/promises');
   const { join, resolve } = await import('node:path');
   const { findRunToResume } = await import('../crawl/resume.js');
@@ -152,12 +191,16 @@ async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | 
   const config = buildConfig({ ...flags, storage }, { ...saved, storageDir: storage }, `run ${runId}`);
   await resolveBrowser(config.browser);
   const { runCrawl } = await import('../crawl/engine.js');
-  const result = await runCrawl({ config, resume: runId, plugins: await crawlPlugins(config, flags.watch), watch: flags.watch });
-  console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Resumed run ${runId} (strategy ${config.strategy})`));
+  const result = await runCrawl({ config, resume: runId, plugins: await crawlPlugins(config, flags.watch, undefined, exportFormats), watch: flags.watch });
+  console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Resumed run ${runId} (strategy ${config.strategy})`, flags.storage ?? 'storage'));
   return 0;
 }
 
-async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }): Promise<number> {
+async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }, exportFormats: ExportFormat[]): Promise<number> {
+  // Every flag is checked before the test web starts: a typo costs one line, not a server start.
+  const probe = buildConfig({ ...flags, topic: 'demo', seeds: flags.search ? undefined : ['http://127.0.0.1/'] }, {});
+  await observePlugins(probe, exportFormats);
+  if (probe.fetcher === 'browser') await resolveBrowser(probe.browser);
   const { startTestWeb } = await import('../testweb/index.js');
   const { runCrawl } = await import('../crawl/engine.js');
   const web = await startTestWeb({});
@@ -168,10 +211,10 @@ async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }): P
     const topicId = web.demo.topic;
     const testwebOrigin = web.sites.find((s) => s.kind === 'search')?.origin;
     // Reply times on the test web follow its own clock.
-    const plugins = await crawlPlugins(config, flags.watch, () => web.clock.now());
+    const plugins = await crawlPlugins(config, flags.watch, () => web.clock.now(), exportFormats);
     const result = await runCrawl({ config, testwebOrigin, truth: (url) => web.isRelevant(url, topicId), plugins, watch: flags.watch });
     const heading = `Demo: focused crawl of the local test web for "${web.demo.keywords.join(' ')}" (strategy ${config.strategy}, budget ${config.maxPages})`;
-    console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, heading));
+    console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, heading, config.storageDir));
     return 0;
   } finally {
     await web.close();

@@ -2,11 +2,12 @@
  * `npm start -- --report [RUN_ID]`: regenerate the HTML report of a run (default: the latest)
  * from its files, without crawling.
  */
-import { relative } from 'node:path';
 import { UserError } from '../config/errors.js';
 import type { CrawlConfig } from '../config/schema.js';
 import type { CrawlPlugin } from '../crawl/engine.js';
-import { listRuns, reportPlugin, writeReport } from '../report/write.js';
+import type { ExportFormat } from '../report/export.js';
+import { displayPath } from '../report/paths.js';
+import { listRuns, reportPlugin, writeReport, writeRunExports } from '../report/write.js';
 
 export function regenerateReport(storageDir: string, runId?: string): string[] {
   const id = runId ?? listRuns(storageDir)[0];
@@ -14,21 +15,28 @@ export function regenerateReport(storageDir: string, runId?: string): string[] {
   return writeReport(storageDir, id);
 }
 
-export function runReportCommand(storageDir: string, runId?: string): number {
+/** `--report [RUN_ID] [--export FORMATS]`: the report, and the exports when asked, of a finished run. */
+export function runReportCommand(storageDir: string, runId?: string, exportFormats: ExportFormat[] = []): number {
   const [latest, own] = regenerateReport(storageDir, runId);
-  console.log(`Report written: ${relative(process.cwd(), latest) || latest} (copy: ${relative(process.cwd(), own) || own})`);
+  const shown = (p: string) => displayPath(p, storageDir);
+  console.log(`Report written: ${shown(latest)} (copy: ${shown(own)})`);
+  if (exportFormats.length) {
+    const id = runId ?? listRuns(storageDir)[0];
+    for (const f of writeRunExports(storageDir, id, exportFormats)) console.log(`Export written: ${shown(f)}`);
+  }
   return 0;
 }
 
 /**
- * The plugins every CLI crawl gets from this module: the report (always) and traces (--trace).
+ * The plugins every CLI crawl gets from this module: the report (always, first in the list; the
+ * caller runs it last) and traces (--trace).
  * Also refuses --headed without a display, in one line, before any browser starts.
  */
-export async function observePlugins(config: CrawlConfig): Promise<CrawlPlugin[]> {
+export async function observePlugins(config: CrawlConfig, exportFormats: ExportFormat[] = []): Promise<CrawlPlugin[]> {
   if (config.headed && config.fetcher === 'browser' && !process.env.DISPLAY && process.platform === 'linux') {
     throw new UserError('--headed needs a display and $DISPLAY is not set: run it under a virtual one, e.g. xvfb-run -a npm start -- --headed …');
   }
-  const plugins: CrawlPlugin[] = [reportPlugin()];
+  const plugins: CrawlPlugin[] = [reportPlugin(exportFormats)];
   if (config.trace) {
     const { tracePlugin } = await import('../fetch/trace.js');
     plugins.push(tracePlugin(config.trace));

@@ -134,8 +134,16 @@ export class ConfigError extends UserError {}
 
 /** Validate and fill defaults; throws ConfigError with one readable line per problem. */
 export function parseConfig(input: unknown, source = 'config'): CrawlConfig {
+  const score = (input as { score?: Record<string, unknown> } | undefined)?.score;
+  if (score && typeof score === 'object' && 'pageThreshold' in score) {
+    throw new ConfigError(`${source}: score.pageThreshold: set the top-level pageThreshold (or a topic's threshold) instead; θ_page is one setting`);
+  }
   const r = CrawlConfigSchema.safeParse(input);
-  if (r.success) return r.data;
+  if (r.success) {
+    // θ_page is one setting: the scorer's copy (tunnelling) is the crawl's, so state.json holds one value.
+    r.data.score.pageThreshold = r.data.pageThreshold;
+    return r.data;
+  }
   const lines = r.error.issues.map((i) => {
     const path = i.path.length ? i.path.join('.') : '(top level)';
     return `${source}: ${path}: ${i.message}`;
@@ -146,4 +154,9 @@ export function parseConfig(input: unknown, source = 'config'): CrawlConfig {
 /** Normalise a keyword entry to {term, weight}. */
 export function keywordEntries(topic: TopicConfig): { term: string; weight: number }[] {
   return topic.keywords.map((k) => (typeof k === 'string' ? { term: k, weight: 1 } : { term: k.term, weight: k.weight }));
+}
+
+/** The name a topic goes by in dataset records, exports and reports: its `name`, else its keywords. */
+export function topicName(topic: Pick<TopicConfig, 'name' | 'keywords'>): string {
+  return topic.name ?? topic.keywords.map((k) => (typeof k === 'string' ? k : k.term)).join(' ');
 }

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Dataset, log as crawleeLog, LogLevel, type Request } from 'crawlee';
 import type { Page } from 'playwright';
-import type { CrawlConfig } from '../config/schema.js';
+import { topicName, type CrawlConfig } from '../config/schema.js';
 import type { PageAnalysis } from '../extract/types.js';
 import { ProgressReporter, type ProgressStats } from '../report/progress.js';
 import { analyzePage } from '../extract/page.js';
@@ -20,6 +20,7 @@ import { findRunToResume, loadResumeState, ScorerInputLog, SCORER_PAGES, type Re
 import { createScorer } from '../score/index.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { RunState } from '../store/run-state.js';
+import { CountTally, type RunCounts } from '../report/counts.js';
 import { PageJudge, type Verdict } from './judge.js';
 import { discoverSeeds } from './seeding.js';
 
@@ -60,8 +61,10 @@ export interface CrawlPlugin {
   afterRun?(result: CrawlResult, ctx: CrawlContext): Promise<void> | void;
   /** Lines for the end-of-crawl summary. */
   summary?(): string[];
-  /** Fields this plugin adds to the progress line (e.g. hot reply threads). */
+  /** Fields this plugin adds to the progress line. */
   progress?(): Partial<ProgressStats>;
+  /** Counts this plugin owns (reply threads found and hot), read by the progress line, summary, `--json` and state.json alike. */
+  counts?(): Partial<RunCounts>;
 }
 
 export interface CrawlOptions {
@@ -89,6 +92,8 @@ export interface CrawlResult {
   fetched: number;
   relevant: number;
   failed: number;
+  /** Every count, from the one tally (src/report/counts.ts); fetched/relevant/failed above are copies. */
+  counts: RunCounts;
   /** Relevant (as judged by the crawler) / fetched. */
   harvestRate: number;
   /** Relevant by ground truth / fetched, when a truth function was given. */
@@ -138,6 +143,8 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   crawleeLog.setLevel(LogLevel.ERROR);
 
   const judge = await PageJudge.create(config, (l) => progress.log(l));
+  // Dataset records name their topic as users do (its name, else its keywords), not by the model's id.
+  const topicNames = new Map(judge.model.topics.map((t, i) => [t.id, topicName(config.topics[i])]));
   const time = judge.model.topics[0].time;
   // The crawl-level domain lists and θ_page are the scorer's too: one setting, one meaning.
   const scoreOptions = {
@@ -173,7 +180,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     updatedAt: new Date(started).toISOString(),
     status: 'running',
     config,
-    counters: { fetched: 0, relevant: 0, failed: 0, truthRelevant: 0 },
+    counters: new CountTally().counts(),
   }));
 
   const ctx: CrawlContext = { config, runId, runDir, storageDir, frontier, progress };
@@ -196,31 +203,26 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       d.status = 'running';
     });
   }
-  const counters = state.data.counters;
+  const tally = new CountTally(resumed?.counters);
+  const counts = (): RunCounts => Object.assign(tally.counts(), ...plugins.map((p) => p.counts?.() ?? {}));
   const truthCurve: number[] = resumed ? resumed.truthCurve : [];
   const timings: CrawlTimings = { pages: 0, extractMs: 0, judgeMs: 0, scoreMs: 0, frontierMs: 0, storeMs: 0 };
   const record = (entry: CrawlLogEntry) => {
-    counters.fetched++;
-    if (entry.decision === 'saved') counters.relevant++;
-    if (entry.decision === 'failed') counters.failed++;
-    if (options.truth) {
-      entry.truth = options.truth(entry.url);
-      if (entry.truth) counters.truthRelevant++;
-      truthCurve.push(counters.truthRelevant / counters.fetched);
-    }
+    if (options.truth) entry.truth = options.truth(entry.url);
+    tally.add(entry);
+    if (options.truth) truthCurve.push(tally.truthRelevant / tally.fetched);
     frontier.flush(); // the frontier's journal is never behind the crawl log
     crawlLog.append(entry);
     for (const p of plugins) p.onRecord?.(entry, ctx);
     progress.update(progressStats());
   };
-  const progressStats = () => ({
-    fetched: counters.fetched,
-    relevant: counters.relevant,
-    failed: counters.failed,
+  const progressStats = (): ProgressStats => ({
+    ...Object.assign({}, ...plugins.map((p) => p.progress?.() ?? {})),
+    ...counts(),
     frontierSize: frontier.size,
     budget: options.watch ? 0 : config.maxPages,
+    timeLimitSecs: config.timeLimitSecs,
     elapsedMs: Date.now() - started,
-    ...Object.assign({}, ...plugins.map((p) => p.progress?.() ?? {})),
   });
 
   const meta = (request: Request) =>
@@ -292,7 +294,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
         url: page.url,
         title: analysis.title,
         publishTime: analysis.publishTime?.iso,
-        topic: verdict.topicId,
+        topic: topicNames.get(verdict.topicId) ?? verdict.topicId,
         relevance: verdict.rel,
         score: m.score,
         text: analysis.text,
@@ -384,7 +386,9 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     progress.end();
   }
   const elapsedMs = Date.now() - started;
+  const final = counts();
   await state.update((d) => {
+    d.counters = final;
     d.status = stopReason.startsWith('interrupted') ? 'interrupted' : 'finished';
     d.finishedAt = new Date().toISOString();
   });
@@ -393,14 +397,15 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     runDir,
     datasetDir: join(storageDir, 'datasets', datasetName),
     logPath: crawlLog.path,
-    fetched: counters.fetched,
-    relevant: counters.relevant,
-    failed: counters.failed,
-    harvestRate: counters.fetched ? counters.relevant / counters.fetched : 0,
-    truthHarvestRate: options.truth ? (counters.fetched ? counters.truthRelevant / counters.fetched : 0) : undefined,
+    fetched: final.fetched,
+    relevant: final.relevant,
+    failed: final.failed,
+    counts: final,
+    harvestRate: final.fetched ? final.relevant / final.fetched : 0,
+    truthHarvestRate: options.truth ? (final.fetched ? (final.truthRelevant ?? 0) / final.fetched : 0) : undefined,
     truthCurve: options.truth ? truthCurve : undefined,
     elapsedMs,
-    pagesPerSecond: counters.fetched / (elapsedMs / 1000),
+    pagesPerSecond: final.fetched / (elapsedMs / 1000),
     frontierSize: frontier.size,
     stopReason,
     timings,

@@ -16,7 +16,7 @@ import { uniqueKeyOf } from '../frontier/frontier.js';
 import type { FetchedPage } from '../score/index.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { JsonLinesWriter, readJsonLines } from '../store/jsonl.js';
-import type { RunCounters } from '../store/run-state.js';
+import { CountTally, type RunCounts } from '../report/counts.js';
 
 export const SCORER_PAGES = 'scorer-pages.jsonl';
 
@@ -61,22 +61,20 @@ export interface ResumeState {
   fetchedKeys: Set<string>;
   /** Scorer inputs of fetched pages, in fetch order, each page once. */
   scorerPages: FetchedPage[];
-  counters: RunCounters;
+  counters: RunCounts;
   truthCurve: number[];
 }
 
 export function loadResumeState(runDir: string, runId: string): ResumeState {
   const log = CrawlLog.read(join(runDir, 'crawl-log.jsonl'));
   const fetchedKeys = new Set(log.map((e) => uniqueKeyOf(e.url)));
-  const counters: RunCounters = { fetched: 0, relevant: 0, failed: 0, truthRelevant: 0 };
+  const tally = new CountTally();
   const truthCurve: number[] = [];
   for (const e of log) {
-    counters.fetched++;
-    if (e.decision === 'saved') counters.relevant++;
-    if (e.decision === 'failed') counters.failed++;
-    if (e.truth) counters.truthRelevant++;
-    if (e.truth !== undefined) truthCurve.push(counters.truthRelevant / counters.fetched);
+    tally.add(e);
+    if (e.truth !== undefined) truthCurve.push(tally.truthRelevant / tally.fetched);
   }
+  const counters = tally.counts();
   const seen = new Set<string>();
   const scorerPages = ScorerInputLog.read(join(runDir, SCORER_PAGES)).filter((p) => {
     // A page scored but not logged before the crash is fetched again; use one input per page.

@@ -18,7 +18,7 @@ import { UserError } from '../config/errors.js';
 import { extractThread, loadMatchers, MatcherFileError, type Post, type ReplyMatcher, type ThreadExtract, type XhrCapture } from '../extract/replies/index.js';
 import { uniqueKeyOf } from '../frontier/frontier.js';
 import { RobotsCache } from '../frontier/robots.js';
-import type { ProgressStats } from '../report/progress.js';
+import { latestHotness, type RunCounts } from '../report/counts.js';
 import { isHot, type HotnessOptions, type RevisitOptions } from '../score/hotness.js';
 import { ThreadStore, type ThreadRecord } from '../store/threads.js';
 import type { CrawlContext, CrawlPlugin, PageEvent } from './engine.js';
@@ -385,7 +385,10 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
       store = new ThreadStore(join(c.runDir, 'threads.json'), hotnessOptions(c.config));
       repliesPath = join(c.runDir, 'replies.jsonl');
       if (c.config.respectRobotsTxt) robots = new RobotsCache();
+      // A resumed run's store already holds threads: hot is judged at each one's latest visit, as in countThreads.
+      for (const r of store.records()) if (isHot(latestHotness(r), hotThreshold)) hot.add(r.id);
       stats.threads = store.size;
+      stats.hot = hot.size;
       if (opts.watch) timer = setInterval(tick, opts.tickMs ?? 1000);
     },
     onPage,
@@ -397,7 +400,7 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
         pendingByUrl.delete(entry.url);
       }
     },
-    progress: (): Partial<ProgressStats> => ({ hotThreads: stats.hot }),
+    counts: (): Partial<RunCounts> => (store ? { threadsFound: stats.threads, hotThreads: stats.hot } : {}),
     afterRun() {
       if (timer) clearInterval(timer);
       timer = undefined;

@@ -1,16 +1,19 @@
 /**
  * Playwright traces of crawled pages (`--trace all|failures|sample:N`): screenshots, DOM
  * snapshots and network of each page, one zip per page under storage/traces/, opened with
- * `npx playwright show-trace FILE`. Tracing is per browser context, so the plugin asks the
+ * `npm run trace -- FILE` (src/cli/trace.ts: Playwright's viewer in the crawler's own browser).
+ * `failures` keeps the pages the run counts as failed (src/report/counts.ts). Tracing is per browser context, so the plugin asks the
  * engine for one context per page (Crawlee incognito pages).
  */
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { Request } from 'crawlee';
 import type { Page } from 'playwright';
 import { UserError } from '../config/errors.js';
 import type { CrawlContext, CrawlPlugin, PageEvent } from '../crawl/engine.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
+import { failureReason } from '../report/counts.js';
+import { displayPath } from '../report/paths.js';
 
 export type TraceMode = { kind: 'all' } | { kind: 'failures' } | { kind: 'sample'; every: number };
 
@@ -57,10 +60,12 @@ export interface TracePluginOptions {
   dir?: string;
 }
 
-/** A failed page for `failures` mode: no response, an HTTP error, or nothing extracted. */
-export function isTraceFailure(entry: Pick<CrawlLogEntry, 'decision' | 'status'>, extractedText?: string): boolean {
-  if (entry.decision === 'failed' || entry.status >= 400) return true;
-  return extractedText !== undefined && extractedText.trim() === '';
+/**
+ * A failed page for `failures` mode: exactly what the run's counts call failed (no response, or
+ * an HTTP error), so the traces kept match the summary's `failed` count.
+ */
+export function isTraceFailure(entry: Pick<CrawlLogEntry, 'decision' | 'status' | 'reason'>): boolean {
+  return failureReason(entry) !== undefined;
 }
 
 export class TracePlugin implements CrawlPlugin {
@@ -76,7 +81,10 @@ export class TracePlugin implements CrawlPlugin {
 
   constructor(private readonly opts: TracePluginOptions) {}
 
+  private shown = (p: string) => p;
+
   beforeRun(ctx: CrawlContext): void {
+    this.shown = (p) => displayPath(p, ctx.config.storageDir);
     if (ctx.config.fetcher !== 'browser') {
       ctx.progress.log('--trace needs the browser fetcher (fetcher: browser); no traces recorded');
     }
@@ -95,9 +103,7 @@ export class TracePlugin implements CrawlPlugin {
   }
 
   onRecord(entry: CrawlLogEntry): void {
-    if (entry.decision === 'failed' || entry.status >= 400 || entry.decision === 'not-html') {
-      this.outcome.set(entry.url, isTraceFailure(entry));
-    }
+    this.outcome.set(entry.url, isTraceFailure(entry));
   }
 
   /** Successful pages end here, well before the page closes: the trace is stopped now. */
@@ -106,7 +112,7 @@ export class TracePlugin implements CrawlPlugin {
     if (!page) return;
     const a = this.active.get(page);
     if (!a) return;
-    a.failed = isTraceFailure(event.entry, event.analysis.text);
+    a.failed = isTraceFailure(event.entry);
     await this.finish(page, a);
   }
 
@@ -144,13 +150,15 @@ export class TracePlugin implements CrawlPlugin {
 
   summary(): string[] {
     if (!this.dir) return [];
-    const rel = relative(process.cwd(), this.dir) || this.dir;
-    if (this.kept.length === 0) return [`  traces            none kept (${this.opts.mode.kind}) in ${rel}/`];
-    const example = relative(process.cwd(), this.kept[0]);
-    return [
-      `  traces            ${this.kept.length} in ${rel}/ — open one with: npx playwright show-trace ${example}`,
-    ];
+    const dir = this.shown(this.dir);
+    if (this.kept.length === 0) return [`  traces            none kept (${this.opts.mode.kind}) in ${dir}/`];
+    return [`  traces            ${this.kept.length} in ${dir}/ — open one with: ${traceCommand(this.shown(this.kept[0]))}`];
   }
+}
+
+/** The command that opens a trace in Playwright's viewer with the crawler's browser (src/cli/trace.ts). */
+export function traceCommand(file: string): string {
+  return `npm run trace -- ${/[\s'"$]/.test(file) ? JSON.stringify(file) : file}`;
 }
 
 export function tracePlugin(mode: TraceMode | string, dir?: string): TracePlugin {

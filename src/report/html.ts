@@ -2,12 +2,15 @@
  * The crawl report: one self-contained HTML page (inline CSS, inline SVG charts, a few lines of
  * inline script for the search box) built as a pure function of a run's files, so it opens from
  * disk with no server and can be regenerated at any time (`npm start -- --report RUN_ID`).
+ * Tables sort on a header click and the score table filters by URL (a few lines of inline script).
  * Charts are hand-written SVG: a polyline per series is all we need, and a chart library would
  * mean a CDN or a large inline bundle.
  */
 import type { CrawlLogEntry } from '../store/crawl-log.js';
+import { topicName } from '../config/schema.js';
 import type { RunStateData } from '../store/run-state.js';
 import type { ThreadRecord } from '../store/threads.js';
+import { countLog, countThreads, failureReason, harvestRate, latestHotness } from './counts.js';
 
 /** One relevant page as the engine stores it in the run's dataset. */
 export interface DatasetItem {
@@ -17,7 +20,16 @@ export interface DatasetItem {
   topic?: string;
   relevance?: number;
   score?: number;
+  text?: string;
   fetchedAt?: string;
+}
+
+/** Another run of the same topic, for the comparison chart. */
+export interface EarlierRun {
+  runId: string;
+  strategy: string;
+  /** Judged harvest rate after each fetched page. */
+  curve: number[];
 }
 
 export interface ReportInput {
@@ -27,6 +39,10 @@ export interface ReportInput {
   dataset: DatasetItem[];
   /** Reply threads of the run; undefined = the run kept no thread store. */
   threads?: ThreadRecord[];
+  /** Earlier runs of the same topic (same keywords), newest first. */
+  earlierRuns?: EarlierRun[];
+  /** Export files written beside the report (relative links), e.g. relevant.csv. */
+  exports?: string[];
   generatedAt: Date;
 }
 
@@ -38,6 +54,8 @@ export interface ReportCounts {
   truthHarvestRate?: number;
   sites: number;
   threads: number;
+  hotThreads: number;
+  hotThreshold: number;
 }
 
 export interface SiteRow {
@@ -65,20 +83,26 @@ const hostOf = (url: string): string => {
   }
 };
 
-/** Counts shown at the top; the engine counts revisits as fetches too, and so do we. */
+/** The hot threshold of a run (its config, else METHODS §4's default). */
+export function hotThresholdOf(state: RunStateData | undefined): number {
+  return state?.config.threads?.hotThreshold ?? 15;
+}
+
+/** Counts shown at the top: the same tally the engine keeps (src/report/counts.ts), over the run's log and thread store. */
 export function reportCounts(input: ReportInput): ReportCounts {
-  const log = input.log;
-  const relevant = log.filter((e) => e.decision === 'saved').length;
-  const failed = log.filter((e) => e.decision === 'failed').length;
-  const labelled = log.filter((e) => e.truth !== undefined);
+  const c = countLog(input.log);
+  const hotThreshold = hotThresholdOf(input.state);
+  const t = countThreads(input.threads ?? [], hotThreshold);
   return {
-    fetched: log.length,
-    relevant,
-    failed,
-    harvestRate: log.length ? relevant / log.length : 0,
-    truthHarvestRate: labelled.length ? labelled.filter((e) => e.truth).length / log.length : undefined,
-    sites: new Set(log.map((e) => hostOf(e.url))).size,
-    threads: input.threads?.length ?? 0,
+    fetched: c.fetched,
+    relevant: c.relevant,
+    failed: c.failed,
+    harvestRate: harvestRate(c),
+    truthHarvestRate: c.truthRelevant !== undefined ? c.truthRelevant / c.fetched : undefined,
+    sites: new Set(input.log.map((e) => hostOf(e.url))).size,
+    threads: t.threadsFound,
+    hotThreads: t.hotThreads,
+    hotThreshold,
   };
 }
 
@@ -111,19 +135,12 @@ export function topSites(log: CrawlLogEntry[], limit = 20): SiteRow[] {
     .slice(0, limit);
 }
 
-/** Group failures (request errors and HTTP ≥ 400) by a reason with URLs and numbers blanked. */
+/** Failures grouped by the reason the counts use (failureReason), with example URLs. */
 export function failuresByReason(log: CrawlLogEntry[]): FailureRow[] {
   const by = new Map<string, FailureRow>();
   for (const e of log) {
-    let reason: string;
-    if (e.decision === 'failed') {
-      reason = (e.reason ?? 'unknown error')
-        .replace(/https?:\/\/\S+/g, 'URL')
-        .replace(/\d+(\.\d+)?/g, 'N')
-        .slice(0, 120);
-      if (e.status >= 400) reason = `HTTP ${e.status}: ${reason}`;
-    } else if (e.status >= 400) reason = `HTTP ${e.status}`;
-    else continue;
+    const reason = failureReason(e);
+    if (reason === undefined) continue;
     const row = by.get(reason) ?? { reason, count: 0, examples: [] };
     row.count++;
     if (row.examples.length < 3) row.examples.push(e.url);
@@ -136,18 +153,23 @@ interface Series {
   name: string;
   color: string;
   values: number[];
+  /** Drawn dashed (earlier runs). */
+  dashed?: boolean;
 }
 
-/** A line chart of series over [0, n) with a y axis from 0 to yMax. */
-export function lineChartSvg(series: Series[], opts: { width?: number; height?: number; yMax?: number; yLabel?: (v: number) => string; xLabel?: string; title: string }): string {
+/** A line chart of series over [0, n) with a y axis from 0 to yMax; `marks` are horizontal reference lines. */
+export function lineChartSvg(
+  series: Series[],
+  opts: { width?: number; height?: number; yMax?: number; yLabel?: (v: number) => string; xLabel?: string; title: string; marks?: { y: number; label: string }[] },
+): string {
   const w = opts.width ?? 720;
-  const h = opts.height ?? 260;
-  const m = { l: 52, r: 16, t: 16, b: 36 };
+  const h = opts.height ?? 220;
+  const m = { l: 52, r: 200, t: 12, b: 34 };
   const n = Math.max(1, ...series.map((s) => s.values.length));
-  const yMax = opts.yMax ?? Math.max(1e-9, ...series.flatMap((s) => s.values));
+  const yMax = opts.yMax ?? Math.max(1e-9, ...series.flatMap((s) => s.values), ...(opts.marks ?? []).map((k) => k.y * 1.1));
   const x = (i: number) => m.l + (n === 1 ? 0 : (i / (n - 1)) * (w - m.l - m.r));
-  const y = (v: number) => m.t + (1 - v / yMax) * (h - m.t - m.b);
-  const yl = opts.yLabel ?? ((v: number) => fmt(v, 2));
+  const y = (v: number) => m.t + (1 - Math.min(v, yMax) / yMax) * (h - m.t - m.b);
+  const yl = opts.yLabel ?? ((v: number) => fmt(v, 1));
   const grid = [0, 0.25, 0.5, 0.75, 1]
     .map((f) => {
       const v = f * yMax;
@@ -158,123 +180,193 @@ export function lineChartSvg(series: Series[], opts: { width?: number; height?: 
     .filter((v, i, a) => a.indexOf(v) === i)
     .map((i) => `<text x="${x(i).toFixed(1)}" y="${h - m.b + 16}" text-anchor="middle">${i + 1}</text>`)
     .join('');
+  const marks = (opts.marks ?? [])
+    .map((k) => `<line class="mark" x1="${m.l}" x2="${w - m.r}" y1="${y(k.y).toFixed(1)}" y2="${y(k.y).toFixed(1)}" stroke="#c92a2a" stroke-dasharray="4 3"/><text x="${w - m.r - 4}" y="${(y(k.y) - 4).toFixed(1)}" text-anchor="end" fill="#c92a2a">${esc(k.label)}</text>`)
+    .join('');
   const lines = series
     .filter((s) => s.values.length)
-    .map((s) => `<polyline fill="none" stroke="${s.color}" stroke-width="2" points="${s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}"><title>${esc(s.name)}</title></polyline>`)
+    .map((s) => {
+      const pts = s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+      return `<polyline class="series" data-series="${esc(s.name)}" fill="none" stroke="${s.color}" stroke-width="${s.dashed ? 1.5 : 2}"${s.dashed ? ' stroke-dasharray="5 3"' : ''} points="${pts}"><title>${esc(s.name)}</title></polyline>`;
+    })
     .join('');
+  // Legend on the right, one row per series, so any number of runs fits.
   const legend = series
-    .map((s, i) => `<rect x="${w - m.r - 380 + i * 190}" y="${m.t + 4}" width="12" height="3" fill="${s.color}"/><text x="${w - m.r - 362 + i * 190}" y="${m.t + 9}">${esc(s.name)}</text>`)
+    .map((s, i) => `<line x1="${w - m.r + 12}" x2="${w - m.r + 30}" y1="${m.t + 8 + i * 16}" y2="${m.t + 8 + i * 16}" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="5 3"' : ''}/><text x="${w - m.r + 36}" y="${m.t + 12 + i * 16}">${esc(s.name.length > 28 ? `${s.name.slice(0, 27)}…` : s.name)}</text>`)
     .join('');
-  return `<svg class="chart" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" role="img" aria-label="${esc(opts.title)}">${grid}${xt}<text x="${(w + m.l) / 2}" y="${h - 4}" text-anchor="middle">${esc(opts.xLabel ?? '')}</text>${lines}${legend}</svg>`;
+  return `<svg class="chart" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" role="img" aria-label="${esc(opts.title)}">${grid}${xt}<text x="${(w - m.r + m.l) / 2}" y="${h - 4}" text-anchor="middle">${esc(opts.xLabel ?? '')}</text>${marks}${lines}${legend}</svg>`;
 }
 
-function topicLabel(state: RunStateData | undefined, id: string | undefined): string {
+/** Topic id (`topic1`) or name → the label users know: the name with its keywords, or the keywords. */
+export function topicLabel(state: RunStateData | undefined, id: string | undefined): string {
   if (!id) return '(no topic)';
   const topics = state?.config.topics ?? [];
-  const i = topics.findIndex((t, k) => t.name === id || `topic${k + 1}` === id);
+  const i = topics.findIndex((t, k) => t.name === id || `topic${k + 1}` === id || topicName(t) === id);
   if (i < 0) return id;
   const kw = topics[i].keywords.map((k) => (typeof k === 'string' ? k : k.term)).join(' ');
   return topics[i].name ? `${topics[i].name} (${kw})` : kw;
 }
 
-function relevantSection(input: ReportInput): string {
-  // The dataset is the store of relevant pages; fall back to the log's saved entries.
-  const items: DatasetItem[] = input.dataset.length
+
+/** Relevant pages: the run's dataset, or the log's saved entries when the dataset is gone. */
+export function relevantItems(input: Pick<ReportInput, 'dataset' | 'log'>): DatasetItem[] {
+  return input.dataset.length
     ? input.dataset
     : input.log.filter((e) => e.decision === 'saved').map((e) => ({ url: e.url, title: e.title, publishTime: e.publishTime, topic: e.topic, relevance: e.relevance, score: e.score }));
+}
+
+/** A short excerpt of a page's text, cut at a word or sentence boundary. */
+export function snippet(text: string | undefined, max = 160): string {
+  const t = (text ?? '').replace(/\s+/g, ' ').trim();
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max);
+  const at = Math.max(cut.lastIndexOf(' '), cut.lastIndexOf('。'), cut.lastIndexOf('，'), cut.lastIndexOf(','));
+  return `${at > max / 2 ? cut.slice(0, at + 1) : cut}…`;
+}
+
+/** A table whose columns sort on a header click: `data-sort` on a cell is its sort key. */
+function sortableTable(id: string, cls: string, head: { label: string; num?: boolean }[], rows: string[]): string {
+  const th = head.map((c, i) => `<th data-col="${i}"${c.num ? ' data-num' : ''} tabindex="0" aria-sort="none">${esc(c.label)}</th>`).join('');
+  return `<div class="scroll"><table id="${id}" class="sortable ${cls}"><thead><tr>${th}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+}
+
+const num = (v: number | undefined, d = 3) => `<td class="num" data-sort="${v === undefined || !Number.isFinite(v) ? '' : v}">${fmt(v, d)}</td>`;
+
+function relevantSection(input: ReportInput): string {
+  const items = relevantItems(input);
   if (!items.length) return '<p class="empty">No relevant page was found in this run.</p>';
   const byTopic = new Map<string, DatasetItem[]>();
   for (const it of items) byTopic.set(it.topic ?? '', [...(byTopic.get(it.topic ?? '') ?? []), it]);
+  let k = 0;
   return [...byTopic]
     .map(([topic, list]) => {
       list.sort((a, b) => (b.relevance ?? 0) - (a.relevance ?? 0));
-      const rows = list
-        .map((it) => `<tr><td><a href="${esc(it.url)}">${esc(it.title || it.url)}</a><div class="url">${esc(it.url)}</div></td><td>${esc(it.publishTime?.slice(0, 16).replace('T', ' ') ?? '–')}</td><td class="num">${fmt(it.relevance)}</td><td class="num">${fmt(it.score)}</td></tr>`)
-        .join('');
-      return `<h3>${esc(topicLabel(input.state, topic))} <small data-topic-count="${esc(topic)}">${list.length} pages</small></h3><table class="relevant"><thead><tr><th>Title</th><th>Published</th><th>Relevance</th><th>Score</th></tr></thead><tbody>${rows}</tbody></table>`;
+      const rows = list.map((it) => {
+        const snip = snippet(it.text);
+        return `<tr><td data-sort="${esc(it.title || it.url)}"><a href="${esc(it.url)}">${esc(it.title || it.url)}</a>${snip ? `<div class="snippet">${esc(snip)}</div>` : ''}<div class="url">${esc(it.url)}</div></td><td data-sort="${esc(it.publishTime ?? '')}">${esc(it.publishTime?.slice(0, 16).replace('T', ' ') ?? '–')}</td>${num(it.relevance)}${num(it.score)}</tr>`;
+      });
+      const table = sortableTable(`relevant-${++k}`, 'relevant', [{ label: 'Title and text' }, { label: 'Published' }, { label: 'Relevance', num: true }, { label: 'Score', num: true }], rows);
+      return `<h3>${esc(topicLabel(input.state, topic))} <small data-topic-count="${esc(topic)}">${list.length} pages</small></h3>${table}`;
     })
     .join('');
 }
 
-function threadsSection(input: ReportInput): string {
+function sparkline(hs: number[]): string {
+  if (hs.length < 2) return '<span class="muted">1 visit</span>';
+  const max = Math.max(1e-9, ...hs);
+  const pts = hs.map((v, i) => `${((i / (hs.length - 1)) * 120).toFixed(1)},${(28 - (v / max) * 24).toFixed(1)}`).join(' ');
+  return `<svg class="spark" viewBox="0 0 120 30" width="120" height="30"><polyline fill="none" stroke="#d9480f" stroke-width="1.5" points="${pts}"/></svg>`;
+}
+
+function threadsSection(input: ReportInput, c: ReportCounts): string {
   if (!input.threads) return '<p class="empty" id="threads-empty">This run kept no thread store (no reply threads were tracked).</p>';
   if (!input.threads.length) return '<p class="empty" id="threads-empty">No reply thread was found in this run.</p>';
-  const last = (t: ThreadRecord) => t.hotness[t.hotness.length - 1]?.h ?? 0;
-  const list = [...input.threads].sort((a, b) => last(b) - last(a) || a.id.localeCompare(b.id)).slice(0, 20);
-  const rows = list
-    .map((t) => {
-      const hs = t.hotness.map((p) => p.h);
-      const max = Math.max(1e-9, ...hs);
-      const pts = hs.map((v, i) => `${(hs.length === 1 ? 60 : (i / (hs.length - 1)) * 120).toFixed(1)},${(28 - (v / max) * 24).toFixed(1)}`).join(' ');
-      const spark = `<svg class="spark" viewBox="0 0 120 30" width="120" height="30"><polyline fill="none" stroke="#d9480f" stroke-width="1.5" points="${pts}"/>${hs.length === 1 ? `<circle cx="60" cy="${(28 - 24).toFixed(1)}" r="2" fill="#d9480f"/>` : ''}</svg>`;
-      const replies = t.visits[t.visits.length - 1]?.replyCount ?? 0;
-      return `<tr><td><a href="${esc(t.url)}">${esc(t.url)}</a><div class="url">${esc(t.matcher)}</div></td><td class="num">${replies}</td><td class="num">${t.visits.length}</td><td class="num">${fmt(last(t), 2)}</td><td>${spark}</td></tr>`;
-    })
-    .join('');
-  return `<table class="threads"><thead><tr><th>Thread</th><th>Replies</th><th>Visits</th><th>Hotness</th><th>Hotness over visits</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const byHeat = [...input.threads].sort((a, b) => latestHotness(b) - latestHotness(a) || a.id.localeCompare(b.id));
+  const hot = byHeat.filter((t) => latestHotness(t) > c.hotThreshold);
+  // Every thread's hotness at its latest visit, hottest first, against the threshold: how many are near it.
+  const chart = lineChartSvg([{ name: 'hotness at latest visit', color: '#d9480f', values: byHeat.map(latestHotness) }], {
+    height: 180,
+    xLabel: 'threads, hottest first',
+    title: 'Hotness of every thread',
+    marks: [{ y: c.hotThreshold, label: `hot: H > ${c.hotThreshold}` }],
+  });
+  const listed = hot.length ? hot : byHeat.slice(0, 10);
+  const caption = hot.length
+    ? `<p id="threads-caption">${c.hotThreads} of ${c.threads} threads are hot (hotness H &gt; ${c.hotThreshold} at their latest visit); all ${c.hotThreads} are listed.</p>`
+    : `<p id="threads-caption">None of the ${c.threads} threads is hot (H &gt; ${c.hotThreshold}); listed instead: the ${listed.length} hottest.</p>`;
+  const rows = listed.map((t) => {
+    const replies = t.visits[t.visits.length - 1]?.replyCount ?? 0;
+    return `<tr><td data-sort="${esc(t.url)}"><a href="${esc(t.url)}">${esc(t.url)}</a><div class="url">${esc(t.matcher)}</div></td><td class="num" data-sort="${replies}">${replies}</td><td class="num" data-sort="${t.visits.length}">${t.visits.length}</td>${num(latestHotness(t), 2)}<td>${sparkline(t.hotness.map((p) => p.h))}</td></tr>`;
+  });
+  return `${caption}${chart}${sortableTable('threads-table', 'threads', [{ label: 'Thread' }, { label: 'Replies', num: true }, { label: 'Visits', num: true }, { label: 'Hotness', num: true }, { label: 'Hotness over visits' }], rows)}`;
 }
 
 function breakdownSection(log: CrawlLogEntry[]): string {
-  const rows = log
-    .map((e) => {
-      const comps = Object.entries(e.components ?? {})
-        .map(([k, v]) => `<span class="comp">${esc(k)}=${fmt(v)}</span>`)
-        .join(' ');
-      return `<tr data-url="${esc(e.url.toLowerCase())}"><td><a href="${esc(e.url)}">${esc(e.url)}</a></td><td>${esc(e.decision)}</td><td class="num">${e.depth}</td><td class="num">${fmt(e.score)}</td><td class="num">${fmt(e.relevance)}</td><td>${comps || '–'}</td></tr>`;
-    })
-    .join('');
+  const rows = log.map((e) => {
+    const comps = Object.entries(e.components ?? {})
+      .map(([k, v]) => `<span class="comp">${esc(k)}=${fmt(v)}</span>`)
+      .join(' ');
+    return `<tr data-url="${esc(e.url.toLowerCase())}"><td data-sort="${esc(e.url)}"><a href="${esc(e.url)}">${esc(e.url)}</a></td><td>${esc(e.decision)}</td><td class="num" data-sort="${e.depth}">${e.depth}</td>${num(e.score)}${num(e.relevance)}<td>${comps || '–'}</td></tr>`;
+  });
   return `<input id="score-search" type="search" placeholder="Filter by URL…" aria-label="Filter by URL"> <span id="score-shown">${log.length}</span> of ${log.length} shown
-<table id="score-table"><thead><tr><th>URL</th><th>Decision</th><th>Depth</th><th>Score</th><th>Relevance</th><th>Score components</th></tr></thead><tbody>${rows}</tbody></table>`;
+${sortableTable('score-table', 'scores', [{ label: 'URL' }, { label: 'Decision' }, { label: 'Depth', num: true }, { label: 'Score', num: true }, { label: 'Relevance', num: true }, { label: 'Score components' }], rows)}`;
 }
 
-const CSS = `body{font:14px/1.45 system-ui,"Noto Sans CJK SC",sans-serif;margin:0;color:#1d1d1f;background:#f6f7f9}
-header{background:#1f3a5f;color:#fff;padding:16px 28px}header h1{margin:0 0 4px;font-size:22px}header .meta{opacity:.85}
-main{padding:8px 28px 40px;max-width:1200px}section{background:#fff;border:1px solid #e1e4e8;border-radius:8px;padding:12px 18px;margin:16px 0}
-h2{font-size:17px;margin:4px 0 10px}h3{font-size:15px;margin:14px 0 6px}small{color:#666;font-weight:normal}
-.stats{display:flex;flex-wrap:wrap;gap:12px}.stat{background:#fff;border:1px solid #e1e4e8;border-radius:8px;padding:10px 16px;min-width:120px}
-.stat b{display:block;font-size:22px}.stat span.l{color:#666;font-size:12px}
-table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #eee;padding:4px 6px;text-align:left;vertical-align:top}th{background:#fafbfc;font-weight:600}
+const PALETTE = ['#7048e8', '#e8590c', '#0c8599', '#c2255c', '#5c940d', '#868e96'];
+
+function harvestSection(input: ReportInput, c: ReportCounts): string {
+  if (!input.log.length) return '<p class="empty">No page was fetched.</p>';
+  const strategy = input.state?.config.strategy;
+  const series: Series[] = [{ name: `this run${strategy ? ` (${strategy})` : ''}`, color: '#1f6feb', values: harvestCurve(input.log, (e) => e.decision === 'saved') }];
+  if (c.truthHarvestRate !== undefined) series.push({ name: 'this run, ground truth', color: '#2da44e', values: harvestCurve(input.log, (e) => e.truth === true) });
+  const earlier = (input.earlierRuns ?? []).slice(0, PALETTE.length);
+  earlier.forEach((r, i) => series.push({ name: `${r.runId} (${r.strategy})`, color: PALETTE[i], values: r.curve, dashed: true }));
+  const note = earlier.length
+    ? `<p class="muted">Dashed: earlier runs of the same topic in this storage folder (judged harvest), to compare strategies.</p>`
+    : '';
+  return lineChartSvg(series, { yMax: 1, yLabel: (v) => `${Math.round(v * 100)}%`, xLabel: 'pages fetched', title: 'Harvest rate over pages fetched' }) + note;
+}
+
+const CSS = `body{font:13px/1.4 system-ui,"Noto Sans CJK SC",sans-serif;margin:0;color:#1d1d1f;background:#f6f7f9}
+header{background:#1f3a5f;color:#fff;padding:10px 20px}header h1{margin:0 0 2px;font-size:19px}header .meta{opacity:.85}header a{color:#cfe3ff}
+main{padding:4px 20px 24px;max-width:1280px}section{background:#fff;border:1px solid #e1e4e8;border-radius:6px;padding:8px 14px;margin:10px 0}
+h2{font-size:15px;margin:2px 0 6px}h3{font-size:14px;margin:8px 0 4px}small,.muted{color:#666;font-weight:normal}
+.grid2{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:10px}.grid2>section{margin:10px 0 0}
+@media (max-width:1000px){.grid2{grid-template-columns:1fr}}
+.stats{display:flex;flex-wrap:wrap;gap:8px;margin-top:8px}.stat{background:#fff;border:1px solid #e1e4e8;border-radius:6px;padding:6px 12px;min-width:96px}
+.stat b{display:block;font-size:19px}.stat span.l{color:#666;font-size:11px}
+.scroll{max-height:360px;overflow:auto}
+table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}
+th{background:#fafbfc;font-weight:600;position:sticky;top:0;cursor:pointer;user-select:none;white-space:nowrap}
+th[aria-sort=ascending]::after{content:" ▲"}th[aria-sort=descending]::after{content:" ▼"}
 td.num{text-align:right;font-variant-numeric:tabular-nums}.url{color:#888;font-size:11px;word-break:break-all}a{color:#0b5cad;text-decoration:none}
-.comp{display:inline-block;background:#eef3fb;border-radius:3px;padding:0 4px;margin:1px;font-size:12px}
-.chart text{font-size:11px;fill:#555}.chart .grid{stroke:#e5e5e5}.empty{color:#777;font-style:italic}
-#score-search{padding:4px 8px;width:340px;margin-bottom:6px}#score-table td:first-child{word-break:break-all;max-width:520px}`;
+.snippet{color:#444;font-size:12px;margin:1px 0}
+.comp{display:inline-block;background:#eef3fb;border-radius:3px;padding:0 4px;margin:1px;font-size:11px}
+.chart{max-width:100%;height:auto}.chart text{font-size:11px;fill:#555}.chart .grid{stroke:#e5e5e5}.empty{color:#777;font-style:italic}
+details>summary{cursor:pointer;font-weight:600;font-size:15px}
+#score-search{padding:3px 8px;width:320px;margin:6px 0}#score-table td:first-child{word-break:break-all;max-width:520px}
+.downloads a{margin-right:10px}`;
 
 const SCRIPT = `const q=document.getElementById('score-search'),rows=[...document.querySelectorAll('#score-table tbody tr')],shown=document.getElementById('score-shown');
-q.addEventListener('input',()=>{const v=q.value.trim().toLowerCase();let n=0;for(const r of rows){const ok=!v||r.dataset.url.includes(v);r.hidden=!ok;if(ok)n++}shown.textContent=n});`;
+q.addEventListener('input',()=>{const v=q.value.trim().toLowerCase();let n=0;for(const r of rows){const ok=!v||r.dataset.url.includes(v);r.hidden=!ok;if(ok)n++}shown.textContent=n});
+const key=(td,isNum)=>{const s=td?(td.dataset.sort??td.textContent):'';if(!isNum)return s.toLowerCase();const n=parseFloat(s);return Number.isFinite(n)?n:-Infinity};
+for(const th of document.querySelectorAll('table.sortable th')){const sort=()=>{const table=th.closest('table'),tb=table.tBodies[0],col=+th.dataset.col,isNum=th.hasAttribute('data-num');
+const dir=th.getAttribute('aria-sort')==='descending'?'ascending':th.getAttribute('aria-sort')==='ascending'?'descending':(isNum?'descending':'ascending');
+for(const o of table.querySelectorAll('th'))o.setAttribute('aria-sort','none');th.setAttribute('aria-sort',dir);const f=dir==='ascending'?1:-1;
+const rs=[...tb.rows].sort((a,b)=>{const x=key(a.cells[col],isNum),y=key(b.cells[col],isNum);return x<y?-f:x>y?f:0});for(const r of rs)tb.appendChild(r)};
+th.addEventListener('click',sort);th.addEventListener('keydown',(e)=>{if(e.key==='Enter')sort()})}`;
 
 /** The report page. Pure: the same input always gives the same HTML. */
 export function renderReport(input: ReportInput): string {
   const c = reportCounts(input);
-  const judged = harvestCurve(input.log, (e) => e.decision === 'saved');
-  const series: Series[] = [{ name: 'harvest rate (crawler judged)', color: '#1f6feb', values: judged }];
-  if (c.truthHarvestRate !== undefined) series.push({ name: 'harvest rate (ground truth)', color: '#2da44e', values: harvestCurve(input.log, (e) => e.truth === true) });
-  const chart = input.log.length
-    ? lineChartSvg(series, { yMax: 1, yLabel: (v) => `${Math.round(v * 100)}%`, xLabel: 'pages fetched', title: 'Harvest rate over pages fetched' })
-    : '<p class="empty">No page was fetched.</p>';
   const sites = topSites(input.log);
-  const siteRows = sites
-    .map((s) => `<tr><td>${esc(s.host)}</td><td class="num">${s.fetched}</td><td class="num">${s.relevant}</td><td class="num">${pct(s.fetched ? s.relevant / s.fetched : 0)}</td><td class="num">${fmt(s.meanRelevance)}</td></tr>`)
-    .join('');
+  const siteRows = sites.map(
+    (s) => `<tr><td>${esc(s.host)}</td><td class="num" data-sort="${s.fetched}">${s.fetched}</td><td class="num" data-sort="${s.relevant}">${s.relevant}</td>${num(s.fetched ? s.relevant / s.fetched : 0)}${num(s.meanRelevance)}</tr>`,
+  );
   const failures = failuresByReason(input.log);
-  const failureRows = failures
-    .map((f) => `<tr><td>${esc(f.reason)}</td><td class="num" data-failure-count>${f.count}</td><td>${f.examples.map((u) => `<div class="url">${esc(u)}</div>`).join('')}</td></tr>`)
-    .join('');
+  const failureRows = failures.map(
+    (f) => `<tr><td>${esc(f.reason)}</td><td class="num" data-failure-count data-sort="${f.count}">${f.count}</td><td>${f.examples.map((u) => `<div class="url">${esc(u)}</div>`).join('')}</td></tr>`,
+  );
   const st = input.state;
   const topics = st ? st.config.topics.map((t, i) => topicLabel(st, t.name ?? `topic${i + 1}`)).join(' | ') : '';
   const stat = (key: string, value: string, label: string) => `<div class="stat"><b data-stat="${key}">${esc(value)}</b><span class="l">${esc(label)}</span></div>`;
+  const downloads = (input.exports ?? []).length
+    ? `<div class="downloads" id="downloads">Relevant pages: ${(input.exports ?? []).map((f) => `<a href="${esc(f)}" download>${esc(f)}</a>`).join('')}</div>`
+    : '';
+  const threadStats = input.threads ? `${stat('threads', String(c.threads), 'reply threads found')}${stat('hot-threads', String(c.hotThreads), `hot threads (H > ${c.hotThreshold})`)}` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Crawl report ${esc(input.runId)}</title><style>${CSS}</style></head>
 <body><header><h1>Crawl report <span id="run-id">${esc(input.runId)}</span></h1>
 <div class="meta">${esc(topics)}${st ? ` · strategy ${esc(st.config.strategy)} · budget ${st.config.maxPages} · ${esc(st.status)} · started ${esc(st.startedAt)}${st.finishedAt ? ` · finished ${esc(st.finishedAt)}` : ''}` : ''} · generated ${esc(input.generatedAt.toISOString())}</div></header>
 <main>
-<div class="stats">${stat('fetched', String(c.fetched), 'pages fetched')}${stat('relevant', String(c.relevant), 'relevant (judged)')}${stat('harvest', pct(c.harvestRate), 'harvest rate')}${c.truthHarvestRate !== undefined ? stat('truth-harvest', pct(c.truthHarvestRate), 'harvest rate (truth)') : ''}${stat('failed', String(c.failed), 'failed')}${stat('sites', String(c.sites), 'sites')}${stat('threads', String(c.threads), 'reply threads')}</div>
-<section id="harvest"><h2>Harvest rate over pages fetched</h2>${chart}</section>
-<section id="relevant"><h2>Relevant pages by topic</h2>${relevantSection(input)}</section>
-<section id="sites"><h2>Top sites</h2>${sites.length ? `<table><thead><tr><th>Site</th><th>Fetched</th><th>Relevant</th><th>Harvest</th><th>Mean relevance</th></tr></thead><tbody>${siteRows}</tbody></table>` : '<p class="empty">No site visited.</p>'}</section>
-<section id="threads"><h2>Hot threads</h2>${threadsSection(input)}</section>
-<section id="failures"><h2>Failures by reason</h2>${failures.length ? `<table><thead><tr><th>Reason</th><th>Count</th><th>Examples</th></tr></thead><tbody>${failureRows}</tbody></table>` : '<p class="empty">No failures.</p>'}</section>
-<section id="breakdown"><h2>Score breakdown of every URL</h2>${breakdownSection(input.log)}</section>
+<div class="stats">${stat('fetched', String(c.fetched), 'pages fetched')}${stat('relevant', String(c.relevant), 'relevant (judged)')}${stat('harvest', pct(c.harvestRate), 'harvest rate')}${c.truthHarvestRate !== undefined ? stat('truth-harvest', pct(c.truthHarvestRate), 'harvest rate (truth)') : ''}${stat('failed', String(c.failed), 'failed')}${stat('sites', String(c.sites), 'sites')}${threadStats}</div>
+<div class="grid2"><section id="harvest"><h2>Harvest rate over pages fetched</h2>${harvestSection(input, c)}</section>
+<div><section id="sites"><h2>Top sites</h2>${sites.length ? sortableTable('sites-table', 'sites', [{ label: 'Site' }, { label: 'Fetched', num: true }, { label: 'Relevant', num: true }, { label: 'Harvest', num: true }, { label: 'Mean relevance', num: true }], siteRows) : '<p class="empty">No site visited.</p>'}</section>
+<section id="failures"><h2>Failures by reason</h2>${failures.length ? sortableTable('failures-table', 'failures', [{ label: 'Reason' }, { label: 'Count', num: true }, { label: 'Examples' }], failureRows) : '<p class="empty">No failures.</p>'}</section></div></div>
+<section id="relevant"><h2>Relevant pages by topic</h2>${downloads}${relevantSection(input)}</section>
+<section id="threads"><h2>Hot threads</h2>${threadsSection(input, c)}</section>
+<section id="breakdown"><details><summary>Score breakdown of every URL (${input.log.length})</summary>${breakdownSection(input.log)}</details></section>
 </main><script>${SCRIPT}</script></body></html>
 `;
 }

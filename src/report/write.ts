@@ -4,13 +4,16 @@
  * at the end of every crawl.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { displayPath } from './paths.js';
 import { UserError } from '../config/errors.js';
 import type { CrawlContext, CrawlPlugin, CrawlResult } from '../crawl/engine.js';
 import { CrawlLog } from '../store/crawl-log.js';
 import type { RunStateData } from '../store/run-state.js';
 import type { ThreadRecord } from '../store/threads.js';
-import { renderReport, type DatasetItem, type ReportInput } from './html.js';
+import { topicName } from '../config/schema.js';
+import { exportRecords, writeExport, type ExportFormat } from './export.js';
+import { harvestCurve, renderReport, type DatasetItem, type EarlierRun, type ReportInput } from './html.js';
 
 function readJson<T>(path: string): T | undefined {
   if (!existsSync(path)) return undefined;
@@ -47,48 +50,103 @@ export function loadReportInput(storageDir: string, runId: string, generatedAt =
         .flatMap((f) => readJson<DatasetItem>(join(datasetDir, f)) ?? [])
     : [];
   const threadsFile = readJson<{ threads?: Record<string, ThreadRecord> }>(join(runDir, 'threads.json'));
+  const state = readJson<RunStateData>(join(runDir, 'state.json'));
   return {
     runId,
-    state: readJson<RunStateData>(join(runDir, 'state.json')),
+    state,
     log: CrawlLog.read(join(runDir, 'crawl-log.jsonl')),
     dataset,
     threads: threadsFile ? Object.values(threadsFile.threads ?? {}) : undefined,
+    earlierRuns: state ? earlierRunsOfTopic(root, runId, state) : [],
     generatedAt,
   };
+}
+
+/** A run's topics as one comparable key: each topic's keywords, sorted. */
+function topicKey(state: RunStateData): string {
+  return state.config.topics
+    .map((t) => topicName({ keywords: [...t.keywords].map((k) => (typeof k === 'string' ? k : k.term)).sort() }))
+    .sort()
+    .join(' | ');
+}
+
+/**
+ * Other runs in the storage folder that crawled the same topic (same keywords), started before
+ * this one, newest first, at most `limit`: their judged harvest curves go on this report's chart.
+ */
+export function earlierRunsOfTopic(storageDir: string, runId: string, state: RunStateData, limit = 6): EarlierRun[] {
+  const key = topicKey(state);
+  const out: EarlierRun[] = [];
+  for (const id of listRuns(storageDir)) {
+    if (id === runId || out.length >= limit) continue;
+    const dir = join(storageDir, 'runs', id);
+    const other = readJson<RunStateData>(join(dir, 'state.json'));
+    if (!other?.config?.topics || topicKey(other) !== key || other.startedAt > state.startedAt) continue;
+    const log = CrawlLog.read(join(dir, 'crawl-log.jsonl'));
+    if (!log.length) continue;
+    out.push({ runId: id, strategy: other.config.strategy, curve: harvestCurve(log, (e) => e.decision === 'saved') });
+  }
+  return out;
+}
+
+/** File names of the exports written beside every report, for its download links. */
+export const REPORT_EXPORTS: Record<ExportFormat, string> = { jsonl: 'relevant-pages.jsonl', csv: 'relevant-pages.csv' };
+
+/** Write a run's relevant pages in the given formats to `<storage>/exports/<runId>.<format>`; returns the paths. */
+export function writeRunExports(storageDir: string, runId: string, formats: ExportFormat[]): string[] {
+  const root = resolve(storageDir);
+  const records = exportRecords(loadReportInput(root, runId));
+  return formats.map((f) => writeExport(join(root, 'exports', `${runId}.${f}`), records, f));
 }
 
 /** Write the report of a run; returns [storage/report/index.html, storage/runs/<id>/report/index.html]. */
 export function writeReport(storageDir: string, runId: string): string[] {
   const root = resolve(storageDir);
-  const html = renderReport(loadReportInput(root, runId));
-  const own = join(root, 'runs', runId, 'report', 'index.html');
-  mkdirSync(join(root, 'runs', runId, 'report'), { recursive: true });
+  const input = loadReportInput(root, runId);
+  const records = exportRecords(input);
+  const html = renderReport({ ...input, exports: Object.values(REPORT_EXPORTS) });
+  const ownDir = join(root, 'runs', runId, 'report');
+  const latestDir = join(root, 'report');
+  for (const dir of [ownDir, latestDir]) {
+    mkdirSync(dir, { recursive: true });
+    for (const [f, name] of Object.entries(REPORT_EXPORTS)) writeExport(join(dir, name), records, f as ExportFormat);
+  }
+  const own = join(ownDir, 'index.html');
   writeFileSync(own, html);
-  const latest = join(root, 'report', 'index.html');
-  mkdirSync(join(root, 'report'), { recursive: true });
+  const latest = join(latestDir, 'index.html');
   copyFileSync(own, latest);
   return [latest, own];
 }
 
-/** Writes the report after every crawl. */
+/**
+ * Writes the report (and `--export` files) after every crawl. Run it after the other plugins'
+ * afterRun: it reads the files they close there (the thread store).
+ */
 export class ReportPlugin implements CrawlPlugin {
   readonly name = 'report';
   private written: string[] = [];
+  private exported: string[] = [];
+  private shown = (p: string) => p;
+
+  constructor(private readonly exportFormats: ExportFormat[] = []) {}
 
   async afterRun(result: CrawlResult, ctx: CrawlContext): Promise<void> {
+    this.shown = (p) => displayPath(p, ctx.config.storageDir);
     try {
       this.written = writeReport(ctx.storageDir, result.runId);
+      if (this.exportFormats.length) this.exported = writeRunExports(ctx.storageDir, result.runId, this.exportFormats);
     } catch (e) {
       ctx.progress.log(`report not written: ${(e as Error).message}`);
     }
   }
 
   summary(): string[] {
-    if (!this.written.length) return [];
-    return [`  report            ${relative(process.cwd(), this.written[0]) || this.written[0]} (open it in a browser; no server needed)`];
+    const lines = this.exported.map((f) => `  export            ${this.shown(f)}`);
+    if (!this.written.length) return lines;
+    return [`  report            ${this.shown(this.written[0])} (open it in a browser; no server needed)`, ...lines];
   }
 }
 
-export function reportPlugin(): ReportPlugin {
-  return new ReportPlugin();
+export function reportPlugin(exportFormats: ExportFormat[] = []): ReportPlugin {
+  return new ReportPlugin(exportFormats);
 }

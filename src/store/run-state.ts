@@ -6,14 +6,10 @@
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import type { CrawlConfig } from '../config/schema.js';
+import type { RunCounts } from '../report/counts.js';
 
-export interface RunCounters {
-  fetched: number;
-  relevant: number;
-  failed: number;
-  /** Fetched pages that are relevant by ground truth, when the web is labelled. */
-  truthRelevant: number;
-}
+/** The run's counts (one definition: src/report/counts.ts). */
+export type RunCounters = RunCounts;
 
 export interface RunStateData {
   runId: string;

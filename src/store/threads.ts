@@ -87,6 +87,10 @@ export class ThreadStore {
     return Object.keys(this.db.data.threads).length;
   }
 
+  records(): ThreadRecord[] {
+    return Object.values(this.db.data.threads);
+  }
+
   get(id: string): ThreadRecord | undefined {
     return this.db.data.threads[id];
   }
