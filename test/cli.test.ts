@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -78,5 +78,34 @@ describe('CLI: user mistakes get one clear line, not a stack trace', () => {
     expectOneCleanError(r, /--browser .*no-chromium: no such file\. No Chromium found: install one with `apt-get install chromium`/);
     const env = await cli(['--topic', 'x', '--seeds', 'http://127.0.0.1:9/'], { CHROMIUM_PATH: join(dir, 'nope') });
     expectOneCleanError(env, /CHROMIUM_PATH=.*nope: no such file/);
+  });
+
+  it('an unknown --strategy in the demo fails before the test web starts', async () => {
+    const r = await cli(['--strategy', 'psychic']);
+    expectOneCleanError(r, /strategy: Invalid option: expected one of "bfs"/);
+    expect(r.stderr).not.toContain('Started the local test web');
+  });
+
+  it('a bad --export format is one line', async () => {
+    expectOneCleanError(await cli(['--export', 'xml']), /--export "xml": expected jsonl or csv/);
+  });
+});
+
+describe('CLI: --help and --version', () => {
+  it('--version prints the package version', async () => {
+    const r = await cli(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
+  });
+
+  it('--help shows the defaults of the schema', async () => {
+    const r = await cli(['--help']);
+    expect(r.code).toBe(0);
+    const help = r.stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('page budget (the frontier itself is never capped) (default 200)');
+    expect(help).toContain('relevance threshold θ_page (0–1) (default 0.05)');
+    expect(help).toMatch(/combined \(default combined\)/);
+    expect(help).toContain('pages rendered at once (default 4)');
+    expect(help).toContain('npm start -- trace FILE');
   });
 });

@@ -188,6 +188,8 @@ async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | 
   } catch (e) {
     throw new UserError(`--resume: cannot read the state of run ${runId}: ${(e as Error).message}`);
   }
+  // Runs saved before θ_page became one setting hold the scorer's old copy: the top-level value is the one used.
+  if (saved.score && typeof saved.score === 'object') delete (saved.score as { pageThreshold?: number }).pageThreshold;
   const config = buildConfig({ ...flags, storage }, { ...saved, storageDir: storage }, `run ${runId}`);
   await resolveBrowser(config.browser);
   const { runCrawl } = await import('../crawl/engine.js');

@@ -134,12 +134,13 @@ export class ConfigError extends UserError {}
 
 /** Validate and fill defaults; throws ConfigError with one readable line per problem. */
 export function parseConfig(input: unknown, source = 'config'): CrawlConfig {
-  const score = (input as { score?: Record<string, unknown> } | undefined)?.score;
-  if (score && typeof score === 'object' && 'pageThreshold' in score) {
-    throw new ConfigError(`${source}: score.pageThreshold: set the top-level pageThreshold (or a topic's threshold) instead; θ_page is one setting`);
-  }
   const r = CrawlConfigSchema.safeParse(input);
   if (r.success) {
+    // A saved state.json repeats the value; a different one is a mistake, not a second setting.
+    const given = (input as { score?: { pageThreshold?: unknown } }).score?.pageThreshold;
+    if (given !== undefined && given !== r.data.pageThreshold) {
+      throw new ConfigError(`${source}: score.pageThreshold: set the top-level pageThreshold (or a topic's threshold) instead; θ_page is one setting`);
+    }
     // θ_page is one setting: the scorer's copy (tunnelling) is the crawl's, so state.json holds one value.
     r.data.score.pageThreshold = r.data.pageThreshold;
     return r.data;
