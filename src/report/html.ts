@@ -362,7 +362,7 @@ export function renderReport(input: ReportInput): string {
 <main>
 <div class="stats">${stat('fetched', String(c.fetched), 'pages fetched')}${stat('relevant', String(c.relevant), 'relevant (judged)')}${stat('harvest', pct(c.harvestRate), 'harvest rate')}${c.truthHarvestRate !== undefined ? stat('truth-harvest', pct(c.truthHarvestRate), 'harvest rate (truth)') : ''}${stat('failed', String(c.failed), 'failed')}${stat('sites', String(c.sites), 'sites')}${threadStats}</div>
 <div class="grid2"><section id="harvest"><h2>Harvest rate over pages fetched</h2>${harvestSection(input, c)}</section>
-<div><section id="sites"><h2>Top sites</h2>${sites.length ? sortableTable('sites-table', 'sites', [{ label: 'Site' }, { label: 'Fetched', num: true }, { label: 'Relevant', num: true }, { label: 'Harvest', num: true }, { label: 'Mean relevance', num: true }], siteRows) : '<p class="empty">No site visited.</p>'}</section>
+<div><section id="sites"><h2>Top sites</h2>${sites.length ? sortableTable('sites-table', 'sites', [{ label: 'Site' }, { label: 'Fetched', num: true }, { label: 'Relevant', num: true }, { label: 'Harvest', num: true }, { label: 'Mean rel.', num: true }], siteRows) : '<p class="empty">No site visited.</p>'}</section>
 <section id="failures"><h2>Failures by reason</h2>${failures.length ? sortableTable('failures-table', 'failures', [{ label: 'Reason' }, { label: 'Count', num: true }, { label: 'Examples' }], failureRows) : '<p class="empty">No failures.</p>'}</section></div></div>
 <section id="relevant"><h2>Relevant pages by topic</h2>${downloads}${relevantSection(input)}</section>
 <section id="threads"><h2>Hot threads</h2>${threadsSection(input, c)}</section>

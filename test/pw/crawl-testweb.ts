@@ -12,14 +12,15 @@ import { startTestWeb } from '../../src/testweb/index.js';
 
 const storageDir = process.argv[2];
 const maxPages = Number(process.argv[3] ?? 40);
+const strategy = (process.argv[4] ?? 'combined') as 'combined';
 const web = await startTestWeb({});
 try {
-  const config = parseConfig({ topics: [{ keywords: web.demo.keywords, seeds: web.demo.seeds }], storageDir, maxPages, fetcher: 'http' });
-  const plugin = reportPlugin();
+  const config = parseConfig({ topics: [{ keywords: web.demo.keywords, seeds: web.demo.seeds }], storageDir, maxPages, fetcher: 'http', strategy });
+  const plugin = reportPlugin(['csv']);
   const result = await runCrawl({ config, plugins: [plugin], truth: (u) => web.isRelevant(u, web.demo.topic), progress: new ProgressReporter({ quiet: true }) });
   const log = CrawlLog.read(result.logPath);
   const hosts = [...new Set(log.map((e) => new URL(e.url).host))];
-  console.log(JSON.stringify({ runId: result.runId, fetched: result.fetched, relevant: result.relevant, failed: result.failed, logLines: log.length, hosts, firstHostCount: log.filter((e) => new URL(e.url).host === hosts[0]).length, summary: plugin.summary() }));
+  console.log(JSON.stringify({ runId: result.runId, strategy, fetched: result.fetched, relevant: result.relevant, failed: result.failed, logLines: log.length, hosts, firstHostCount: log.filter((e) => new URL(e.url).host === hosts[0]).length, summary: plugin.summary() }));
 } finally {
   await web.close();
 }

@@ -1,10 +1,11 @@
 /**
  * The report of a real test-web crawl, opened from disk in Chromium: loads without console
- * errors, shows the crawl's counts, filters the score table, and is screenshotted
- * (test-results/report.png, and docs/report.png for the README).
+ * errors, shows the crawl's counts, sorts its tables, shows text snippets and download links,
+ * draws an earlier run of the same topic on the harvest chart, filters the score table, stays
+ * compact, and is screenshotted (test-results/report.png, and docs/report.png for the README).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +13,7 @@ import { expect, test } from '@playwright/test';
 
 interface CrawlFacts {
   runId: string;
+  strategy: string;
   fetched: number;
   relevant: number;
   failed: number;
@@ -23,11 +25,18 @@ interface CrawlFacts {
 
 let storage = '';
 let facts: CrawlFacts;
+let earlier: CrawlFacts;
+
+const crawl = (strategy: string): CrawlFacts => {
+  const out = execFileSync('npx', ['tsx', 'test/pw/crawl-testweb.ts', storage, '40', strategy], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.trim().split('\n').pop()!) as CrawlFacts;
+};
 
 test.beforeAll(() => {
   storage = mkdtempSync(join(tmpdir(), 'fc-pw-report-'));
-  const out = execFileSync('npx', ['tsx', 'test/pw/crawl-testweb.ts', storage, '40'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  facts = JSON.parse(out.trim().split('\n').pop()!) as CrawlFacts;
+  // Two runs of the same topic: the second report compares itself with the first.
+  earlier = crawl('bfs');
+  facts = crawl('combined');
 });
 test.afterAll(() => rmSync(storage, { recursive: true, force: true }));
 
@@ -50,10 +59,39 @@ test('the report of a test-web crawl opens from disk and shows the right numbers
   await expect(page.locator('[data-stat=failed]')).toHaveText(String(facts.failed));
   await expect(page.locator('[data-stat=sites]')).toHaveText(String(facts.hosts.length));
   await expect(page.locator('#score-table tbody tr')).toHaveCount(facts.fetched);
-  // The harvest chart: one line for the crawler's judgement, one for the ground truth.
-  await expect(page.locator('#harvest svg polyline')).toHaveCount(2);
+  // The harvest chart: the crawler's judgement, the ground truth, and the earlier bfs run (dashed).
+  await expect(page.locator('#harvest svg polyline')).toHaveCount(3);
+  await expect(page.locator(`#harvest polyline[data-series="${earlier.runId} (bfs)"]`)).toHaveAttribute('stroke-dasharray', /\d/);
   await expect(page.locator('#relevant table.relevant tbody tr')).toHaveCount(facts.relevant);
   await expect(page.locator('#threads-empty')).toBeVisible();
+
+  // Relevant pages show a snippet of their text.
+  await expect(page.locator('#relevant .snippet').first()).toBeVisible();
+  expect((await page.locator('#relevant .snippet').first().textContent())!.length).toBeGreaterThan(20);
+
+  // Sorting: a click on Relevance sorts descending, a second click ascending.
+  const relevance = async () => (await page.locator('#relevant-1 tbody tr td:nth-child(3)').allTextContents()).map(Number);
+  await page.locator('#relevant-1 th', { hasText: 'Relevance' }).click();
+  const desc = await relevance();
+  expect(desc).toEqual([...desc].sort((a, b) => b - a));
+  await page.locator('#relevant-1 th', { hasText: 'Relevance' }).click();
+  const asc = await relevance();
+  expect(asc).toEqual([...asc].sort((a, b) => a - b));
+  await page.locator('#sites-table th', { hasText: 'Site' }).click();
+  const hosts = await page.locator('#sites-table tbody tr td:first-child').allTextContents();
+  expect(hosts).toEqual([...hosts].sort());
+
+  // Download links point at export files written beside the report.
+  for (const name of ['relevant-pages.csv', 'relevant-pages.jsonl']) {
+    await expect(page.locator(`#downloads a[href="${name}"]`)).toHaveAttribute('download', '');
+    expect(existsSync(join(storage, 'report', name))).toBe(true);
+  }
+  expect(readFileSync(join(storage, 'report', 'relevant-pages.jsonl'), 'utf8').trim().split('\n')).toHaveLength(facts.relevant);
+
+  // The score breakdown of every URL is folded away until asked for: the page stays short.
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  expect(height).toBeLessThan(3000);
+  await page.locator('#breakdown summary').click();
 
   // Search: only the first host's rows stay visible.
   await page.locator('#score-search').fill(facts.hosts[0]);
