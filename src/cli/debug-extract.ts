@@ -5,7 +5,7 @@
  * time and reply posts. The same is printed in the terminal.
  */
 import { writeFileSync } from 'node:fs';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { chromium, type Page } from 'playwright';
 import { UserError } from '../config/errors.js';
 import { PageJudge } from '../crawl/judge.js';
@@ -15,7 +15,7 @@ import type { PageAnalysis } from '../extract/types.js';
 import { browserLaunchOptions } from '../fetch/browser.js';
 import { parentAnchorPriority } from '../score/priority.js';
 import { buildConfig, checkUrl } from './options.js';
-import { reportUserErrors, runAsMain } from './run.js';
+import { parseCommandLine, reportUserErrors, runAsMain } from './run.js';
 
 export interface DebugLink {
   url: string;
@@ -227,15 +227,9 @@ export async function main(argv: string[]): Promise<number> {
     .option('--browser <path>', 'Chromium/Chrome executable')
     .option('--screenshot <file>', 'save a screenshot of the annotated page')
     .option('--save-panel <file>', "write the side panel's HTML to a file")
-    .option('--no-wait', 'close right away instead of waiting for Enter')
-    .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    throw e;
-  }
+    .option('--no-wait', 'close right away instead of waiting for Enter');
+  const ended = parseCommandLine(program, argv);
+  if (ended !== undefined) return ended;
   const o = program.opts<{ topic?: string; pause?: boolean; slowMo?: number; browser?: string; screenshot?: string; savePanel?: string; wait: boolean }>();
   return reportUserErrors(async () => {
     await debugExtract({ url: program.args[0], ...o, wait: o.wait === false ? false : undefined });

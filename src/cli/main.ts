@@ -3,7 +3,7 @@
  * a crawl of what the user names. Flags and the config/topic file both go through the one
  * schema in src/config/schema.ts. User mistakes end with one clear line and exit code 2.
  */
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { STRATEGIES, parseConfig, type CrawlConfigInput } from '../config/schema.js';
 import { formatFailures } from '../report/counts.js';
@@ -11,7 +11,7 @@ import { parseExportFormats, type ExportFormat } from '../report/export.js';
 import { displayPath } from '../report/paths.js';
 import { UserError } from '../config/errors.js';
 import { resolveBrowser } from '../fetch/browser.js';
-import { reportUserErrors, runAsMain } from './run.js';
+import { parseCommandLine, reportUserErrors, runAsMain } from './run.js';
 import { loadConfigFile, buildConfig, checkSeedsReachable, type CliFlags } from './options.js';
 import type { CrawlResult } from '../crawl/engine.js';
 import { observePlugins } from './report.js';
@@ -110,9 +110,7 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--export <formats>', 'also write the relevant pages as jsonl, csv or jsonl,csv to storage/exports/RUN_ID.FORMAT (with --report: for that run)')
     .option('--json', 'print the summary as JSON')
     .option('--watch', 'keep crawling and revisiting hot reply threads until Ctrl-C (no page budget)')
-    .option('--matchers <file>', 'extra reply templates (JSON or YAML), tried before the built-in ones')
-    .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .option('--matchers <file>', 'extra reply templates (JSON or YAML), tried before the built-in ones');
 }
 
 function pct(x: number): string {
@@ -144,12 +142,8 @@ export function formatSummary(r: CrawlResult, heading: string, storageAsGiven = 
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'trace') return (await import('./trace.js')).main(argv.slice(1));
   const program = buildProgram();
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    throw e;
-  }
+  const ended = parseCommandLine(program, argv);
+  if (ended !== undefined) return ended;
   const flags = program.opts<CliFlags & { json?: boolean; resume?: boolean | string; explain?: string; run?: string; watch?: boolean; export?: string }>();
   return reportUserErrors(async () => {
     const exportFormats = flags.export !== undefined ? parseExportFormats(flags.export) : [];

@@ -1,7 +1,24 @@
 /** What every command shares: run as the entry point, and turn user mistakes into one line. */
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { CommanderError, type Command } from 'commander';
 import { UserError } from '../config/errors.js';
+
+/**
+ * Parse argv with a commander program whose errors are ours to report: returns the exit code
+ * when parsing already ended the command (--help, --version: 0; a flag mistake: 2, after
+ * commander's one line), undefined when the command should run.
+ */
+export function parseCommandLine(program: Command, argv: string[]): number | undefined {
+  program.exitOverride().configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  try {
+    program.parse(argv, { from: 'user' });
+    return undefined;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    throw e;
+  }
+}
 
 /** The message of a user mistake on stderr, exit code 2; anything else is a bug and propagates. */
 export async function reportUserErrors(fn: () => Promise<number>): Promise<number> {

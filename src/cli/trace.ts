@@ -11,10 +11,10 @@ import { existsSync, mkdtempSync, openSync, readSync, closeSync, statSync } from
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { UserError } from '../config/errors.js';
 import { CHROMIUM_ARGS, resolveBrowser } from '../fetch/browser.js';
-import { reportUserErrors, runAsMain } from './run.js';
+import { parseCommandLine, reportUserErrors, runAsMain } from './run.js';
 
 /** A trace zip: exists, and starts with the zip signature. */
 export function checkTraceFile(file: string): string {
@@ -63,15 +63,9 @@ export async function main(argv: string[]): Promise<number> {
     .argument('<file>', 'trace zip')
     .option('-p, --port <n>', 'port of the viewer on 127.0.0.1 (0 = any free port)', portArg, 0)
     .option('--browser <path>', 'Chromium/Chrome executable (default: CHROMIUM_PATH, then /usr/bin/chromium)')
-    .option('--no-open', 'only serve the viewer and print its address')
-    .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    throw e;
-  }
+    .option('--no-open', 'only serve the viewer and print its address');
+  const ended = parseCommandLine(program, argv);
+  if (ended !== undefined) return ended;
   const opts = program.opts<{ port: number; browser?: string; open: boolean }>();
   return reportUserErrors(async () => {
     const path = checkTraceFile(program.args[0]);
