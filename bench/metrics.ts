@@ -80,3 +80,42 @@ export function meanSd(xs: readonly number[]): { mean: number; sd: number } {
   const sd = xs.length > 1 ? Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1)) : 0;
   return { mean, sd };
 }
+
+/** One topic's crawls, for the summary over topics: each strategy's curve and what was there to find. */
+export interface TopicRuns {
+  topic: string;
+  relevantAvailable: number;
+  curves: Record<string, readonly number[]>;
+}
+
+export interface TopicSummary {
+  budget: number;
+  topics: number;
+  /** Mean harvest at the budget per strategy, and of the best possible. */
+  mean: Record<string, number>;
+  best: number;
+  /**
+   * Topics on which each strategy is first or tied for first (same number of relevant pages
+   * at the budget as the best strategy run; ties are exact, no tolerance).
+   */
+  firstOrTied: Record<string, number>;
+}
+
+/** Mean over topics at a budget, the best possible, and how often each strategy is first or tied. */
+export function summarizeTopics(runs: readonly TopicRuns[], budget: number): TopicSummary {
+  const mean: Record<string, number> = {};
+  const firstOrTied: Record<string, number> = {};
+  let best = 0;
+  for (const r of runs) {
+    best += bestPossible(budget, r.relevantAvailable) / runs.length;
+    // Compare counts of relevant pages, not rates, so rounding never splits a tie.
+    const hits = Object.entries(r.curves).map(([s, c]) => {
+      const rate = rateAt(c, budget) ?? 0;
+      mean[s] = (mean[s] ?? 0) + rate / runs.length;
+      return [s, Math.round(rate * Math.min(budget, c.length))] as const;
+    });
+    const top = Math.max(...hits.map(([, h]) => h));
+    for (const [s, h] of hits) firstOrTied[s] = (firstOrTied[s] ?? 0) + (h === top ? 1 : 0);
+  }
+  return { budget, topics: runs.length, mean, best, firstOrTied };
+}

@@ -72,3 +72,19 @@ describe('bench output', () => {
     expect(svg).toContain('>best possible<');
   });
 });
+
+describe('summary over topics', () => {
+  it('means, best possible and first-or-tied counts at a budget', async () => {
+    const { summarizeTopics } = await import('../bench/metrics.js');
+    const runs = [
+      { topic: 'a', relevantAvailable: 1, curves: { x: harvestCurve([true, false]), y: harvestCurve([false, true]) } },
+      { topic: 'b', relevantAvailable: 5, curves: { x: harvestCurve([true, true]), y: harvestCurve([false, true]) } },
+    ];
+    const s = summarizeTopics(runs, 2);
+    expect(s.mean.x).toBeCloseTo(0.75);
+    expect(s.mean.y).toBeCloseTo(0.5);
+    expect(s.best).toBeCloseTo((0.5 + 1) / 2);
+    // a: tie (1 relevant each) → both count; b: x alone.
+    expect(s.firstOrTied).toEqual({ x: 2, y: 1 });
+  });
+});
