@@ -11,8 +11,16 @@
  * `npm run bench`: concurrency 1 and no politeness waits. Harvest is against ground truth, as in
  * the bench. The cache lives in $REPLAY_CACHE (default: the system temp folder).
  *
- *   npm run bench:replay -- [--web testweb,wikispeedia] [--test-pages 150] [--wiki-pages 300]
+ *   npm run bench:replay -- [--web testweb,wikispeedia] [--test-pages 150] [--wiki-pages 500]
  *                           [--strategies a,b] [--score '{"learningRate":0.05}'] [--topics quake,birds]
+ *                           [--split tune|holdout|all] [--wiki-seeds 3]
+ *
+ * Wikispeedia topics are crawled as a user would start them: the topic's `query` (two or three
+ * words) and `--wiki-seeds` seed articles drawn reproducibly from the category. The summary gives,
+ * per web, the mean harvest over topics at 150 and 500 pages (those within the budget, and the
+ * budget), the best possible, and how many topics each strategy is first or tied on; held-out
+ * topics (WIKI_TOPICS `holdout`) are summarised apart, and `--split tune` leaves them out
+ * entirely while tuning.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +40,7 @@ import { waitForQuietNetwork } from '../src/fetch/crawler.js';
 import { createScorer } from '../src/score/index.js';
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
 import { hash32, Rng } from '../src/testweb/rng.js';
+import { summarizeTopics, type TopicRuns } from './metrics.js';
 import { startWikispeediaWeb, wikispeediaMissing, type WikispeediaWeb } from '../src/testweb/wikispeedia.js';
 
 interface Cached {
@@ -120,6 +129,9 @@ async function browserRenderer(): Promise<{ render: (url: string) => Promise<Cac
 export interface ReplayRun {
   web: string;
   topic: string;
+  /** Relevant pages on the web for the topic (the best possible harvest's bound). */
+  relevantAvailable: number;
+  holdout?: boolean;
   strategy: string;
   fetched: number;
   curve: number[];
@@ -157,7 +169,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
       const anchorOf = new Map<string, string>();
       const links = analysis.links.map((l) => {
         if (l.anchorText && !anchorOf.has(l.url)) anchorOf.set(l.url, l.anchorText);
-        return { url: l.url, tag: l.tag, anchorText: l.anchorText, contextSim: judge.linkRelevance(l), anchorKeywordFreq: judge.anchorKeywordFreq(l) };
+        return { url: l.url, tag: l.tag, anchorText: l.anchorText, context: `${l.contextBefore} ${l.contextAfter}`, contextSim: judge.linkRelevance(l), anchorKeywordFreq: judge.anchorKeywordFreq(l) };
       });
       const updates = scorer.onPageFetched({
         url: req.url,
@@ -191,18 +203,21 @@ async function main(): Promise<number> {
     .option('--web <list>', 'testweb,wikispeedia', 'testweb,wikispeedia')
     .option('--topics <list>', 'topic ids (default: all of each web)')
     .option('--test-pages <n>', 'budget on the test web', '150')
-    .option('--wiki-pages <n>', 'budget on Wikispeedia', '300')
+    .option('--wiki-pages <n>', 'budget on Wikispeedia', '500')
+    .option('--wiki-seeds <n>', 'seed articles per Wikispeedia topic', '3')
+    .option('--split <which>', 'Wikispeedia topics: tune (not held out), holdout, all', 'all')
     .option('--strategies <list>', 'strategies', STRATEGIES.join(','))
     .option('--score <json>', 'score option overrides (JSON)', '{}')
     .option('--json <file>', 'write the curves here')
     .parse()
-    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; strategies: string; score: string; json?: string }>();
+    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; json?: string }>();
   const webs = o.web.split(',');
   for (const w of webs) if (w !== 'testweb' && w !== 'wikispeedia') throw new UserError(`--web: unknown web "${w}" (testweb, wikispeedia)`);
   const wantTopic = (id: string) => !o.topics || o.topics.split(',').includes(id);
   const strategies = o.strategies.split(',') as StrategyName[];
   for (const st of strategies) if (!STRATEGIES.includes(st)) throw new UserError(`--strategies: unknown strategy "${st}" (${STRATEGIES.join(', ')})`);
-  for (const [flag, v] of [['--test-pages', o.testPages], ['--wiki-pages', o.wikiPages]] as const) {
+  if (!['tune', 'holdout', 'all'].includes(o.split)) throw new UserError(`--split must be tune, holdout or all, got "${o.split}"`);
+  for (const [flag, v] of [['--test-pages', o.testPages], ['--wiki-pages', o.wikiPages], ['--wiki-seeds', o.wikiSeeds]] as const) {
     if (!Number.isInteger(Number(v)) || Number(v) < 1) throw new UserError(`${flag} must be a positive integer, got "${v}"`);
   }
   let score: Record<string, unknown>;
@@ -216,7 +231,7 @@ async function main(): Promise<number> {
   const runs: ReplayRun[] = [];
   const report = (web: string, topic: string, budget: number) => {
     const mine = runs.filter((r) => r.web === web && r.topic === topic);
-    const marks = [...new Set([Math.round(budget / 3), Math.round((2 * budget) / 3), budget])];
+    const marks = [...new Set([50, 150, 500].filter((x) => x < budget).concat(budget))];
     process.stdout.write(`${web}/${topic}  ` + mine.map((r) => `${r.strategy} ${marks.map((k) => pct(r.curve[Math.min(k, r.curve.length) - 1])).join('/')}`).join('  ') + '\n');
   };
 
@@ -231,7 +246,7 @@ async function main(): Promise<number> {
       for (const t of web.topics.filter((t) => wantTopic(t.id))) {
         for (const s of strategies) {
           const r = await replay(cache, { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score, robots);
-          runs.push({ web: 'testweb', topic: t.id, strategy: s, fetched: r.curve.length, ...r });
+          runs.push({ web: 'testweb', topic: t.id, relevantAvailable: web.relevantTotal(t.id), strategy: s, fetched: r.curve.length, ...r });
         }
         report('testweb', t.id, budget);
       }
@@ -250,11 +265,12 @@ async function main(): Promise<number> {
       const cache = new PageCache(join(CACHE_DIR, 'wikispeedia.json'), [web.origin]);
       try {
         const budget = Number(o.wikiPages);
-        for (const t of web.topics.filter((t) => wantTopic(t.id))) {
-          const seeds = web.seeds(t.id, 5, new Rng(hash32(`seeds:${t.id}:1`)));
+        const inSplit = (h: boolean | undefined) => o.split === 'all' || (o.split === 'holdout') === !!h;
+        for (const t of web.topics.filter((t) => wantTopic(t.id) && inSplit(t.holdout))) {
+          const seeds = web.seeds(t.id, Number(o.wikiSeeds), new Rng(hash32(`seeds:${t.id}:1`)));
           for (const s of strategies) {
-            const r = await replay(cache, { seeds, keywords: t.keywords, maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score);
-            runs.push({ web: 'wikispeedia', topic: t.id, strategy: s, fetched: r.curve.length, ...r });
+            const r = await replay(cache, { seeds, keywords: t.query, maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score);
+            runs.push({ web: 'wikispeedia', topic: t.id, relevantAvailable: web.relevantTotal(t.id), holdout: t.holdout, strategy: s, fetched: r.curve.length, ...r });
           }
           report('wikispeedia', t.id, budget);
           cache.save();
@@ -264,14 +280,34 @@ async function main(): Promise<number> {
       }
     }
   }
-  // Mean harvest at the budget per strategy, and the rank of each.
+  // Per web: mean over topics at 150 and 500 pages (and the budget), the best possible, first-or-tied.
   for (const web of webs) {
-    const mine = runs.filter((r) => r.web === web);
-    if (!mine.length) continue;
-    const by = new Map<string, number[]>();
-    for (const r of mine) by.set(r.strategy, [...(by.get(r.strategy) ?? []), r.curve.at(-1) ?? 0]);
-    const means = [...by].map(([s, v]) => [s, v.reduce((a, b) => a + b, 0) / v.length] as const).sort((a, b) => b[1] - a[1]);
-    process.stdout.write(`${web} mean at budget: ${means.map(([s, m]) => `${s} ${pct(m)}`).join('  ')}\n`);
+    const budget = Number(web === 'testweb' ? o.testPages : o.wikiPages);
+    const groups: [string, ReplayRun[]][] = [['all', runs.filter((r) => r.web === web)]];
+    if (groups[0][1].some((r) => r.holdout) && groups[0][1].some((r) => !r.holdout)) {
+      groups.push(['tuning', groups[0][1].filter((r) => !r.holdout)], ['held out', groups[0][1].filter((r) => r.holdout)]);
+    }
+    for (const [name, mine] of groups) {
+      if (!mine.length) continue;
+      const byTopic = new Map<string, TopicRuns>();
+      for (const r of mine) {
+        const t = byTopic.get(r.topic) ?? { topic: r.topic, relevantAvailable: r.relevantAvailable, curves: {} };
+        t.curves[r.strategy] = r.curve;
+        byTopic.set(r.topic, t);
+      }
+      for (const b of [...new Set([150, 500].filter((x) => x < budget).concat(budget))]) {
+        const s = summarizeTopics([...byTopic.values()], b);
+        const ranked = Object.entries(s.mean).sort((a, b2) => b2[1] - a[1]);
+        const ratio = (a: string, base: string) => (s.mean[a] !== undefined && s.mean[base] ? `${(s.mean[a] / s.mean[base]).toFixed(2)}×` : '-');
+        process.stdout.write(
+          `${web} ${name} (${s.topics} topics) at ${b}: ` +
+            ranked.map(([st, m]) => `${st} ${pct(m)} [first/tied ${s.firstOrTied[st]}]`).join('  ') +
+            `  best possible ${pct(s.best)}` +
+            (s.mean.combined !== undefined ? `  | combined: ${ratio('combined', 'best-first')} best-first, ${ratio('combined', 'bfs')} BFS, ${((s.mean.combined / s.best) * 100).toFixed(0)}% of best possible` : '') +
+            '\n',
+        );
+      }
+    }
   }
   if (o.json) writeFileSync(o.json, JSON.stringify(runs));
   return 0;
