@@ -289,6 +289,17 @@ async function main(): Promise<number> {
     }
     for (const [name, mine] of groups) {
       if (!mine.length) continue;
+      // The judge against the truth on the pages a BFS crawl fetches (every strategy's pages without one).
+      const judged = mine.filter((r) => r.strategy === 'bfs').length ? mine.filter((r) => r.strategy === 'bfs') : mine;
+      let tp = 0, fp = 0, fn = 0;
+      for (const r of judged) for (const [, truth, verdict] of r.order) if (verdict !== null) verdict ? (truth ? tp++ : fp++) : truth && fn++;
+      // The crawler's self-reported harvest (its own verdicts) against the truth, at the budget.
+      const gaps = mine.filter((r) => r.strategy === 'combined').map((r) => r.order.filter((x) => x[2]).length / r.order.length - (r.curve.at(-1) ?? 0));
+      process.stdout.write(
+        `${web} ${name}: judge on ${judged[0].strategy} pages precision ${(tp / Math.max(1, tp + fp)).toFixed(3)} recall ${(tp / Math.max(1, tp + fn)).toFixed(3)}` +
+          (gaps.length ? `; combined's judged harvest minus true harvest at the budget: mean ${(100 * gaps.reduce((x, y) => x + y, 0) / gaps.length).toFixed(1)} points, worst ${(100 * Math.max(...gaps.map(Math.abs))).toFixed(1)}` : '') +
+          '\n',
+      );
       const byTopic = new Map<string, TopicRuns>();
       for (const r of mine) {
         const t = byTopic.get(r.topic) ?? { topic: r.topic, relevantAvailable: r.relevantAvailable, curves: {} };

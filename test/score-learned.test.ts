@@ -55,7 +55,7 @@ describe('combined strategy with learned weights', () => {
     // relevant page does not: the fixed product keeps preferring relevant parents, the learned
     // weights come to prefer tunnel links.
     const run = (learnWeights: boolean) => {
-      const s = createScorer('combined', { learnWeights });
+      const s = createScorer('combined', { learnWeights, linkRanker: false });
       for (let i = 0; i < 40; i++) {
         s.onPageFetched(P(`http://i${i}.com/`, 1, 0.05, [L(`http://a${i}.com/x.html`, 0.3)]));
         s.onPageFetched(P(`http://r${i}.com/`, 1, 0.5, [L(`http://b${i}.com/x.html`, 0.3)]));

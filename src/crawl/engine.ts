@@ -260,7 +260,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     const anchorOf = new Map<string, string>();
     const links = analysis.links.map((l) => {
       if (l.anchorText && !anchorOf.has(l.url)) anchorOf.set(l.url, l.anchorText);
-      return { url: l.url, tag: l.tag, anchorText: l.anchorText, contextSim: judge.linkRelevance(l), anchorKeywordFreq: judge.anchorKeywordFreq(l) };
+      return { url: l.url, tag: l.tag, anchorText: l.anchorText, context: `${l.contextBefore} ${l.contextAfter}`, contextSim: judge.linkRelevance(l), anchorKeywordFreq: judge.anchorKeywordFreq(l) };
     });
     lap('judgeMs');
     const fetchedPage = {

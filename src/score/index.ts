@@ -23,6 +23,7 @@ import {
 import { iPageRank, rwbAdmit, type IprNode, type RwbDecision } from './ipagerank.js';
 import { SiteTable, urlFilter } from './filters.js';
 import { OnlineLogistic } from './learned.js';
+import { LinkRanker, type LinkFeatures } from './link-ranker.js';
 
 export { ScoreOptionsSchema, parseScoreOptions, type ScoreOptions } from './options.js';
 export * from './priority.js';
@@ -30,6 +31,7 @@ export * from './structure.js';
 export * from './ipagerank.js';
 export * from './filters.js';
 export * from './learned.js';
+export * from './link-ranker.js';
 
 export interface OutLink {
   url: string;
@@ -40,6 +42,8 @@ export interface OutLink {
   /** a, area, frame, iframe, img (src/extract/types.ts LinkTag). */
   tag?: string;
   anchorText?: string;
+  /** Text around the link on the page (the link ranker's context words). */
+  context?: string;
   isRedundant?: boolean;
   /** Publish date read from the URL; parsed here from the URL string when absent (§3.4). */
   urlTime?: Date;
@@ -116,6 +120,8 @@ interface Contribution {
   /** The tunnel buffer this parent hands over (undefined: parent relevant). */
   buffer: number | undefined;
   rwb: RwbDecision;
+  /** The link ranker's features of this link (combined only). */
+  link?: LinkFeatures;
 }
 
 interface Pending {
@@ -139,6 +145,10 @@ interface FetchedInfo {
   children: string[];
   feedback: FeedbackState;
   rSum: number;
+  /** Links followed since the last relevant page on the path that reached this page (0: relevant). */
+  sinceRelevant: number;
+  /** The link ranker's features of the in-link this page was reached by (trains its `beyond` model). */
+  inlink?: LinkFeatures;
 }
 
 function hostOf(url: string): string {
@@ -163,6 +173,7 @@ export const COMBINED_FEATURES = [
   'ipagerank', // IPR(u) - (1-d), clipped to [0,1] (§3.5)
   'timePr', // Pr(t|T) of the URL's date (§3.4)
   'depth', // link depth / 10, capped
+  'linkRanker', // the link ranker's log-odds evidence (src/score/link-ranker.ts), /4
 ] as const;
 
 /** bfs: FIFO encoded as a score decreasing in discovery order, so a max-heap pops oldest first. */
@@ -200,8 +211,10 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
   // Combined's learned weights; feature 0 is the log of the fixed product (prior weight 4 undoes its /4 scaling).
   const learner =
     strategy === 'combined' && o.learnWeights
-      ? new OnlineLogistic({ size: COMBINED_FEATURES.length, prior: COMBINED_FEATURES.map((f) => (f === 'product' ? 4 : 0)), learningRate: o.learningRate, l2: o.learnL2 })
+      ? new OnlineLogistic({ size: COMBINED_FEATURES.length, prior: COMBINED_FEATURES.map((f) => (f === 'product' || f === 'linkRanker' ? 4 : 0)), learningRate: o.learningRate, l2: o.learnL2 })
       : undefined;
+  // Combined's learned link ranker: its evidence enters the score in log-odds (prior weight 4 undoes the /4).
+  const ranker = strategy === 'combined' && o.linkRanker ? new LinkRanker({ decay: o.decay }) : undefined;
 
   const filterOpts = {
     skipExtensions: o.skipExtensions,
@@ -375,6 +388,23 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
       }
     }
     if (strategy === 'combined') {
+      let evidence = 0;
+      if (ranker && ranker.trainedOn > 0) {
+        evidence = -Infinity;
+        let bestLink: LinkFeatures | undefined;
+        for (const c of p.contributions) {
+          if (!c.link) continue;
+          const e = ranker.evidence(c.link);
+          if (e > evidence) (evidence = e), (bestLink = c.link);
+        }
+        if (!bestLink) evidence = 0;
+        else if (ex) {
+          const pr = ranker.predict(bestLink);
+          ex.linkTarget = pr.target;
+          ex.linkBeyond = pr.beyond;
+          ex.linkRanker = evidence;
+        }
+      }
       const v = unfetchedIpr(p);
       const iprFactor = 1 + o.iprBonus * Math.min(1, Math.max(0, v - (1 - o.damping)));
       const siteFactor = 1 + o.siteBonus * sites.relevance(p.host);
@@ -399,6 +429,7 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
           Math.min(1, Math.max(0, v - (1 - o.damping))),
           timePr,
           Math.min(p.depth, 10) / 10,
+          evidence / 4,
         ];
         features = x;
         const learned = learner.predict(x);
@@ -407,6 +438,8 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
           ex.learnedWeight = learned;
         }
         s = learned;
+      } else if (evidence !== 0) {
+        s *= Math.exp(evidence); // the ranker's odds ratio on the fixed product
       }
     } else if (strategy === 'classic') {
       const siteFactor = 1 + o.siteBonus * sites.relevance(p.host);
@@ -489,6 +522,22 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
       const { features } = evaluate(was, undefined);
       if (features) learner.update(features, page.relevant);
     }
+    // The link ranker learns from this page's verdict: every in-link's target outcome, and the
+    // parent's own in-link's "beyond" outcome (a page linked from its target was judged).
+    let inlink: LinkFeatures | undefined;
+    if (ranker && was) {
+      const links = was.contributions.filter((c) => c.link);
+      for (const c of links) ranker.learnTarget(c.link!, page.relevant, 1 / links.length);
+      inlink = (links.find((c) => c.parent === page.parentUrl) ?? links[0])?.link;
+      const parentIn = page.parentUrl ? fetched.get(page.parentUrl)?.inlink : undefined;
+      if (parentIn) ranker.learnBeyond(parentIn, page.relevant);
+    }
+    let sinceRelevant = 0;
+    if (!page.relevant && was) {
+      sinceRelevant = Infinity;
+      for (const c of was.contributions) sinceRelevant = Math.min(sinceRelevant, 1 + (fetched.get(c.parent)?.sinceRelevant ?? 0));
+      if (!Number.isFinite(sinceRelevant)) sinceRelevant = 1;
+    } else if (!page.relevant) sinceRelevant = 1;
     const depth = Math.min(page.depth, was?.depth ?? page.depth);
     removePending(url);
 
@@ -544,6 +593,8 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
       children: [],
       feedback: { run: 0, demoted: false },
       rSum,
+      sinceRelevant,
+      inlink,
     };
     fetched.set(url, info);
 
@@ -581,6 +632,9 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
         stoplistWeight: weight,
         buffer: childBuffer,
         rwb,
+        link: ranker
+          ? ranker.features({ url: link.url, anchorText: link.anchorText, context: link.context, host: p.host, parentRelevant: page.relevant, sinceRelevant })
+          : undefined,
       });
       if (relation === 'redundant' && o.dropRedundant && strategy !== 'bfs' && strategy !== 'best-first') {
         p.contributions.pop();
@@ -595,7 +649,7 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
 
     const iprCycle = graph.fetchedCount % o.iprEvery === 0 && strategy !== 'bfs' && strategy !== 'best-first' && strategy !== 'semantic';
     if (iprCycle && usesIpr) recomputeIpr();
-    const cycle = iprCycle || (learner !== undefined && graph.fetchedCount % o.learnRescoreEvery === 0);
+    const cycle = iprCycle || ((learner !== undefined || ranker !== undefined) && graph.fetchedCount % o.learnRescoreEvery === 0);
 
     for (const u of touched) {
       const p = pending.get(u);

@@ -102,6 +102,12 @@ export const ScoreOptionsSchema = z
     learnL2: z.number().min(0).default(0.01),
     /** Every queued URL is re-scored with the current weights every this many fetched pages. */
     learnRescoreEvery: z.number().int().min(1).default(25),
+    /**
+     * combined: a link ranker learned online from the crawl's own verdicts (anchor, URL and context
+     * words, parent verdict, links since the last relevant page, site) adds its evidence to the
+     * score (src/score/link-ranker.ts). false = off.
+     */
+    linkRanker: z.boolean().default(true),
   })
   .strict();
 

@@ -1,0 +1,193 @@
+/**
+ * A link ranker that learns, from this crawl's own outcomes, which links lead to relevant pages
+ * (issue #15; after Chakrabarti's apprentice, Diligenti's context graphs and ACHE's online link
+ * classifier). Pure computation over plain data: no ground truth, only the judge's verdicts.
+ *
+ * Features of one link (hashed, each group scaled to unit length so a long context does not
+ * outvote the anchor): its anchor words, its URL's words (on encyclopaedic and news sites the
+ * target's name or channel), the words around it, the parent's verdict, how many links the
+ * crawl has followed since the last relevant page on this path, and the target's site.
+ *
+ * Two online logistic models share those features:
+ *  - `target`: P(the linked page is judged relevant), trained when the page is fetched;
+ *  - `beyond`: P(a page linked from the target is judged relevant), trained as the target's own
+ *    children are fetched (Diligenti's second layer: links that lead through an off-topic page
+ *    to relevant ones, e.g. a portal channel or a list page).
+ * The value of a link is the expected relevant pages within two steps, `p₁ + decay·p₂` (the
+ * §3.2 decay weighs the second step, as it weighs a tunnel through an irrelevant parent).
+ * `evidence()` turns it into log-odds against the crawl's running base rates, so a ranker that
+ * has learned nothing adds nothing to `combined`'s score.
+ *
+ * Written by hand: two sparse logistic regressions over a hashed feature space (AdaGrad steps),
+ * a few dozen active features per link; an ML library would bring dense tensors for nothing.
+ */
+import { tokenize, urlTokens } from '../text/tokenize.js';
+
+/** Hashed feature indices with values (sparse vector). */
+export interface LinkFeatures {
+  idx: Uint32Array;
+  val: Float32Array;
+}
+
+export interface LinkDescription {
+  url: string;
+  anchorText?: string;
+  /** Text around the link on the parent page. */
+  context?: string;
+  /** Target host. */
+  host: string;
+  /** The parent page's verdict. */
+  parentRelevant: boolean;
+  /** Links followed since the last relevant page on this path (0: the parent is relevant). */
+  sinceRelevant: number;
+}
+
+export interface LinkRankerOptions {
+  /** log2 of the hashed feature space. */
+  bits?: number;
+  /** AdaGrad base step. */
+  learningRate?: number;
+  /** L2 pull towards 0, per update. */
+  l2?: number;
+  /** Weight of the second step in a link's value (METHODS §3.2 decay). */
+  decay?: number;
+}
+
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Logistic function, stable for large |z|. */
+function sigmoid(z: number): number {
+  return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
+}
+
+const logit = (p: number) => Math.log(p / (1 - p));
+const clip = (p: number) => Math.min(1 - 1e-4, Math.max(1e-4, p));
+
+/** One sparse online logistic regression with AdaGrad steps. */
+class SparseLogistic {
+  private readonly w: Float32Array;
+  private readonly g2: Float32Array;
+  bias = 0;
+  private biasG2 = 0;
+  updates = 0;
+  /** Running count of positive labels, for the base rate. */
+  positives = 0;
+
+  constructor(size: number, private readonly eta: number, private readonly l2: number) {
+    this.w = new Float32Array(size);
+    this.g2 = new Float32Array(size);
+  }
+
+  logit(f: LinkFeatures): number {
+    let z = this.bias;
+    for (let i = 0; i < f.idx.length; i++) z += this.w[f.idx[i]] * f.val[i];
+    return z;
+  }
+
+  predict(f: LinkFeatures): number {
+    return sigmoid(this.logit(f));
+  }
+
+  /** Base rate of positives seen so far, smoothed towards 1/2 by one pseudo-example each way. */
+  baseRate(): number {
+    return (this.positives + 1) / (this.updates + 2);
+  }
+
+  update(f: LinkFeatures, y: boolean, weight = 1): void {
+    const g = ((y ? 1 : 0) - this.predict(f)) * weight;
+    for (let i = 0; i < f.idx.length; i++) {
+      const j = f.idx[i];
+      const grad = g * f.val[i] - this.l2 * this.w[j];
+      this.g2[j] += grad * grad;
+      this.w[j] += (this.eta * grad) / Math.sqrt(this.g2[j] + 1e-8);
+    }
+    this.biasG2 += g * g;
+    this.bias += (this.eta * g) / Math.sqrt(this.biasG2 + 1e-8);
+    this.updates++;
+    if (y) this.positives++;
+  }
+}
+
+export class LinkRanker {
+  private readonly mask: number;
+  private readonly target: SparseLogistic;
+  private readonly beyond: SparseLogistic;
+  readonly decay: number;
+
+  constructor(o: LinkRankerOptions = {}) {
+    const bits = o.bits ?? 18;
+    this.mask = (1 << bits) - 1;
+    const eta = o.learningRate ?? 0.1;
+    const l2 = o.l2 ?? 1e-4;
+    this.target = new SparseLogistic(1 << bits, eta, l2);
+    this.beyond = new SparseLogistic(1 << bits, eta, l2);
+    this.decay = o.decay ?? 0.5;
+  }
+
+  /** Pages the target model has learned from. */
+  get trainedOn(): number {
+    return this.target.updates;
+  }
+
+  /** The link's hashed features (computed once, when the link is found). */
+  features(link: LinkDescription): LinkFeatures {
+    const groups: [string, string[]][] = [
+      ['a', link.anchorText ? tokenize(link.anchorText) : []],
+      ['u', urlTokens(link.url).filter((t) => t !== link.host)],
+      ['c', link.context ? tokenize(link.context) : []],
+      ['h', [link.host]],
+      ['p', [link.parentRelevant ? 'relevant' : 'irrelevant']],
+      ['d', [String(Math.min(link.sinceRelevant, 3))]],
+    ];
+    const acc = new Map<number, number>();
+    for (const [g, terms] of groups) {
+      const distinct = [...new Set(terms)];
+      if (!distinct.length) continue;
+      const v = 1 / Math.sqrt(distinct.length);
+      for (const t of distinct) {
+        const j = fnv1a(`${g}:${t}`) & this.mask;
+        acc.set(j, (acc.get(j) ?? 0) + v);
+      }
+    }
+    return { idx: Uint32Array.from(acc.keys()), val: Float32Array.from(acc.values()) };
+  }
+
+  /** P(target judged relevant), P(a page the target links to judged relevant). */
+  predict(f: LinkFeatures): { target: number; beyond: number } {
+    return { target: this.target.predict(f), beyond: this.beyond.predict(f) };
+  }
+
+  /** Expected relevant pages within two steps: p₁ + decay·p₂. */
+  value(f: LinkFeatures): number {
+    const p = this.predict(f);
+    return p.target + this.decay * p.beyond;
+  }
+
+  /**
+   * Log-odds evidence of this link for "leads to relevant pages", against the base rates seen so
+   * far: 0 for a link the ranker knows nothing about (and before any training).
+   */
+  evidence(f: LinkFeatures): number {
+    if (this.target.updates === 0) return 0;
+    const base = this.target.baseRate() + this.decay * this.beyond.baseRate();
+    const scale = 1 + this.decay;
+    return logit(clip(this.value(f) / scale)) - logit(clip(base / scale));
+  }
+
+  /** The page a link pointed to was judged. */
+  learnTarget(f: LinkFeatures, relevant: boolean, weight = 1): void {
+    this.target.update(f, relevant, weight);
+  }
+
+  /** A page linked from the target of this link was judged. */
+  learnBeyond(f: LinkFeatures, relevant: boolean, weight = 1): void {
+    this.beyond.update(f, relevant, weight);
+  }
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { LinkRanker, type LinkDescription } from '../src/score/link-ranker.js';
+import { createScorer } from '../src/score/index.js';
+
+const link = (url: string, anchorText: string, over: Partial<LinkDescription> = {}): LinkDescription => ({
+  url,
+  anchorText,
+  host: 'w.test',
+  parentRelevant: true,
+  sinceRelevant: 0,
+  ...over,
+});
+
+describe('link ranker', () => {
+  it('knows nothing before training: zero evidence', () => {
+    const r = new LinkRanker();
+    expect(r.evidence(r.features(link('http://w.test/wiki/Golden_eagle', 'golden eagle')))).toBe(0);
+  });
+
+  it('learns which anchor and URL words lead to relevant pages and generalises to new links', () => {
+    const r = new LinkRanker();
+    const good = ['Golden_eagle', 'Bald_eagle', 'Harpy_eagle', 'Booted_eagle'];
+    const bad = ['Football', 'Cricket', 'Rugby_union', 'Tennis'];
+    for (let epoch = 0; epoch < 3; epoch++) {
+      for (const g of good) r.learnTarget(r.features(link(`http://w.test/wiki/${g}`, g.replace('_', ' '))), true);
+      for (const b of bad) r.learnTarget(r.features(link(`http://w.test/wiki/${b}`, b.replace('_', ' '))), false);
+    }
+    const eagle = r.features(link('http://w.test/wiki/Steppe_eagle', 'steppe eagle'));
+    const sport = r.features(link('http://w.test/wiki/Rugby_league', 'rugby league'));
+    expect(r.evidence(eagle)).toBeGreaterThan(0);
+    expect(r.evidence(sport)).toBeLessThan(0);
+    expect(r.predict(eagle).target).toBeGreaterThan(r.predict(sport).target);
+  });
+
+  it('learns links that lead through an off-topic page to relevant ones (the beyond model)', () => {
+    const r = new LinkRanker();
+    const list = r.features(link('http://w.test/wiki/List_of_birds', 'list of birds', { parentRelevant: false, sinceRelevant: 1 }));
+    const other = r.features(link('http://w.test/wiki/Politics', 'politics', { parentRelevant: false, sinceRelevant: 1 }));
+    for (let i = 0; i < 10; i++) {
+      r.learnTarget(list, false);
+      r.learnTarget(other, false);
+      r.learnBeyond(list, true);
+      r.learnBeyond(other, false);
+    }
+    expect(r.predict(list).target).toBeLessThan(0.5);
+    expect(r.value(list)).toBeGreaterThan(r.value(other));
+    expect(r.evidence(list)).toBeGreaterThan(r.evidence(other));
+  });
+});
+
+describe('combined with the link ranker', () => {
+  const page = (url: string, relevant: boolean, links: { url: string; anchorText: string }[], parentUrl?: string) => ({
+    url,
+    parentUrl,
+    depth: parentUrl ? 1 : 0,
+    rel: relevant ? 0.3 : 0.01,
+    relevant,
+    links: links.map((l) => ({ ...l, contextSim: 0, anchorKeywordFreq: 0 })),
+  });
+
+  it('ranks a sibling link like the ones that led to relevant pages above one like those that did not, and explains it', () => {
+    const s = createScorer('combined', { learnRescoreEvery: 1 });
+    const fetched = [['Golden_eagle', true], ['Bald_eagle', true], ['Harpy_eagle', true], ['Football', false], ['Football_pitch', false], ['American_football', false]] as const;
+    const kids = [...fetched.map(([n]) => n), 'Steppe_eagle', 'Football_club'].map((n) => ({ url: `http://w.test/wiki/${n}`, anchorText: n.replace('_', ' ') }));
+    s.onPageFetched(page('http://w.test/wiki/Eagle', true, kids));
+    for (const [n, rel] of fetched) s.onPageFetched(page(`http://w.test/wiki/${n}`, rel, [], 'http://w.test/wiki/Eagle'));
+    // A new page links both remaining kinds again, so both are re-scored with the trained ranker.
+    const ups = s.onPageFetched(page('http://w.test/wiki/Birds_of_prey', true, kids.slice(-2), undefined));
+    const eagle = ups.filter((u) => u.url.endsWith('Steppe_eagle')).at(-1)!;
+    const rugby = ups.filter((u) => u.url.endsWith('Football_club')).at(-1)!;
+    expect(eagle.score).toBeGreaterThan(rugby.score);
+    expect(eagle.breakdown.components.linkRanker).toBeGreaterThan(0);
+    expect(eagle.breakdown.components.linkRanker).toBeGreaterThan(rugby.breakdown.components.linkRanker);
+    expect(eagle.breakdown.components.linkTarget).toBeGreaterThan(rugby.breakdown.components.linkTarget);
+  });
+
+  it('is off with linkRanker: false (no ranker components)', () => {
+    const s = createScorer('combined', { linkRanker: false });
+    s.onPageFetched(page('http://w.test/wiki/Eagle', true, [{ url: 'http://w.test/wiki/A', anchorText: 'a' }]));
+    const ups = s.onPageFetched(page('http://w.test/wiki/A', true, [{ url: 'http://w.test/wiki/B', anchorText: 'b' }], 'http://w.test/wiki/Eagle'));
+    expect(ups.find((u) => u.url.endsWith('/B'))!.breakdown.components.linkRanker).toBeUndefined();
+  });
+});
