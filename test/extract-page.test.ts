@@ -19,7 +19,7 @@ describe('cleanTitle', () => {
     ['艺术史研究<世纪在线中国艺术网', [], '艺术史研究'],
     ['民间资本路在何方-搜狐财经', [], '民间资本路在何方'],
     ['朋友,请正确认识凉山[麻辣社区]', [], '朋友,请正确认识凉山'],
-    ['再就业研究(页 1) - 学术前沿 - 社会学论坛 - powered by Discuz! Archiver', [], '再就业研究(页 1)'],
+    ['再就业研究(页 1) - 学术前沿 - 社会学论坛 - powered by Discuz! Archiver', [], '再就业研究'],
     ['为现代化建设凝聚力量 - 热烈祝贺会议开幕 - 巴彦淖尔市人民政府网', [], '为现代化建设凝聚力量'],
     ['The COVID-19 vaccine rollout, explained | Health', [], 'The COVID-19 vaccine rollout, explained'],
   ])('%s', (raw, h1s, want) => {

@@ -8,7 +8,7 @@ import { parseHTML } from 'linkedom';
 import { DEFAULT_TIME_ZONE } from './dates.js';
 import { canonicalUrl, extractLinks, metaRefresh } from './links.js';
 import { extractPublishTime } from './publish.js';
-import { cleanTitle, headlineAbove, looksLikeSiteName } from './title.js';
+import { cleanTitle, fullerShownLine, headlineAbove, looksLikeSiteName, mainTextStart, NAME_LIKE_WEIGHT, shownNear, titleWeight } from './title.js';
 import type { AnalyzeInput, PageAnalysis } from './types.js';
 
 export { cleanTitle } from './title.js';
@@ -26,12 +26,57 @@ export interface AnalyzeOptions {
 
 const norm = (s: string | null | undefined) => (s ?? '').replace(/[\s\u00a0\u3000]+/g, ' ').trim();
 const HAN = /[\u3400-\u9fff]/g;
+const KANA = /[\u3040-\u30ff]/g;
+const HANGUL = /[\uac00-\ud7af]/g;
+const count = (s: string, re: RegExp) => (s.match(re) ?? []).length;
 
 /** Share of Han characters among letters: decides CJK tuning and the default time zone. */
 function hanShare(s: string): number {
-  const han = (s.match(HAN) ?? []).length;
+  const han = count(s, HAN);
   const latin = (s.match(/[A-Za-z]/g) ?? []).length;
+  // A Latin word of ~5 letters carries about what one Han character does.
   return han + latin === 0 ? 0 : han / (han + latin / 5);
+}
+
+/** Characters of visible text sampled to tell the script (the head of the body is enough). */
+const SCRIPT_SAMPLE_CHARS = 2000;
+/** Han share above which a page is treated as CJK (Readability threshold, time zone, lang). */
+const CJK_HAN_SHARE = 0.5;
+/** Share of kana (Japanese) or Hangul (Korean) among CJK characters that names the language. */
+const KANA_OR_HANGUL_SHARE = 0.1;
+
+/** Visible text of the body up to `limit` characters, skipping scripts and styles. */
+function visibleSample(root: Node | null | undefined, limit = SCRIPT_SAMPLE_CHARS): string {
+  const parts: string[] = [];
+  let n = 0;
+  const walk = (node: Node): boolean => {
+    for (let c = node.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) {
+        const t = (c.nodeValue ?? '').trim();
+        if (t) { parts.push(t); n += t.length; if (n >= limit) return false; }
+      } else if (c.nodeType === 1 && !SKIP_TEXT.has((c as Element).tagName.toUpperCase()) && !walk(c)) return false;
+    }
+    return true;
+  };
+  if (root) walk(root);
+  return parts.join(' ');
+}
+const SKIP_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG']);
+
+/**
+ * The language when the page does not declare one, from its script alone: `ja` with kana, `ko`
+ * with Hangul, `zh` with Han, else unknown. Written by hand rather than a language-detection
+ * library because what the pipeline decides from `lang` (tokenizer, Readability's threshold,
+ * default time zone) hinges on the script only; telling Latin-script languages apart would need
+ * a detector such as franc, which was not worth a new dependency for an informative field.
+ */
+export function scriptLanguage(sample: string): string | undefined {
+  const han = count(sample, HAN), kana = count(sample, KANA), hangul = count(sample, HANGUL);
+  const cjkChars = han + kana + hangul;
+  if (cjkChars === 0) return undefined;
+  if (kana / cjkChars >= KANA_OR_HANGUL_SHARE) return 'ja';
+  if (hangul / cjkChars >= KANA_OR_HANGUL_SHARE) return 'ko';
+  return hanShare(sample) > CJK_HAN_SHARE ? 'zh' : undefined;
 }
 
 /**
@@ -41,10 +86,41 @@ function hanShare(s: string): number {
  */
 export function parseHtml(html: string, _url?: string): Document {
   const doc = parseHTML(html).document as unknown as Document;
-  if (doc.documentElement?.tagName.toUpperCase() === 'HTML') return doc;
+  if (doc.documentElement?.tagName.toUpperCase() === 'HTML') return mergeStrayBodies(doc);
   // linkedom builds no implied <html><body> (it is not an HTML5 tree builder): saved pages and
   // fragments that start with another tag would end up outside <body>. Wrap them, as a browser would.
   return parseHTML(`<!DOCTYPE html><html><head></head><body>${html.replace(/<!DOCTYPE[^>]*>/i, '')}</body></html>`).document as unknown as Document;
+}
+
+const HEAD_ONLY = new Set(['HEAD', 'STYLE', 'SCRIPT', 'LINK', 'META', 'TITLE', 'BASE', 'NOSCRIPT', 'TEMPLATE']);
+
+/**
+ * linkedom opens a new <body> for every `<body>` tag and leaves content after `</body>` or behind
+ * a stray `<style>` outside the body; its `document.body` getter then adds yet another, empty body
+ * right after <head>, and the page reads as blank. A browser keeps one body: merge every body and
+ * stray content into the first, placed right after <head>.
+ */
+function mergeStrayBodies(doc: Document): Document {
+  const html = doc.documentElement;
+  const kids = Array.from(html.children);
+  const body = kids.find((k) => k.tagName.toUpperCase() === 'BODY');
+  const head = kids.find((k) => k.tagName.toUpperCase() === 'HEAD');
+  if (!body || (kids.length <= 2 && (!head || head.nextElementSibling === body))) return doc;
+  const firstInBody = body.firstChild;
+  let afterBody = false;
+  for (const k of kids) {
+    if (k === body) { afterBody = true; continue; }
+    const tag = k.tagName.toUpperCase();
+    if (tag === 'BODY') {
+      while (k.firstChild) body.appendChild(k.firstChild);
+      k.remove();
+    } else if (!HEAD_ONLY.has(tag)) {
+      if (afterBody) body.appendChild(k);
+      else body.insertBefore(k, firstInBody);
+    }
+  }
+  if (head && head.nextElementSibling !== body) html.insertBefore(body, head.nextSibling);
+  return doc;
 }
 
 const BLOCKS = /^(P|DIV|LI|TR|TD|TH|TABLE|H[1-6]|SECTION|ARTICLE|HEADER|FOOTER|BLOCKQUOTE|PRE|UL|OL|DL|DT|DD|FIGURE|FIGCAPTION|CENTER|FORM|MAIN|ASIDE|NAV)$/;
@@ -86,7 +162,8 @@ export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): Pag
   if (t) t.parse = (t.parse ?? 0) + now() - (t0);
   t0 = now();
 
-  const lang = doc.documentElement?.getAttribute('lang')?.trim() || undefined;
+  const declaredLang = doc.documentElement?.getAttribute('lang')?.trim()
+    || doc.querySelector('meta[http-equiv="content-language" i]')?.getAttribute('content')?.split(',')[0]?.trim() || undefined;
   const rawTitle = norm(doc.querySelector('title')?.textContent) || norm(doc.querySelector('meta[property="og:title"]')?.getAttribute('content'));
   const h1s = Array.from(doc.querySelectorAll('h1')).map((h) => norm(h.textContent)).filter(Boolean).slice(0, 5);
   const headings = Array.from(doc.querySelectorAll('h1, h2, h3')).map((h) => norm(h.textContent)).filter(Boolean).slice(0, 50);
@@ -98,18 +175,24 @@ export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): Pag
     host = undefined;
   }
   let title = cleanTitle(rawTitle || h1s[0] || '', h1s, siteName, { host });
-  if (looksLikeSiteName(title, siteName, host)) {
-    // The <title> names only the site: take the first heading that is not the site's name too.
+  const siteOnly = looksLikeSiteName(title, siteName, host);
+  let fallbackTitle: string | undefined;
+  if (siteOnly) {
+    // The <title> names only the site: the first heading that is not the site's name too.
     const usable = (h: string) => h.replace(/\s/g, '').length >= 4 && h.length <= 80 && !looksLikeSiteName(h, siteName, host);
     // Old table layouts mark the headline only by class (`<td class=bt_title>`).
     const alt = headings.find(usable) ?? Array.from(doc.querySelectorAll('[class*=title],[class*=Title],[id*=title],[id*=Title]'))
       .map((e) => norm(e.textContent)).find(usable);
-    if (alt) title = cleanTitle(alt, [], siteName, { host });
+    if (alt) fallbackTitle = cleanTitle(alt, [], siteName, { host });
   }
-  // Still only a site name: remember the visible lines (Readability mutates the tree) to find
-  // the headline above the main text once it is known.
-  const siteOnlyLines = looksLikeSiteName(title, siteName, host) && doc.body ? blockText(doc.body).split('\n') : undefined;
-  const cjk = /^zh|^ja/i.test(lang ?? '') || hanShare(rawTitle + ' ' + (doc.body?.textContent ?? '').slice(0, 2000)) > 0.5;
+  const sample = rawTitle + ' ' + visibleSample(doc.body);
+  // A declared language that contradicts the script (`<html lang="en">` on a Chinese template) loses.
+  const scriptLang = scriptLanguage(sample);
+  const lang = scriptLang && !/^(zh|ja|ko)/i.test(declaredLang ?? '') ? scriptLang : declaredLang ?? scriptLang;
+  const cjk = /^zh|^ja/i.test(lang ?? '') || hanShare(sample) > CJK_HAN_SHARE;
+  // The visible lines, read before Readability mutates the tree: the title is checked against
+  // what the page shows above its main text once that is known.
+  const bodyLines = (cjk || siteOnly) && doc.body ? blockText(doc.body).split('\n') : [];
   // Chinese pages default to Asia/Shanghai (the brief's rule); Japanese/Korean ones to their own zone.
   const timeZone = input.timeZone
     ?? (/^ja/i.test(lang ?? '') ? 'Asia/Tokyo' : /^ko/i.test(lang ?? '') ? 'Asia/Seoul' : cjk ? DEFAULT_TIME_ZONE : 'UTC');
@@ -129,7 +212,11 @@ export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): Pag
   t0 = now();
   const text = mainText(doc, cjk);
   if (t) t.readability = (t.readability ?? 0) + now() - t0;
-  if (siteOnlyLines) title = headlineAbove(siteOnlyLines, text, siteName, host) ?? title;
+  // Chinese layouts only: there the headline above a dateline is the norm and <title> often names
+  // only the site or column; on the English benchmark pages <title>/h1 are reliable and the same
+  // rules picked bylines and contact lines (14 of 181 titles changed, nearly all for the worse).
+  if (cjk) title = chooseTitle({ title, fallbackTitle, siteOnly, h1s, bodyLines, text, siteName, host });
+  else if (siteOnly) title = fallbackTitle ?? headlineAbove(bodyLines, text, siteName, host)?.line ?? title;
 
   const out: PageAnalysis = { url: input.url, title, text, headings, links };
   if (canonical) out.canonicalUrl = canonical;
@@ -137,6 +224,39 @@ export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): Pag
   if (lang) out.lang = lang;
   if (refresh) out.metaRefresh = refresh;
   return out;
+}
+
+/** Lines above the main text's first line in which the title counts as shown with the article. */
+const TITLE_NEAR_LINES = 15;
+
+/**
+ * The title, checked against what the page shows above its main text:
+ * - a <title> that names only the site gives way to the headline line above the text, else to
+ *   the first heading or `*title*`-classed element that is not the site's name;
+ * - a title not shown near the article (a blog's name in its <h1>, a generic `<title>`) gives way
+ *   to the headline line above the text when that line is followed by a dateline, or when the
+ *   title is as short as a name;
+ * - a title the page shows inside a fuller headline block takes that block.
+ */
+function chooseTitle(c: {
+  title: string; fallbackTitle?: string; siteOnly: boolean; h1s: string[]; bodyLines: string[]; text: string; siteName?: string; host?: string;
+}): string {
+  const at = mainTextStart(c.bodyLines, c.text);
+  const above = at >= 0 ? headlineAbove(c.bodyLines, c.text, c.siteName, c.host) : undefined;
+  let title = c.title;
+  // A line that still carries separators (`栏目 | 标题`) is cleaned like a <title>.
+  const aboveLine = above && /[|｜_]/.test(above.line) ? cleanTitle(above.line, [], c.siteName, { host: c.host }) : above?.line;
+  if (c.siteOnly) {
+    const fb = c.fallbackTitle;
+    title = (above?.dated ? aboveLine : undefined)
+      ?? (fb && at >= 0 && shownNear(c.bodyLines, at, fb, TITLE_NEAR_LINES) ? fb : aboveLine ?? fb ?? title);
+  } else if (aboveLine && aboveLine !== title) {
+    // An <h1> title is the page's own headline unless it is as short as a name (a blog's <h1>).
+    const nameLike = titleWeight(title) <= NAME_LIKE_WEIGHT;
+    const shown = shownNear(c.bodyLines, at, title, TITLE_NEAR_LINES);
+    if ((nameLike && above!.dated) || (!shown && (nameLike || (above!.dated && !c.h1s.includes(title))))) title = aboveLine;
+  }
+  return (at >= 0 ? fullerShownLine(c.bodyLines, at, title, TITLE_NEAR_LINES, c.siteName, c.host) : undefined) ?? title;
 }
 
 /** Readability's main text, with CJK tuning (its 500-char threshold is ~250 English words). */

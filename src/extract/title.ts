@@ -5,13 +5,17 @@
  * site and channel segments, and prefer an h1 whose text the title contains.
  */
 
-const clean = (s: string) => s.replace(/[\s\u00a0\u3000]+/g, ' ').trim();
+// Private-use code points are decoding debris of legacy encodings (GBK user-defined area), never text.
+const clean = (s: string) => s.replace(/[\ue000-\uf8ff]/g, '').replace(/[\s\u00a0\u3000]+/g, ' ').trim();
 
 // `_`, `|`, `｜`, `—`, `–`, ` - `, `::`, `»`, `·` only when spaced. An unspaced `-` (`标题-新华网`)
 // also joins place names (`北京-上海`), so it is split only when what follows looks like a site.
 const SEPARATORS = /\s*(?:_+|\||｜|\s[-–—~·•»]\s|\s*[-–—]\s+|\s+[-–—]\s*|\s?[–—]{1,2}\s?|::|\s›\s|<|＜|>|＞|《(?=[^》]*$))\s*/;
 
 const SITE_WORDS = /(网|網|新闻|新聞|频道|頻道|在线|在線|日报|日報|晚报|晚報|时报|時報|早报|周刊|週刊|杂志|中心|论坛|論壇|社区|社區|博客|官方|官网|首页|门户|平台|电视台|广播|传媒|报社|资讯|\.com|\.cn|\.net|\.org|\bnews\b|\btimes\b|\bpost\b|\bdaily\b|\bonline\b|\bmagazine\b|\bjournal\b|\bblog\b|\btribune\b|\bherald\b|\bguardian\b|\breuters\b|\bbbc\b|\bcnn\b|powered by|秘书处|编辑部)/i;
+
+/** A trailing space-separated word longer than this (in `weight` units) is part of the headline. */
+const MAX_SPACED_SITE_WEIGHT = 5;
 
 function isCjk(s: string): boolean {
   return /[\u3400-\u9fff]/.test(s);
@@ -74,7 +78,8 @@ export function cleanTitle(rawTitle: string, h1s: string[] = [], siteName?: stri
   let candidate = segs.length > 0 ? segs.join(' - ') : raw;
   // A site name after a plain space (`标题 松花江网`): Chinese titles rarely end in such a word.
   const spaced = /^(.+\S)\s+(\S+)$/.exec(candidate);
-  if (spaced && isCjk(spaced[2]!) && siteLike(spaced[2]!, siteNames) && weight(spaced[1]!) > weight(spaced[2]!)) candidate = spaced[1]!;
+  // Only a short word: `挑逗传统传媒业` after a space is the headline's second half, not a site.
+  if (spaced && isCjk(spaced[2]!) && weight(spaced[2]!) <= MAX_SPACED_SITE_WEIGHT && siteLike(spaced[2]!, siteNames) && weight(spaced[1]!) > weight(spaced[2]!)) candidate = spaced[1]!;
   candidate = candidate.replace(/[\s\-–—_|｜:：]+$/, '');
   // Several long segments left: a headline with a subtitle, or headline + unknown site name.
   // Keep the heaviest one when it dominates.
@@ -86,16 +91,33 @@ export function cleanTitle(rawTitle: string, h1s: string[] = [], siteName?: stri
     if (rest.every((s) => weight(s) * 2 <= weight(best))) candidate = best;
   }
 
+  // An h1 that is one whole segment of the title (`金锺国` in `金锺国 - 维基百科，自由的百科全书`)
+  // is the headline, whatever the segments' lengths say.
+  const whole = heads.find((h) => parts.length > 1 && parts.includes(h) && !siteLike(h, siteNames));
+  if (whole) return stripDecorations(whole);
   // Prefer the page's own headline when the title agrees with it.
   for (const h of heads) {
     if (weight(h) < 2 || siteLike(h, siteNames)) continue;
     // An h1 that carries its own separators (`图说洛阳| …`) is no cleaner than the title.
     if (SEPARATORS.test(h) && !SEPARATORS.test(candidate)) continue;
-    if (raw.includes(h) && weight(h) * 2 >= weight(candidate)) return h;
-    if (h.includes(candidate) && weight(h) <= weight(candidate) * 2) return h;
+    if (raw.includes(h) && weight(h) * 2 >= weight(candidate)) return stripDecorations(h);
+    if (h.includes(candidate) && weight(h) <= weight(candidate) * 2) return stripDecorations(h);
   }
-  if (!candidate && heads[0]) return heads[0];
-  return candidate;
+  if (!candidate && heads[0]) return stripDecorations(heads[0]);
+  return stripDecorations(candidate);
+}
+
+/**
+ * A forum's field label before the headline (`主题: …`, `Subject: …`) and a page marker after it
+ * (`…(页 1)`, `… (page 2)`) are not part of it. A bare number in brackets (`投身外交(3)`) is an
+ * instalment and stays.
+ */
+export function stripDecorations(title: string): string {
+  const t = title
+    .replace(/^(?:原标题|主题|标题|題目|题目|帖子标题|文章标题|subject|title|topic)\s*[:：]\s*/i, '')
+    .replace(/\s*[(（]\s*(?:页|頁|第|page)\s*\d+\s*(?:页|頁)?\s*[)）]\s*$/i, '')
+    .trim();
+  return t || title;
 }
 
 /** Whether a (cleaned) title is only a site or column name (`北医新闻网`), not a headline. */
@@ -106,23 +128,105 @@ export function looksLikeSiteName(title: string, siteName?: string, host?: strin
 }
 
 const NOT_HEADLINE = /[>›»＞]|&gt;|您的位置|当前位置|你的位置|所在位置|版主|精华区|登录|注册|首页|打印|关闭窗口|字号|来源[:：]|作者[:：]|发布时间|\d{4}\s*[-年/.]\s*\d{1,2}/;
+/** Two or more `|` / `│` separators: a row of navigation links, not a headline. */
+const NAV_ROW = /[|│｜].*[|│｜]/;
+/** A dateline: a short line with a full date (`2005-03-21 11:21 《理财周刊》`, `发布日期： 7/5/2005 9:23 PM`); `2003年5月` is not one. */
+const DATELINE = /(?<!\d)(?:19|20)\d\d\s*[-年/.]\s*\d{1,2}\s*[-月/.]\s*\d{1,2}|\d{1,2}\/\d{1,2}\/(?:19|20)\d\d|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2}, (?:19|20)\d\d/i;
+
+/** How far above the main text's first line a headline is looked for (visible lines). */
+const HEADLINE_WINDOW_LINES = 8;
+/** How far above that a fuller version of the headline (`茉莉：我是…` over `我是…`) is looked for. */
+const FULLER_HEADLINE_LINES = 4;
+/** Longest line taken as a headline (characters); longer lines are text. */
+const MAX_HEADLINE_CHARS = 80;
+/** Shortest headline in `weight` units: shorter lines are names, labels and buttons. */
+const MIN_HEADLINE_WEIGHT = 6;
+
+/** A visible line that is a site's or column's name ends like one (`北医新闻网`); `很高兴入住博客堂` does not. */
+const ENDS_LIKE_SITE = /(网|網|网站|频道|頻道|论坛|論壇|社区|社區|博客|在线|在線|日报|日報|晚报|晚報|时报|時報|首页|官网|\.com|\.cn|\.net|\.org)$/i;
+
+function headlineLike(l: string, siteName?: string, host?: string): boolean {
+  if (weight(l) < MIN_HEADLINE_WEIGHT || l.length > MAX_HEADLINE_CHARS || NOT_HEADLINE.test(l) || NAV_ROW.test(l)) return false;
+  const names = [siteName ?? '', ...(host ?? '').toLowerCase().split('.').filter((x) => x.length >= 3 && !/^(www|com|net|org|gov|edu|html?)$/.test(x))]
+    .filter(Boolean).map((n) => n.toLowerCase());
+  const low = l.toLowerCase();
+  return !ENDS_LIKE_SITE.test(l) && !names.some((n) => low === n || low.includes(n));
+}
+
+/** Index of the line where the main text starts in `bodyLines`, or -1. */
+export function mainTextStart(bodyLines: readonly string[], mainText: string): number {
+  const first = mainText.split('\n').map(clean).find((l) => l.length > 0);
+  if (!first) return -1;
+  const probe = first.slice(0, 20);
+  return bodyLines.findIndex((l) => l.length > 0 && (l.includes(probe) || (l.length >= 6 && first.startsWith(l))));
+}
 
 /**
- * The headline of a page whose <title> and headings name only the site (old table layouts,
- * `<title>网易娱乐</title>` over a forum post): the nearest line above the main text's first
- * line that reads like a headline (long enough, not a breadcrumb, byline, date or site name).
+ * The headline shown above the main text: of the headline-like lines (long enough, not a
+ * breadcrumb, byline, date, navigation row or site name) within a few lines above the main
+ * text's first line, the nearest one followed by a dateline (`标题` / `2005-03-21 11:21 来源：…`,
+ * the classic news layout), else the nearest one. A line just above it that contains it
+ * (`茉莉：我是怎样卷入八九民运的` over `我是怎样卷入八九民运的`) is the fuller headline.
  * `bodyLines` is the page's visible text, one block per line, read before Readability ran.
  */
-export function headlineAbove(bodyLines: readonly string[], mainText: string, siteName?: string, host?: string): string | undefined {
-  const first = mainText.split('\n').map(clean).find((l) => l.length > 0);
-  if (!first) return undefined;
-  const probe = first.slice(0, 20);
-  const at = bodyLines.findIndex((l) => l.length > 0 && (l.includes(probe) || (l.length >= 6 && first.startsWith(l))));
-  if (at <= 0) return undefined;
-  for (let i = at - 1; i >= Math.max(0, at - 8); i--) {
+export function headlineAbove(bodyLines: readonly string[], mainText: string, siteName?: string, host?: string): { line: string; dated: boolean } | undefined {
+  const at = mainTextStart(bodyLines, mainText);
+  if (at < 0) return undefined;
+  const lo = Math.max(0, at - HEADLINE_WINDOW_LINES);
+  let nearest: number | undefined;
+  let dated: number | undefined;
+  // The main text often starts with the headline itself (Readability keeps an in-article title):
+  // its first line counts when a dateline or more text follows it.
+  const start = bodyLines[at + 1] !== undefined && headlineLike(clean(bodyLines[at]!), siteName, host) ? at : at - 1;
+  for (let i = start; i >= lo; i--) {
     const l = clean(bodyLines[i]!);
-    if (weight(l) < 6 || l.length > 80 || NOT_HEADLINE.test(l) || looksLikeSiteName(l, siteName, host)) continue;
-    return l;
+    if (!headlineLike(l, siteName, host)) continue;
+    nearest ??= i;
+    const next = clean(bodyLines[i + 1] ?? '');
+    if (next.length <= MAX_HEADLINE_CHARS && DATELINE.test(next)) { dated = i; break; }
+  }
+  const pick = dated ?? nearest;
+  if (pick === undefined) return undefined;
+  let line = stripDecorations(clean(bodyLines[pick]!));
+  for (let i = pick - 1; i >= Math.max(0, pick - FULLER_HEADLINE_LINES); i--) {
+    const l = stripDecorations(clean(bodyLines[i]!));
+    if (l !== line && l.includes(line) && headlineLike(l, siteName, host)) { line = l; break; }
+  }
+  return { line, dated: dated !== undefined };
+}
+
+/** Whether `title` is shown as a line of its own among the `span` lines above line `at`. */
+export function shownNear(bodyLines: readonly string[], at: number, title: string, span: number): boolean {
+  const t = clean(title);
+  if (!t) return false;
+  for (let i = Math.max(0, at - span); i < Math.min(bodyLines.length, at + 2); i++) {
+    const l = clean(bodyLines[i]!);
+    if (l === t || (l.includes(t) && weight(l) <= weight(t) * 2)) return true;
+    // A headline broken over two lines (`<h1>…<br>…</h1>`).
+    const two = (l + clean(bodyLines[i + 1] ?? '')).replace(/\s/g, '');
+    if (two === t.replace(/\s/g, '')) return true;
+  }
+  return false;
+}
+
+/** Titles this short (`weight`) are a blog's or author's name more often than a headline. */
+export const NAME_LIKE_WEIGHT = 4;
+export { weight as titleWeight };
+
+/**
+ * The visible headline block that holds `title` whole with a short prefix or suffix the <title>
+ * cleaning cut (`对比试车—测试昌河北斗星、爱迪尔(图)` for `测试昌河北斗星、爱迪尔(图)`), among the
+ * `span` lines above line `at`; not when the extra part is a site name or a `|`/`_` separator.
+ */
+export function fullerShownLine(bodyLines: readonly string[], at: number, title: string, span: number, siteName?: string, host?: string): string | undefined {
+  const t = clean(title);
+  // A name-like title (`海姑娘`) sits inside many lines (`爱海的海姑娘`) that are not its headline.
+  if (!t || at < 0 || weight(t) <= NAME_LIKE_WEIGHT) return undefined;
+  for (let i = Math.max(0, at - span); i < Math.min(bodyLines.length, at + 2); i++) {
+    const l = stripDecorations(clean(bodyLines[i]!));
+    if (l === t || !l.includes(t) || /[|_｜]/.test(l) || !headlineLike(l, siteName, host)) continue;
+    const extra = clean(l.replace(t, ' '));
+    if (weight(extra) <= weight(t) && !looksLikeSiteName(extra.replace(/[-–—:：\s]+/g, ''), siteName, host)) return l;
   }
   return undefined;
 }
