@@ -273,9 +273,44 @@ export function mainText(doc: Document, cjk: boolean): string {
   }
   if (el) {
     pruneLinkLists(el);
-    return blockText(el);
+    pruneCaptions(el);
+    return trimLeadingStamps(blockText(el));
   }
   return doc.body ? blockText(doc.body) : '';
+}
+
+/** Image captions and credits: what a picture shows or who took it, not the article's text. */
+const CAPTION_SELECTOR = 'figcaption, [class*="caption" i], [class*="credit" i], [id*="caption" i]';
+
+/** Drop captions and photo credits inside the kept container (the Zyte gold, and trafilatura's default, leave them out). */
+export function pruneCaptions(root: Element): void {
+  let found: Element[];
+  try {
+    found = Array.from(root.querySelectorAll(CAPTION_SELECTOR));
+  } catch {
+    return; // a selector engine without the `i` flag: keep captions rather than fail
+  }
+  for (const c of found) if (c.parentNode && c !== root) c.parentNode.removeChild(c);
+}
+
+/** A line stating who wrote it or when (`By HNN Staff | November 18, 2019 at 2:26 PM`, `2005-04-05 06:40更新 来源：…`). */
+const STAMP_LINE = /^(?:by\s|posted\b|published\b|updated\b|last updated\b|作者[:：]|来源[:：]|发布时间|发表时间|更新时间|记者\s)|(?<!\d)(?:19|20)\d\d\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2},? (?:19|20)\d\d\b/i;
+/** A stamp line is short; longer lines are text that happens to mention a date. */
+const MAX_STAMP_LINE_CHARS = 90;
+/** Stamp lines are looked for only among the first lines of the main text. */
+const LEADING_LINES = 4;
+
+/**
+ * Bylines and datelines Readability keeps at the top of the article are metadata, not text (the
+ * publish time is read separately): drop such short lines among the first few. The lines around
+ * them stay: a headline above a byline is part of the text on some sites' gold and not on others'.
+ */
+export function trimLeadingStamps(text: string): string {
+  const lines = text.split('\n');
+  const n = Math.min(LEADING_LINES, lines.length - 1);
+  // Sentence punctuation marks running text that starts with a date (`2020年11月18日上午，得知…`).
+  const kept = lines.filter((l, i) => i >= n || l.length > MAX_STAMP_LINE_CHARS || !STAMP_LINE.test(l) || /[，。！？；]|[a-z]{3}\. [A-Z]/.test(l));
+  return kept.length === lines.length ? text : kept.join('\n');
 }
 
 const nonSpace = (s: string | null | undefined) => (s ?? '').replace(/[\s\u00a0\u3000]+/g, '').length;
