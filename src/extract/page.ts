@@ -261,6 +261,9 @@ function chooseTitle(c: {
 
 /** Readability's main text, with CJK tuning (its 500-char threshold is ~250 English words). */
 export function mainText(doc: Document, cjk: boolean): string {
+  // Read before Readability mutates the tree: the bodies of a list of posts, if this is one.
+  const posts = postBodies(doc);
+  const leadPost = posts.length >= MIN_LIST_POSTS && posts.slice(0, 2).every((p) => datedPost(p, posts)) ? blockText(posts[0]!) : '';
   let el: Element | null = null;
   try {
     const article = new Readability(doc, {
@@ -272,11 +275,45 @@ export function mainText(doc: Document, cjk: boolean): string {
     el = null; // Readability throws on some degenerate documents; fall through to body text
   }
   if (el) {
+    // A blog's front or archive page: Readability keeps several posts (and may drop the first
+    // one's body for its pictures). The lead post is the page's article; the others have their
+    // own pages, reached through their links.
+    if (leadPost && posts.filter((p) => el!.contains(p)).length >= 2) return trimLeadingStamps(leadPost);
     pruneLinkLists(el);
     pruneCaptions(el);
     return trimLeadingStamps(blockText(el));
   }
   return doc.body ? blockText(doc.body) : '';
+}
+
+/** A page with this many post bodies is a list of posts (a blog's front or archive page). */
+const MIN_LIST_POSTS = 3;
+/** Class names blog engines give a post's body (`post-body`, `entry-content`, `postbody`). */
+const POST_BODY_CLASS = /^(?:post|entry)[-_]?(?:body|content|text)$/i;
+
+/** Elements holding the body of a blog post, in document order (none nested in another). */
+function postBodies(doc: Document): Element[] {
+  const out: Element[] = [];
+  for (const e of Array.from(doc.querySelectorAll('[class*="post" i], [class*="entry" i]'))) {
+    if (!(e.getAttribute('class') ?? '').split(/\s+/).some((c) => POST_BODY_CLASS.test(c))) continue;
+    if (out.some((o) => o.contains(e))) continue;
+    if (nonSpace(e.textContent) > 0) out.push(e);
+  }
+  return out;
+}
+
+const POST_DATE = /(?<!\d)(?:19|20)\d\d\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2},? (?:19|20)\d\d\b|\b\d{1,2}\/\d{1,2}\/(?:19|20)\d\d\b/i;
+
+/**
+ * Whether a post body sits in a post of its own with a date beside it (a header or footer
+ * stamp): so are the posts of a list, not the chunks one article is split into (`post-text`
+ * blocks between pictures).
+ */
+function datedPost(body: Element, all: Element[]): boolean {
+  let box: Element = body;
+  while (box.parentElement && !all.some((o) => o !== body && box.parentElement!.contains(o))) box = box.parentElement;
+  const around = (box.textContent ?? '').replace(body.textContent ?? '', ' ');
+  return POST_DATE.test(around);
 }
 
 /** Image captions and credits: what a picture shows or who took it, not the article's text. */
