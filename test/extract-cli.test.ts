@@ -28,6 +28,18 @@ describe('npm run extract (no browser needed for files and bad input)', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('--base-url gives a saved page its real URL: links, URL date and lang follow it', async () => {
+    const r = await cli(['test/fixtures/extract/url-date.html', '--json', '--base-url', 'https://news.example.cn/2008/0512/a.html']);
+    expect(r.code).toBe(0);
+    const [out] = JSON.parse(r.stdout) as { analysis: { url: string; lang?: string; publishTime?: { iso: string; source: string } } }[];
+    expect(out!.analysis.url).toBe('https://news.example.cn/2008/0512/a.html');
+    expect(out!.analysis.publishTime).toMatchObject({ iso: '2008-05-12T00:00:00+08:00', source: 'url' });
+    expect(out!.analysis.lang).toBe('zh');
+    const bad = await cli(['test/fixtures/extract/url-date.html', '--base-url', 'file:///tmp/a.html']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe('error: --base-url file:///tmp/a.html: expected an http(s) URL (e.g. https://news.example.com/2024/05/a.html)');
+  });
+
   it('rejects a bad --time-zone in one line', async () => {
     const r = await cli(['test/fixtures/extract/url-date.html', '--time-zone', 'Mars/Base']);
     expect(r.code).toBe(2);

@@ -229,3 +229,95 @@ describe('isHtmlResponse', () => {
     expect(isHtmlResponse(type, new Uint8Array(Buffer.from(first, 'latin1')))).toBe(want);
   });
 });
+
+describe('analyzePage: classes of misses found on the benchmarks (bench/results/extract-misses.txt)', () => {
+  const para = (s: string) => `<p>${s.repeat(6)}</p>`;
+  const url = 'http://blog.example.cn/a.html';
+
+  it('reads a page whose content sits in a second <body> behind a stray <style> (linkedom kept it out of document.body)', () => {
+    const html = `<!DOCTYPE html><html><head><title>为现代化建设凝聚强大智慧和力量_市政府网</title></head><style>p{}</style>
+      <body><div>${para('新征程催人奋进，新使命激荡人心。今天，政协第五届委员会第一次会议隆重开幕。')}</div></body></html>`;
+    const a = analyzePage({ html, url, fetchedAt: FETCHED });
+    expect(a.text).toContain('新征程催人奋进');
+    expect(parseHtml(html).body.textContent).toContain('新征程催人奋进');
+  });
+
+  it('takes the lead post of a list of dated posts, even when its body is mostly pictures', () => {
+    const post = (title: string, date: string, body: string) => `<div class="post"><h3 class="post-title">${title}</h3><span>${date}</span>
+      <div class="post-body">${body}</div><div class="post-footer">由海姑娘张贴 @ ${date}</div></div>`;
+    const html = `<html><head><title>海姑娘 | blog.example.cn</title></head><body><div id="main">
+      ${post('湘菜粤菜 兵分两路 (图)', '2005-06-14 03:25:55', '<img src="a.jpg"><img src="b.jpg"><p>湘菜粤菜兵分两路，新鲜的是，湘菜浓妆淡抹，粤菜却是明艳照人。</p><img src="c.jpg">')}
+      ${post('澳坛真的累了', '2005-06-13 15:00:14', para('当斑竹半年来，没有功劳也有苦劳，而一切都怪我太认真。'))}
+      ${post('长发剪了', '2005-06-10 01:58:01', para('头发留的很长很长了，每天总是花很多时间去梳头，去洗头。'))}
+      </div></body></html>`;
+    const a = analyzePage({ html, url, fetchedAt: FETCHED });
+    expect(a.text).toContain('湘菜浓妆淡抹');
+    expect(a.text).not.toContain('当斑竹半年来');
+    expect(a.title).toBe('湘菜粤菜 兵分两路 (图)');
+  });
+
+  it('keeps every chunk of one article split into undated post-text blocks', () => {
+    const chunk = (s: string) => `<div class="post-text">${para(s)}</div><figure><img src="x.jpg"></figure>`;
+    const html = `<html><head><title>Light festival</title></head><body><article>
+      ${chunk('Thirty artworks will light up the city canals this winter, curated around one theme. ')}
+      ${chunk('The second part of the route crosses the old harbour, where larger pieces stand. ')}
+      ${chunk('Tickets for the boat tours are sold at the central station and online only. ')}</article></body></html>`;
+    const a = analyzePage({ html, url: 'https://art.example.com/light', fetchedAt: FETCHED });
+    for (const w of ['Thirty artworks', 'old harbour', 'boat tours']) expect(a.text).toContain(w);
+  });
+
+  it('drops captions, photo credits and a leading byline/dateline, not running text that starts with a date', () => {
+    const text = 'The discovery was announced in an article published Monday in the journal, and more follows here. ';
+    const html = `<html><head><title>Scientists find water</title></head><body><article>
+      <p>By HNN Staff | November 18, 2019 at 2:26 PM HST</p>
+      <figure><img src="e.jpg"><figcaption>Europa rising above Jupiter's cloud tops in 2007.</figcaption></figure>
+      <p>November 18, 2019 was the day the team said so, and this sentence is part of the story. It goes on.</p>
+      ${para(text)}<span class="image-credit">Credit: NASA/JPL</span>${para(text)}</article></body></html>`;
+    const a = analyzePage({ html, url: 'https://news.example.com/water', fetchedAt: FETCHED });
+    expect(a.text).not.toContain('By HNN Staff');
+    expect(a.text).not.toContain('cloud tops');
+    expect(a.text).not.toContain('Credit: NASA');
+    expect(a.text).toContain('November 18, 2019 was the day');
+  });
+
+  it('takes the headline over the dateline when <title> and <h1> name only the blog or site', () => {
+    const body = para('承蒙开心就好的邀请，很高兴入住博客堂。作为微软技术的知名社区，博客堂是一个做技术博客的好地方。');
+    const html = `<html><head><title>李建忠</title></head><body><h1>李建忠</h1><div>随笔分类</div><div>程序人生 (rss)</div>
+      <div id="post"><div>很高兴入住博客堂</div><div>2004-12-27 12:40 李建忠</div>${body}</div></body></html>`;
+    expect(analyzePage({ html, url, fetchedAt: FETCHED }).title).toBe('很高兴入住博客堂');
+    // A navigation link elsewhere is not the headline; the line above the byline and its fuller form are.
+    const html2 = `<html><head><title>谢谢您访问〖关注中国中心〗</title></head><body>
+      <table><tr><td class="menutitle"><a href="/x">推动中国的宪政运动</a></td><td><a href="/y">时政研讨</a></td><td><a href="/z">个人专栏</a></td></tr></table>
+      <div id="art"><div>茉莉：我是怎样卷入八九民运的</div><div>作者： 来源： 发布日期： 7/5/2005 9:23:57 PM</div>
+      <div>我是怎样卷入八九民运的</div><div>茉莉</div>${para('一九八九年四月，我在湖南张家界开一个全省教学研究会议。按照惯例，会议安排了一天时间。')}
+      ${para('那一天正好是四月十五日，后来我们才知道，这是在中国历史上刻下深深痕迹的一天。')}</div></body></html>`;
+    expect(analyzePage({ html: html2, url, fetchedAt: FETCHED }).title).toBe('茉莉：我是怎样卷入八九民运的');
+  });
+
+  it('keeps a page\'s own Chinese headline when it is shown with the article', () => {
+    const html = `<html><head><title>工商部门初定SKII广告属于虚假宣传-搜狐财经</title></head><body><h1>工商部门初定SKII广告属于虚假宣传</h1>
+      <div>2005年03月21日 11:21 来源：理财周刊</div>${para('“使用4周后，肌肤年轻12年，细纹减少47%，这是个明显存在误导成分的虚假宣传。')}</body></html>`;
+    expect(analyzePage({ html, url, fetchedAt: FETCHED }).title).toBe('工商部门初定SKII广告属于虚假宣传');
+  });
+
+  it('reads lang from the script when the page declares none or contradicts it', () => {
+    const lang = (html: string) => analyzePage({ html, url, fetchedAt: FETCHED }).lang;
+    expect(lang('<p>中国的宪政运动是一个很长的故事，我们今天来讲一讲。</p>')).toBe('zh');
+    expect(lang('<html lang="en"><body><p>中国的宪政运动是一个很长的故事，我们今天来讲一讲。</p></body></html>')).toBe('zh');
+    expect(lang('<p>これは日本語の文章です。漢字も使います。</p>')).toBe('ja');
+    expect(lang('<p>한국어 문장입니다. 漢字</p>')).toBe('ko');
+    expect(lang('<html lang="de"><body><p>Hallo Welt</p></body></html>')).toBe('de');
+    expect(lang('<p>plain english text, no declaration</p>')).toBeUndefined();
+  });
+});
+
+describe('cleanTitle: h1 segments and decorations', () => {
+  it.each([
+    ['金锺国 - 维基百科，自由的百科全书', ['金锺国'], '金锺国'],
+    ['主题: 【太行山上】 【DVDSCR-RMVB】', [], '【太行山上】 【DVDSCR-RMVB】'],
+    ['投身外交(3)_读书频道_新浪网', [], '投身外交(3)'],
+    ['多维博客 » 播客热潮迅速蔓延 挑逗传统传媒业', [], '播客热潮迅速蔓延 挑逗传统传媒业'],
+  ])('%s', (raw, h1s, want) => {
+    expect(cleanTitle(raw, h1s)).toBe(want);
+  });
+});

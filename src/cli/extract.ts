@@ -14,7 +14,7 @@ import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
 import { analyzePage } from '../extract/page.js';
 import type { PageAnalysis } from '../extract/types.js';
 
-interface Flags { json?: boolean; timeZone?: string; timeout: string; browser?: string }
+interface Flags { json?: boolean; timeZone?: string; timeout: string; browser?: string; baseUrl?: string }
 
 interface Result {
   input: string;
@@ -95,6 +95,7 @@ export async function main(argv: string[]): Promise<number> {
     .description('Show what the crawler extracts from pages: title, main text, publish time, links.')
     .argument('<inputs...>', 'http(s) URLs (rendered in Chromium) or local .html files')
     .option('--json', 'print JSON (all links, full text)')
+    .option('--base-url <url>', 'the URL saved .html files were served from (resolves their links, URL date and site name; default: their file:// URL)')
     .option('--time-zone <zone>', 'IANA zone for dates without an offset (default: Asia/Shanghai for Chinese pages, else UTC)')
     .option('--timeout <ms>', 'page load timeout', '30000')
     .option('--browser <path>', 'Chromium executable')
@@ -118,6 +119,16 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
   }
+  let baseUrl: string | undefined;
+  if (flags.baseUrl !== undefined) {
+    try {
+      baseUrl = new URL(flags.baseUrl).href;
+      if (!/^https?:$/.test(new URL(baseUrl).protocol)) throw new Error('not http(s)');
+    } catch {
+      process.stderr.write(`error: --base-url ${flags.baseUrl}: expected an http(s) URL (e.g. https://news.example.com/2024/05/a.html)\n`);
+      return 2;
+    }
+  }
   const timeout = Number(flags.timeout);
   if (!Number.isFinite(timeout) || timeout <= 0) {
     process.stderr.write(`error: --timeout ${flags.timeout}: expected milliseconds > 0\n`);
@@ -133,7 +144,7 @@ export async function main(argv: string[]): Promise<number> {
         const path = resolve(input);
         if (!existsSync(path) || !statSync(path).isFile()) throw new UserError(`${input}: no such file`);
         const html = decodeHtml(readFileSync(path));
-        results.push({ input, ...analyse(html, pathToFileURL(path).href, flags, new Date(), extractThread) });
+        results.push({ input, ...analyse(html, baseUrl ?? pathToFileURL(path).href, flags, new Date(), extractThread) });
       } else {
         urls.push({ input, url: checkUrl(input) });
         results.push({ input }); // filled in below, keeping the order of the arguments

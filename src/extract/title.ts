@@ -146,7 +146,8 @@ const MIN_HEADLINE_WEIGHT = 6;
 const ENDS_LIKE_SITE = /(网|網|网站|频道|頻道|论坛|論壇|社区|社區|博客|在线|在線|日报|日報|晚报|晚報|时报|時報|首页|官网|\.com|\.cn|\.net|\.org)$/i;
 
 function headlineLike(l: string, siteName?: string, host?: string): boolean {
-  if (weight(l) < MIN_HEADLINE_WEIGHT || l.length > MAX_HEADLINE_CHARS || NOT_HEADLINE.test(l) || NAV_ROW.test(l)) return false;
+  // A line ending in a full stop is a sentence of the text (headlines end bare, or in ？ or ！).
+  if (weight(l) < MIN_HEADLINE_WEIGHT || l.length > MAX_HEADLINE_CHARS || NOT_HEADLINE.test(l) || NAV_ROW.test(l) || /[。.]$/.test(l)) return false;
   const names = [siteName ?? '', ...(host ?? '').toLowerCase().split('.').filter((x) => x.length >= 3 && !/^(www|com|net|org|gov|edu|html?)$/.test(x))]
     .filter(Boolean).map((n) => n.toLowerCase());
   const low = l.toLowerCase();
