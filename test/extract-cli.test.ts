@@ -45,4 +45,14 @@ describe('npm run extract (no browser needed for files and bad input)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe('error: --time-zone Mars/Base: not an IANA time zone (e.g. Asia/Shanghai)');
   });
+
+  it('--json: publishTime is one ISO string, as in the dataset; its source beside it', async () => {
+    const r = await cli(['test/fixtures/extract/relative-date.html', '--json']);
+    expect(r.code).toBe(0);
+    const [out] = JSON.parse(r.stdout) as { analysis: Record<string, unknown> }[];
+    expect(out.analysis.publishTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?(\.\d+)?\+08:00$/);
+    expect(out.analysis.publishTimeSource).toBe('text');
+    expect(out.analysis.publishTimeRaw).toBe('3小时前');
+  });
+
 });

@@ -13,6 +13,8 @@ import { UserError } from '../config/errors.js';
 import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
 import { analyzePage } from '../extract/page.js';
 import type { PageAnalysis } from '../extract/types.js';
+import type { XhrCapture } from '../extract/replies/index.js';
+import { captureJson, describeThread } from './debug-extract.js';
 
 interface Flags { json?: boolean; timeZone?: string; timeout: string; browser?: string; baseUrl?: string }
 
@@ -24,7 +26,7 @@ interface Result {
   thread?: unknown;
 }
 
-type ThreadFn = (input: { html: string; url: string; fetchedAt: Date; timeZone?: string }) => unknown;
+type ThreadFn = (input: { html: string; url: string; fetchedAt: Date; timeZone?: string; xhr?: XhrCapture[] }) => unknown;
 
 /** The reply extractor, when that module exists and exports extractThread. */
 async function loadThreadExtractor(): Promise<ThreadFn | null> {
@@ -52,17 +54,29 @@ function checkUrl(arg: string): string {
   return u.href;
 }
 
-function analyse(html: string, url: string, flags: Flags, fetchedAt: Date, extractThread: ThreadFn | null): Pick<Result, 'analysis' | 'thread'> {
+function analyse(html: string, url: string, flags: Flags, fetchedAt: Date, extractThread: ThreadFn | null, xhr: XhrCapture[] = []): Pick<Result, 'analysis' | 'thread'> {
   const analysis = analyzePage({ html, url, fetchedAt, timeZone: flags.timeZone });
   let thread: unknown;
   if (extractThread) {
     try {
-      thread = extractThread({ html, url, fetchedAt, timeZone: flags.timeZone }) ?? undefined;
+      // With the comment JSON the page loaded, as the crawler and debug:extract see it.
+      thread = extractThread({ html, url, fetchedAt, timeZone: flags.timeZone, xhr }) ?? undefined;
     } catch (e) {
       thread = { error: `reply extraction failed: ${(e as Error).message}` };
     }
   }
   return thread === undefined ? { analysis } : { analysis, thread };
+}
+
+/**
+ * `--json` (docs/output-formats.md): publishTime is one ISO string as in the dataset and the
+ * crawl log; where it was read goes beside it.
+ */
+export function jsonShape(r: Result): unknown {
+  if (!r.analysis) return r;
+  const { publishTime, ...rest } = r.analysis;
+  const analysis = { ...rest, publishTime: publishTime?.iso, publishTimeSource: publishTime?.source, publishTimeRaw: publishTime?.raw };
+  return { ...r, analysis };
 }
 
 function formatText(r: Result): string {
@@ -83,8 +97,8 @@ function formatText(r: Result): string {
     out.push(`  [${l.tag}] ${l.url}${meta ? `  ${meta}` : ''}`);
   }
   if (r.thread) {
-    const t = r.thread as { matcher?: string; posts?: unknown[]; replyCount?: number };
-    out.push(`thread:    ${t.matcher ?? '?'}: ${t.posts?.length ?? 0} posts, ${t.replyCount ?? 0} replies`);
+    const t = r.thread as { matcher?: string; posts?: unknown[]; replyCount?: number; error?: string };
+    out.push(`thread:    ${t.error ?? `${t.matcher ?? '?'}: ${describeThread({ posts: (t.posts ?? []) as never[], replyCount: t.replyCount ?? 0 })}`}`);
   }
   return out.join('\n');
 }
@@ -170,6 +184,7 @@ export async function main(argv: string[]): Promise<number> {
       for (const { input, url } of urls) {
         const slot = results.find((r) => r.input === input && !r.analysis && !r.error)!;
         const page = await context.newPage();
+        const xhr = captureJson(page);
         try {
           const resp = await page.goto(url, { waitUntil: 'load', timeout });
           const contentType = resp?.headers()['content-type'];
@@ -181,7 +196,7 @@ export async function main(argv: string[]): Promise<number> {
           // Give late scripts a moment; a page that never goes idle is analysed as it stands.
           await page.waitForLoadState('networkidle', { timeout: Math.min(5000, timeout) }).catch(() => undefined);
           const html = await page.content();
-          Object.assign(slot, analyse(html, page.url(), flags, new Date(), extractThread));
+          Object.assign(slot, analyse(html, page.url(), flags, new Date(), extractThread, xhr));
         } catch (e) {
           const msg = (e as Error).message.split('\n')[0]!.replace(/^page\.goto:\s*/, '');
           slot.error = `unreachable: ${msg}`;
@@ -194,7 +209,7 @@ export async function main(argv: string[]): Promise<number> {
     }
   }
 
-  if (flags.json) console.log(JSON.stringify(results, null, 2));
+  if (flags.json) console.log(JSON.stringify(results.map(jsonShape), null, 2));
   else console.log(results.map(formatText).join('\n\n'));
   return results.some((r) => r.error) ? 2 : 0;
 }

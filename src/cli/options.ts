@@ -3,7 +3,7 @@
  * file), and pre-flight checks that catch user mistakes before a browser starts.
  */
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { dirname, extname, isAbsolute, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { UserError } from '../config/errors.js';
 import { parseConfig, type CrawlConfig, type CrawlConfigInput } from '../config/schema.js';
@@ -59,8 +59,13 @@ export async function loadConfigFile(path: string): Promise<Partial<CrawlConfigI
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UserError(`${path}: expected an object with "topics" or "keywords"`);
   const obj = value as Record<string, unknown>;
-  if ('keywords' in obj && !('topics' in obj)) return { topics: [obj as never] };
-  return obj as Partial<CrawlConfigInput>;
+  const config = ('keywords' in obj && !('topics' in obj) ? { topics: [obj as never] } : obj) as Partial<CrawlConfigInput>;
+  // A time-distribution CSV named in the file is found beside the file, wherever the crawl runs from.
+  for (const t of (Array.isArray(config.topics) ? config.topics : []) as { time?: { distribution?: unknown } }[]) {
+    const d = t?.time?.distribution;
+    if (typeof d === 'string' && !isAbsolute(d)) t.time!.distribution = join(dirname(path), d);
+  }
+  return config;
 }
 
 /** `地震 救援:2` → keyword entries; weights after a colon. */

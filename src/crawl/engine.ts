@@ -17,12 +17,12 @@ import { Frontier, uniqueKeyOf } from '../frontier/frontier.js';
 import { FrontierJournal } from '../frontier/journal.js';
 import { RobotsCache } from '../frontier/robots.js';
 import { findRunToResume, loadResumeState, ScorerInputLog, SCORER_PAGES, type ResumeState } from './resume.js';
-import { createScorer } from '../score/index.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { RunState } from '../store/run-state.js';
 import { CountTally, type RunCounts } from '../report/counts.js';
 import { PageJudge, type Verdict } from './judge.js';
 import { discoverSeeds } from './seeding.js';
+import { crawlScorer, scorerLinks } from './scorer.js';
 
 /** What a plugin sees of each analysed HTML page, after relevance and scoring. */
 export interface PageEvent {
@@ -145,19 +145,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   const judge = await PageJudge.create(config, (l) => progress.log(l));
   // Dataset records name their topic as users do (its name, else its keywords), not by the model's id.
   const topicNames = new Map(judge.model.topics.map((t, i) => [t.id, topicName(config.topics[i])]));
-  const time = judge.model.topics[0].time;
-  // The crawl-level domain lists and θ_page are the scorer's too: one setting, one meaning.
-  const scoreOptions = {
-    ...config.score,
-    pageThreshold: config.pageThreshold,
-    allowDomains: [...config.score.allowDomains, ...config.allowDomains],
-    denyDomains: [...config.score.denyDomains, ...config.denyDomains],
-  };
-  const scorer = createScorer(config.strategy, scoreOptions, {
-    randomSeed: config.randomSeed,
-    timePr: time ? (d) => time.Pr(d) : undefined,
-    inTimeWindow: time ? (d) => time.timeRelevance(d) > 0 : undefined,
-  });
+  const scorer = crawlScorer(config, judge);
   // Read before the journal is reopened; replayed once the frontier and scorer exist.
   const resumed: ResumeState | undefined = resumeFrom ? loadResumeState(runDir, runId) : undefined;
   const journal = new FrontierJournal(runDir, resumed?.frontier.gen ?? 0);
@@ -258,10 +246,8 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     if (page.url !== page.request.url) frontier.markSeen([uniqueKeyOf(page.url)]);
     const verdict = judge.judge(analysis, { isSeed: depth === 0, anchorText: m.anchorText });
     const anchorOf = new Map<string, string>();
-    const links = analysis.links.map((l) => {
-      if (l.anchorText && !anchorOf.has(l.url)) anchorOf.set(l.url, l.anchorText);
-      return { url: l.url, tag: l.tag, anchorText: l.anchorText, context: `${l.contextBefore} ${l.contextAfter}`, contextSim: judge.linkRelevance(l), anchorKeywordFreq: judge.anchorKeywordFreq(l) };
-    });
+    for (const l of analysis.links) if (l.anchorText && !anchorOf.has(l.url)) anchorOf.set(l.url, l.anchorText);
+    const links = scorerLinks(analysis, judge);
     lap('judgeMs');
     const fetchedPage = {
       url: page.request.url,
