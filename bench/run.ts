@@ -40,7 +40,8 @@ const PLAN = quick
   ? { testTopics: ['quake'] as string[] | undefined, testPages: 100, wikiTopics: ['birds', 'elements'], wikiPages: 150, speedReps: 2, speedPages: 120, browserSpeedPages: 30, frontierN: 200_000 }
   : { testTopics: undefined as string[] | undefined, testPages: 300, wikiTopics: undefined as string[] | undefined, wikiPages: 1000, speedReps: 3, speedPages: 400, browserSpeedPages: 100, frontierN: 1_000_000 };
 const CONCURRENCY = 4;
-const WIKI_SEEDS = 5;
+// Wikispeedia topics are started as a user would: the topic's two or three query words and 3 seed articles.
+const WIKI_SEEDS = 3;
 const SEED = 1;
 
 const say = (s: string) => process.stderr.write(s + '\n');
@@ -226,17 +227,17 @@ async function benchWikispeedia() {
     if (parts.has('wikispeedia')) {
       for (const t of topics) {
         const seeds = web.seeds(t.id, WIKI_SEEDS, new Rng(hash32(`seeds:${t.id}:${SEED}`)));
-        const c: Crawl = { seeds, keywords: t.keywords, maxPages: PLAN.wikiPages, fetcher: 'http', truth: (u) => web.isRelevant(u, t.id) };
+        const c: Crawl = { seeds, keywords: t.query, maxPages: PLAN.wikiPages, fetcher: 'http', truth: (u) => web.isRelevant(u, t.id) };
         results.curves.push(...(await harvest('wikispeedia', t.id, c, web.relevantTotal(t.id))));
       }
       results.notes.push(
-        `Wikispeedia: ${WIKI_SEEDS} seeds per topic drawn reproducibly from the topic's articles; keywords derived from the category name only (its words, singular and plural, plus two or three words associated with the name; src/testweb/wikispeedia.ts WIKI_TOPICS). The "Related subjects" header line (which names the category) is stripped from the pages.`,
+        `Wikispeedia: ${WIKI_SEEDS} seeds per topic drawn reproducibly from the topic's articles; keywords = the topic's two or three query words, written from the category name alone (src/testweb/wikispeedia.ts WIKI_TOPICS). The "Related subjects" header line (which names the category) is stripped from the pages.`,
       );
     }
     if (parts.has('speed')) {
       const t = topics[0] ?? web.topics[0];
       const seeds = web.seeds(t.id, WIKI_SEEDS, new Rng(hash32(`seeds:${t.id}:${SEED}`)));
-      const c: Crawl = { seeds, keywords: t.keywords, maxPages: PLAN.speedPages, fetcher: 'http', truth: (u) => web.isRelevant(u, t.id) };
+      const c: Crawl = { seeds, keywords: t.query, maxPages: PLAN.speedPages, fetcher: 'http', truth: (u) => web.isRelevant(u, t.id) };
       await speedPairs('wikispeedia', c, PLAN.speedReps, () => web.serverMs());
     }
   } finally {
