@@ -21,6 +21,23 @@ export function parseDocument(html: string): Document {
   return parseHTML(lowerCaseAttributes(html)).document as unknown as Document;
 }
 
+/**
+ * The page's body. Not `document.body`: a page that closes </head> twice (a script between)
+ * parses into two <body> elements under linkedom, and `document.body` is the empty first one.
+ */
+export function pageBody(doc: Document): Element {
+  let best: Element | null = null;
+  let size = -1;
+  for (const b of Array.from(doc.querySelectorAll('body'))) {
+    const n = b.querySelectorAll('*').length;
+    if (n > size) {
+      best = b;
+      size = n;
+    }
+  }
+  return best ?? doc.documentElement;
+}
+
 export function cleanText(s: string | null | undefined): string {
   return (s ?? '').replace(/[\s\u00a0\u3000]+/g, ' ').trim();
 }

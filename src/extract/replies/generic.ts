@@ -10,7 +10,7 @@
  *    and non-link text; the parent with most such children (same tag) is the post list.
  */
 import type { Post } from './types.js';
-import { cleanText, DATE_LIKE, textOf, timeOfElement } from './dom.js';
+import { cleanText, DATE_LIKE, pageBody, textOf, timeOfElement } from './dom.js';
 
 // 3, not 2: two author+date blocks are common on article pages (bylines, teasers); the
 // templates still accept two-post threads.
@@ -21,12 +21,49 @@ const AUTHOR_HREF = /member|user|profile|space-uid|\/u\/|people|author|uid=/i;
 const BODY_CLASS = /(^|[\s_-])(content|message|body|text|postbody|post_?text|entry|comment|cooked|bbwrapper|postmsg|messagetext)([\s_-]|$)/i;
 const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'HEAD', 'SELECT', 'OPTION', 'svg']);
 
+/**
+ * Dates that are not the post's time: the member's join date and last visit in the profile box
+ * beside every post (`Registered: 2017-03-14`, `Registriert seit: 13. Januar 2020`), and edit
+ * stamps. They repeat once per post like the post time does, so only their label tells them
+ * apart. Labels of the common board languages (en, de, fr, es, it, nl, zh).
+ */
+const PROFILE_DATE_LABEL = new RegExp(
+  String.raw`(?<!\p{L})(registered|joined|join date|member since|last (seen|visit(ed)?|active|online)|birthday|(last )?edited|registriert|dabei seit|mitglied seit|anmeldedatum|beigetreten|zuletzt|letzter besuch|geburtstag|bearbeitet|inscrit|inscription|membre depuis|derni[èe]re visite|modifi[ée]|[ée]dit[ée]|registrado|miembro desde|editado|iscritto|modificato|lid sinds|geregistreerd)(?!\p{L})|注册|加入于|最后登录|编辑于`,
+  'iu',
+);
+
+/** The label in front of a date: its own text before the date, or the `<dt>` of a `<dd>`. */
+function isProfileDate(el: Element): boolean {
+  const own = cleanText(el.textContent);
+  const m = DATE_LIKE.exec(own);
+  if (m && PROFILE_DATE_LABEL.test(own.slice(0, m.index))) return true;
+  const prev = el.previousElementSibling;
+  if (prev && cleanText(prev.textContent).length < 40 && PROFILE_DATE_LABEL.test(cleanText(prev.textContent))) return true;
+  const parent = el.parentElement;
+  if (parent && !prev) {
+    const p = cleanText(parent.textContent);
+    const i = p.indexOf(own);
+    if (i > 0 && i < 40 && PROFILE_DATE_LABEL.test(p.slice(0, i))) return true;
+  }
+  return false;
+}
+
 function timeAnchors(doc: Document): Element[] {
+  return rawTimeAnchors(doc).filter((a) => !isProfileDate(a) && !a.closest(QUOTE_SELECTOR));
+}
+
+/**
+ * A quoted post carries its author (`Zitat von Kreisel`) and often its time: its anchors are the
+ * quoted post's, not the quoting one's, and must not make the quote a post of its own.
+ */
+const QUOTE_SELECTOR = 'blockquote, q, [class~="quote"], [class*="bbCodeQuote"], [class*="quotecontent"], [class*="quote-content"], [class*="Quote"]';
+
+function rawTimeAnchors(doc: Document): Element[] {
   const out: Element[] = Array.from(
     doc.querySelectorAll('time, [datetime], [data-time], [data-timestamp], [data-datetime], [data-utime]'),
   );
   const seen = new Set(out);
-  for (const el of Array.from(doc.body?.querySelectorAll('*') ?? [])) {
+  for (const el of Array.from(pageBody(doc).querySelectorAll('*'))) {
     if (seen.has(el) || SKIP_TAGS.has(el.tagName)) continue;
     const title = el.getAttribute('title');
     if (title && title.length < 60 && DATE_LIKE.test(title)) {
@@ -51,8 +88,11 @@ interface AuthorInfo {
   name: string;
 }
 
+const AUTHOR_ATTRS = ['data-author', 'data-user', 'data-username', 'data-poster'];
+
 function findAuthor(block: Element): AuthorInfo | null {
   for (const el of Array.from(block.querySelectorAll('*'))) {
+    if (el.closest(QUOTE_SELECTOR) && block.contains(el.closest(QUOTE_SELECTOR))) continue;
     const cls = `${el.getAttribute('class') ?? ''} ${el.getAttribute('itemprop') ?? ''} ${el.getAttribute('rel') ?? ''}`;
     const href = el.tagName === 'A' ? el.getAttribute('href') ?? '' : '';
     if (AUTHOR_CLASS.test(cls) || (href && AUTHOR_HREF.test(href))) {
@@ -64,12 +104,23 @@ function findAuthor(block: Element): AuthorInfo | null {
       return { el, name: short || name };
     }
   }
+  // Many engines name the author on the post element itself (`<li data-author="…">`).
+  for (const a of AUTHOR_ATTRS) {
+    const name = cleanText(block.getAttribute(a));
+    if (name && name.length <= 60) return { el: block, name };
+  }
   return null;
 }
 
 function linkFreeLength(el: Element): number {
   let links = 0;
-  for (const a of Array.from(el.querySelectorAll('a'))) links += cleanText(a.textContent).length;
+  // Links with a target only, outermost only: a post wrapped whole in a name anchor
+  // (`<a name="post-1"/>` left open by XHTML-style markup) is not link text, and a link inside
+  // a link is not counted twice.
+  for (const a of Array.from(el.querySelectorAll('a[href]'))) {
+    if (a.parentElement?.closest('a[href]') && el.contains(a.parentElement.closest('a[href]'))) continue;
+    links += cleanText(a.textContent).length;
+  }
   return Math.max(0, textOf(el).length - links);
 }
 
@@ -115,6 +166,7 @@ export interface GenericResult {
   blocks: Element[];
   /** The page is an article and the posts are its comments (no opening post among them). */
   comments: boolean;
+  confidence: number;
 }
 
 const ARTICLE_TYPES = /"@type"\s*:\s*"(NewsArticle|Article|BlogPosting|ReportageNewsArticle|OpinionNewsArticle|AnalysisNewsArticle|TechArticle|Report)"|itemtype="https?:\/\/schema\.org\/(NewsArticle|Article|BlogPosting)"/;
@@ -198,6 +250,7 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
       child = parent;
     }
   }
+  if (process.env.GENERIC_DEBUG) console.error("anchors", anchors.length, byParent.size);
   const candidates = [...byParent.entries()]
     .filter(([, kids]) => kids.size >= GENERIC_MIN_POSTS)
     .sort((a, b) => b[1].size - a[1].size)
@@ -232,6 +285,7 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
       else if (prose > 0) short.push({ el: child, anchor, author });
     }
     // Posts of one list share a tag; keep the majority tag.
+    if (process.env.GENERIC_DEBUG) console.error('try', parent.tagName, parent.getAttribute('class'), kids.size, 'ok', ok.length, 'short', short.length);
     const tags = new Map<string, number>();
     for (const b of ok) tags.set(b.el.tagName, (tags.get(b.el.tagName) ?? 0) + 1);
     const top = [...tags.entries()].sort((a, b) => b[1] - a[1])[0];
@@ -242,21 +296,34 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
     const extra = short.filter((b) => shapes.has(shapeOf(b)));
     if (extra.length) same = [...same, ...extra].sort((a, b) => indexIn(parent, a.el) - indexIn(parent, b.el));
     const score = same.length;
+    if (process.env.GENERIC_DEBUG) console.error('cand', parent.tagName, parent.getAttribute('class'), kids.size, 'ok', ok.length, 'short', short.length, 'same', same.length);
     if (!best || score > best.score) best = { blocks: same, parent, score };
   }
   const nested = nestedBlocks(doc, anchors, comments);
   if (nested && (!best || nested.score > best.score)) best = nested;
   if (!best) return null;
+  settleAnchors(best.blocks, anchors);
+  let opening: Block | null = null;
   if (!comments) {
-    const opening = findOpeningPost(best.parent, best.blocks, anchors);
+    opening = findOpeningPost(best.parent, best.blocks, anchors);
     if (opening) best.blocks.unshift(opening);
   }
-  const posts: Post[] = best.blocks.map((b) => {
+  const toPost = (b: Block): Post | null => {
     const t = timeOfElement(b.anchor, ref, timeZone, dayFirst);
-    const post: Post = { author: b.author.name, text: b.body ? textOf(b.body) : bodyText(b.el, b.author.el, b.anchor) };
+    const bodyEl = b.body ?? bodyElement(b.el, b.author.el, b.anchor);
+    const post: Post = { author: b.author.name, text: textOf(bodyEl) };
+    // No body, no post: ad slots copy the post markup (`Publicité`, author-like sponsor name,
+    // a date) but carry no message. A post of only a picture or a video is a post all the same.
+    if (!post.text && !bodyEl.querySelector('img, video, iframe, audio')) return null;
     if (t) post.time = t.toISOString();
     return post;
-  });
+  };
+  const kept = best.blocks.map((b) => ({ b, post: toPost(b) })).filter((x): x is { b: Block; post: Post } => x.post !== null);
+  // An opening card that repeats the first post's author and time is that post's header
+  // (title, author, date above the message), not a post of its own.
+  if (opening && kept[0]?.b === opening && kept[1] && kept[0].post.author === kept[1].post.author && kept[0].post.time === kept[1].post.time) kept.shift();
+  best.blocks = kept.map((x) => x.b);
+  const posts = kept.map((x) => x.post);
   // One voice repeating a few times is a byline or an embedded feed, not a conversation
   // (a long single-author thread — a serial, a diary — still passes).
   if (voiceCount(posts.map((p) => p.author)) < 2 && posts.length < SINGLE_AUTHOR_MIN_POSTS) return null;
@@ -269,7 +336,44 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
     return true;
   });
   if (unique.length < GENERIC_MIN_POSTS) return null;
-  return { posts: unique, blocks: best.blocks.map((b) => b.el), comments };
+  return { posts: unique, blocks: best.blocks.map((b) => b.el), comments, confidence: 0.5 };
+}
+
+/** Where an anchor sits in its post block: tag path from the block, and the anchor's class. */
+function pathIn(block: Element, el: Element): string {
+  const parts: string[] = [];
+  for (let e: Element | null = el; e && e !== block; e = e.parentElement) parts.push(e.tagName);
+  return `${parts.reverse().join('>')}.${(el.getAttribute('class') ?? '').trim()}`;
+}
+
+/**
+ * Pick each block's post time by consensus: the post time sits at the same place in every post
+ * (the header's date), while a date in one post's prose or a member's stamp sits elsewhere or
+ * in a few posts only. The place found in most blocks wins (ties: machine-readable first, then
+ * the earlier place); a block without that place keeps the anchor it voted with.
+ */
+function settleAnchors(blocks: Block[], anchors: Element[]): void {
+  const anchorSet = new Set(anchors);
+  const per = blocks.map((b) => Array.from(b.el.querySelectorAll('*')).filter((e) => anchorSet.has(e)));
+  const count = new Map<string, { n: number; rank: number; first: number }>();
+  per.forEach((list, i) => {
+    const seen = new Set<string>();
+    list.forEach((a, j) => {
+      const k = pathIn(blocks[i].el, a);
+      if (seen.has(k)) return;
+      seen.add(k);
+      const c = count.get(k) ?? { n: 0, rank: anchorRank(a), first: j };
+      c.n++;
+      c.first = Math.min(c.first, j);
+      count.set(k, c);
+    });
+  });
+  const best = [...count.entries()].sort((a, b) => b[1].n - a[1].n || b[1].rank - a[1].rank || a[1].first - b[1].first)[0];
+  if (!best) return;
+  per.forEach((list, i) => {
+    const a = list.find((x) => pathIn(blocks[i].el, x) === best[0]);
+    if (a) blocks[i].anchor = a;
+  });
 }
 
 /**

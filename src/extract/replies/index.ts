@@ -8,7 +8,7 @@ import type { ExtractThreadInput, Post, ReplyMatcher, ThreadExtract } from './ty
 import { BUILTIN_MATCHERS, applyMatcher, collectPageUrls, threadIdFor } from './matchers.js';
 import { detectRepeatedPosts } from './generic.js';
 import { commentsFromXhr } from './xhr.js';
-import { cleanText, parseDocument } from './dom.js';
+import { cleanText, pageBody, parseDocument } from './dom.js';
 import { pageDayFirst } from './time.js';
 
 export type { ExtractThreadInput, Post, ReplyMatcher, ThreadExtract, XhrCapture } from './types.js';
@@ -19,6 +19,14 @@ export { resolveTimeText } from './time.js';
 export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
 /** Matchers whose posts are all replies to something else (an article): no opening post to subtract. */
 const COMMENT_MATCHERS = new Set(['wordpress-comments', 'xhr-comments', 'generic-comments']);
+
+/**
+ * A template matched the page's URL and its post markup, both written for one forum engine: as
+ * sure as the extractor gets (not 1: a template can match a look-alike page).
+ */
+const TEMPLATE_CONFIDENCE = 0.95;
+/** Comment JSON captured from the page's own API calls, with author/time/text fields named as such. */
+const XHR_CONFIDENCE = 0.9;
 
 const PAGER_CLASS = /pag(e|es|ing|ination|er|enav|elink)|(^|\s)pg(\s|$)|pagenav|pagelist/i;
 const NEXT_TEXT = /^(\d+|next|next page|weiter|suivant|下一页|下页|›|»|>|>>|→|next\s*[›»>→])$/i;
@@ -48,15 +56,16 @@ export function extractThread(input: ExtractThreadInput): ThreadExtract | null {
   const timeZone = input.timeZone ?? DEFAULT_TIME_ZONE;
   const ref = input.fetchedAt;
   const doc = parseDocument(input.html);
-  const dayFirst = pageDayFirst(doc.body?.textContent ?? '', doc.documentElement?.getAttribute('lang'));
-  const matchers: ReplyMatcher[] = [...(input.matchers ?? []), ...BUILTIN_MATCHERS];
+  const dayFirst = pageDayFirst(pageBody(doc).textContent ?? '', doc.documentElement?.getAttribute('lang'));
+  const off = new Set(input.disabledMatchers ?? []);
+  const matchers: ReplyMatcher[] = [...(input.matchers ?? []), ...BUILTIN_MATCHERS.filter((m) => !off.has(m.name))];
 
   let result: ThreadExtract | null = null;
   let total: number | undefined;
   for (const m of matchers) {
     const r = applyMatcher(m, doc, input.url, ref, timeZone, dayFirst);
     if (!r) continue;
-    result = { matcher: m.name, threadId: r.threadId, posts: r.posts, replyCount: 0, pageUrls: r.pageUrls };
+    result = { matcher: m.name, confidence: TEMPLATE_CONFIDENCE, threadId: r.threadId, posts: r.posts, replyCount: 0, pageUrls: r.pageUrls };
     total = r.total;
     break;
   }
@@ -65,6 +74,7 @@ export function extractThread(input: ExtractThreadInput): ThreadExtract | null {
     if (g) {
       result = {
         matcher: g.comments ? 'generic-comments' : 'generic',
+        confidence: g.confidence,
         threadId: threadIdFor(undefined, input.url),
         posts: g.posts,
         replyCount: 0,
@@ -75,7 +85,7 @@ export function extractThread(input: ExtractThreadInput): ThreadExtract | null {
   const xhr = input.xhr?.length ? commentsFromXhr(input.xhr, ref, timeZone) : null;
   if (xhr) {
     if (!result) {
-      result = { matcher: 'xhr-comments', threadId: threadIdFor(undefined, input.url), posts: [], replyCount: 0, pageUrls: [] };
+      result = { matcher: 'xhr-comments', confidence: XHR_CONFIDENCE, threadId: threadIdFor(undefined, input.url), posts: [], replyCount: 0, pageUrls: [] };
     }
     const seen = new Set(result.posts.map(postKey));
     for (const p of xhr.posts) {

@@ -12,6 +12,11 @@ export interface Post {
 export interface ThreadExtract {
   /** Name of the matcher that recognised the page (`generic` for the repeated-block detector). */
   matcher: string;
+  /**
+   * How sure the extractor is that this is a reply thread and its posts are the posts, 0..1:
+   * a template that matched URL and markup, else the generic detector's own evidence.
+   */
+  confidence: number;
   threadId: string;
   posts: Post[];
   /** Replies known for the thread: the forum's own total when it shows one, else posts seen minus the opening post. */
@@ -59,4 +64,6 @@ export interface ExtractThreadInput {
   xhr?: XhrCapture[];
   /** Matchers to try before the built-in ones (user templates). */
   matchers?: ReplyMatcher[];
+  /** Built-in templates to skip, by name (bench:threads leaves a forum's own template out). */
+  disabledMatchers?: readonly string[];
 }
