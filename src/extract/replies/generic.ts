@@ -10,11 +10,18 @@
  *    and non-link text; the parent with most such children (same tag) is the post list.
  */
 import type { Post } from './types.js';
+import { jsonLdThread, microdataPosts } from './schema.js';
 import { cleanText, DATE_LIKE, pageBody, textOf, timeOfElement } from './dom.js';
 
 // 3, not 2: two author+date blocks are common on article pages (bylines, teasers); the
 // templates still accept two-post threads.
 export const GENERIC_MIN_POSTS = 3;
+/**
+ * A reply list may hold only two replies when the opening post, printed with other markup,
+ * sits above it: the list is a candidate at 2, the thread still needs GENERIC_MIN_POSTS posts
+ * counting the opening post.
+ */
+const MIN_REPLY_LIST = 2;
 
 const AUTHOR_CLASS = /(^|[\s_-])(author|user(name)?|poster|member|nick(name)?|byline|username|uname|posterinfo|profile|postauthor|name)([\s_-]|$)/i;
 const AUTHOR_HREF = /member|user|profile|space-uid|\/u\/|people|author|uid=/i;
@@ -28,7 +35,7 @@ const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'HEAD', 'SELECT', 'OPT
  * apart. Labels of the common board languages (en, de, fr, es, it, nl, zh).
  */
 const PROFILE_DATE_LABEL = new RegExp(
-  String.raw`(?<!\p{L})(registered|joined|join date|member since|last (seen|visit(ed)?|active|online)|birthday|(last )?edited|registriert|dabei seit|mitglied seit|anmeldedatum|beigetreten|zuletzt|letzter besuch|geburtstag|bearbeitet|inscrit|inscription|membre depuis|derni[èe]re visite|modifi[ée]|[ée]dit[ée]|registrado|miembro desde|editado|iscritto|modificato|lid sinds|geregistreerd)(?!\p{L})|注册|加入于|最后登录|编辑于`,
+  String.raw`(?<!\p{L})(registered|joined|join date|member since|since|seit|depuis|desde|last (seen|visit(ed)?|active|online)|birthday|(last )?edited|registriert|dabei seit|mitglied seit|anmeldedatum|beigetreten|zuletzt|letzter besuch|geburtstag|bearbeitet|inscrit|inscription|membre depuis|derni[èe]re visite|modifi[ée]|[ée]dit[ée]|registrado|miembro desde|editado|iscritto|modificato|lid sinds|geregistreerd)(?!\p{L})|注册|加入于|最后登录|编辑于`,
   'iu',
 );
 
@@ -112,6 +119,44 @@ function findAuthor(block: Element): AuthorInfo | null {
   return null;
 }
 
+/** Longest text a name can be (display names, `Alex D.`, `DVB-T2 HD`). */
+const MAX_NAME_CHARS = 40;
+/**
+ * Share of a list's blocks that must hold a name-like text at the same place before that place
+ * is taken for the author: nearly all (a deleted member or a guest post may lack it), so that
+ * a place only some posts fill (a title, a badge) does not pass.
+ */
+const AUTHOR_PLACE_SHARE = 0.8;
+
+/**
+ * Authors for boards that mark them up with no telling class, link or attribute (`<dt><strong>
+ * wzrdtales</strong></dt>`): the first place, in the same position in nearly every block, that
+ * holds a short name-like text (letters, no date, no sentence), with at least two names among
+ * the blocks. Structure stands in for the class name a template would have used.
+ */
+function authorsByPlace(blocks: Element[]): Map<Element, AuthorInfo> {
+  const out = new Map<Element, AuthorInfo>();
+  if (blocks.length < MIN_REPLY_LIST) return out;
+  const places = new Map<string, { order: number; hits: Map<Element, AuthorInfo> }>();
+  for (const b of blocks) {
+    let order = 0;
+    for (const el of Array.from(b.querySelectorAll('b, strong, a, span, dt, h3, h4, h5, cite, div, td'))) {
+      order++;
+      if (el.children.length > 1 || el.closest(QUOTE_SELECTOR)) continue;
+      const name = cleanText(el.textContent);
+      if (name.length < 2 || name.length > MAX_NAME_CHARS || !/\p{L}/u.test(name) || DATE_LIKE.test(name) || /[.!?:]$/.test(name) || name.split(' ').length > 4) continue;
+      const key = pathIn(b, el);
+      let p = places.get(key);
+      if (!p) places.set(key, (p = { order, hits: new Map() }));
+      if (!p.hits.has(b)) p.hits.set(b, { el, name });
+    }
+  }
+  const best = [...places.values()]
+    .filter((p) => p.hits.size >= AUTHOR_PLACE_SHARE * blocks.length && new Set([...p.hits.values()].map((a) => a.name)).size >= 2)
+    .sort((a, b) => a.order - b.order)[0];
+  return best?.hits ?? out;
+}
+
 function linkFreeLength(el: Element): number {
   let links = 0;
   // Links with a target only, outermost only: a post wrapped whole in a name anchor
@@ -129,6 +174,8 @@ function bodyElement(block: Element, author: Element, anchor: Element): Element 
   let bestLen = 0;
   for (const el of Array.from(block.querySelectorAll('*'))) {
     if (!BODY_CLASS.test(el.getAttribute('class') ?? '') && el.getAttribute('itemprop') !== 'text') continue;
+    // A `Comment` wrapper around the whole post holds the author too: the body does not.
+    if (el.contains(author) || el.contains(anchor)) continue;
     const len = (el.textContent ?? '').length;
     if (len > bestLen) {
       best = el;
@@ -136,9 +183,10 @@ function bodyElement(block: Element, author: Element, anchor: Element): Element 
     }
   }
   if (best) return best;
-  // No telling class: the largest descendant that holds neither the author nor the time.
+  // No telling class: the largest descendant that holds neither the author nor the time, nor is
+  // a heading (a thread title above the opening post is not its body).
   for (const el of Array.from(block.querySelectorAll('*'))) {
-    if (el.contains(author) || el.contains(anchor)) continue;
+    if (el.contains(author) || el.contains(anchor) || el.closest('h1, h2, h3, h4, h5, h6')) continue;
     const len = (el.textContent ?? '').length;
     if (len > bestLen) {
       best = el;
@@ -160,6 +208,27 @@ function isLinkBody(el: Element): boolean {
   const all = textOf(el).length;
   return all > 0 && linkFreeLength(el) < 0.1 * all;
 }
+
+/**
+ * Confidence of a structural find (0..1): a base for "repeated author+time+body blocks", more
+ * with more blocks (a coincidence of three blocks is far likelier than of twelve), with a time
+ * resolved in every post and with two or more voices. Capped below the schema.org paths: a
+ * page that declares its posts is surer than one whose shape suggests them.
+ */
+const STRUCTURAL_BASE_CONFIDENCE = 0.4;
+const STRUCTURAL_SIZE_WEIGHT = 0.2;
+/** Blocks beyond the minimum at which more blocks stop adding confidence. */
+const STRUCTURAL_SIZE_SATURATION = 8;
+const STRUCTURAL_TIME_WEIGHT = 0.15;
+const STRUCTURAL_VOICES_WEIGHT = 0.1;
+/** The page marks its posts up as schema.org items with author, time and body. */
+const MICRODATA_CONFIDENCE = 0.9;
+/** Posts taken from JSON-LD alone: declared, but JSON-LD is often a digest (first comments only). */
+const JSON_LD_CONFIDENCE = 0.7;
+/** Microdata items needed before they decide on their own (one item is usually only the opening post). */
+const MIN_MICRODATA_POSTS = 2;
+/** Leading characters of the JSON-LD opening post looked for in the page, to know it is printed here. */
+const OPENING_PROBE_CHARS = 40;
 
 export interface GenericResult {
   posts: Post[];
@@ -200,10 +269,36 @@ interface Block {
   author: AuthorInfo;
 }
 
-/** Tag and class of a post block (and of its body row): short posts must look like the rest. */
-function shapeOf(b: Block): string {
-  const c = (e: Element | undefined) => (e ? `${e.tagName}.${(e.getAttribute('class') ?? '').trim()}` : '');
-  return `${c(b.el)}|${c(b.body)}`;
+const classes = (e: Element | undefined) => new Set((e?.getAttribute('class') ?? '').split(/\s+/).filter(Boolean));
+
+/**
+ * Short posts must look like the proven ones: same tag (and body-row tag), and every class the
+ * proven blocks all share. Not the whole class list: boards add state classes per post
+ * (`Alt`, `Offline`, `Role_Moderator`, `firstpost`).
+ */
+function shapeMatcher(proven: Block[]): (b: Block) => boolean {
+  const common = (pick: (b: Block) => Element | undefined) => {
+    let acc: Set<string> | null = null;
+    for (const b of proven) {
+      const c = classes(pick(b));
+      acc = acc ? new Set([...acc].filter((x: string) => c.has(x))) : c;
+    }
+    return acc ?? new Set<string>();
+  };
+  const el = common((b) => b.el);
+  const body = common((b) => b.body);
+  const tags = new Set(proven.map((b) => `${b.el.tagName}|${b.body?.tagName ?? ''}`));
+  return (b) => {
+    if (!tags.has(`${b.el.tagName}|${b.body?.tagName ?? ''}`)) return false;
+    const c = classes(b.el);
+    const cb = classes(b.body);
+    return [...el].every((x) => c.has(x)) && [...body].every((x) => cb.has(x));
+  };
+}
+
+/** Body text or a picture, video or attachment link: something a member posted. */
+function hasContent(el: Element): boolean {
+  return textOf(el).length > 0 || !!el.querySelector('img, video, iframe, audio');
 }
 
 function indexIn(parent: Element, el: Element): number {
@@ -236,7 +331,7 @@ function bestAnchorIn(el: Element, anchors: Element[]): Element | undefined {
 const MIN_PROSE = 25;
 const SINGLE_AUTHOR_MIN_POSTS = 6;
 
-export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, dayFirst?: boolean): GenericResult | null {
+function structuralThread(doc: Document, ref: Date, timeZone: string, dayFirst?: boolean): GenericResult | null {
   const byParent = new Map<Element, Map<Element, Element>>();
   const anchors = timeAnchors(doc);
   for (const anchor of anchors) {
@@ -250,9 +345,8 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
       child = parent;
     }
   }
-  if (process.env.GENERIC_DEBUG) console.error("anchors", anchors.length, byParent.size);
   const candidates = [...byParent.entries()]
-    .filter(([, kids]) => kids.size >= GENERIC_MIN_POSTS)
+    .filter(([, kids]) => kids.size >= MIN_REPLY_LIST)
     .sort((a, b) => b[1].size - a[1].size)
     .slice(0, 30);
   let best: { blocks: Block[]; parent: Element; score: number } | null = null;
@@ -264,11 +358,12 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
     // Short replies (`+1`, `gute initiative.`) join a list other blocks have proven; they
     // cannot prove one on their own.
     const short: Block[] = [];
+    let placed: Map<Element, AuthorInfo> | null = null;
     // Document order: the anchors voted in their own order (attribute anchors first).
     for (const child of Array.from(parent.children)) {
       const anchor = kids.get(child);
       if (!anchor) continue;
-      const author = findAuthor(child);
+      const author = findAuthor(child) ?? (placed ??= authorsByPlace([...kids.keys()])).get(child);
       if (!author) continue;
       // Table layouts print a post as two rows: header (author, time) then body. The body row
       // is the next sibling row and names no author (prose may mention `heute` and so hold a
@@ -282,22 +377,22 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
       // Posts carry prose beyond author and date; lists of linked titles (related articles) do not.
       const prose = linkFreeLength(child) - author.name.length;
       if (prose >= MIN_PROSE && !isLinkBody(bodyElement(child, author.el, anchor))) ok.push({ el: child, anchor, author });
-      else if (prose > 0) short.push({ el: child, anchor, author });
+      else if (prose > 0 || hasContent(bodyElement(child, author.el, anchor))) short.push({ el: child, anchor, author });
     }
     // Posts of one list share a tag; keep the majority tag.
-    if (process.env.GENERIC_DEBUG) console.error('try', parent.tagName, parent.getAttribute('class'), kids.size, 'ok', ok.length, 'short', short.length);
     const tags = new Map<string, number>();
     for (const b of ok) tags.set(b.el.tagName, (tags.get(b.el.tagName) ?? 0) + 1);
     const top = [...tags.entries()].sort((a, b) => b[1] - a[1])[0];
     if (!top) continue;
     let same = ok.filter((b) => b.el.tagName === top[0]);
-    if (same.length < GENERIC_MIN_POSTS) continue;
-    const shapes = new Set(same.map(shapeOf));
-    const extra = short.filter((b) => shapes.has(shapeOf(b)));
+    if (same.length < MIN_REPLY_LIST) continue;
+    const looksLike = shapeMatcher(same);
+    const extra = short.filter(looksLike);
     if (extra.length) same = [...same, ...extra].sort((a, b) => indexIn(parent, a.el) - indexIn(parent, b.el));
     const score = same.length;
-    if (process.env.GENERIC_DEBUG) console.error('cand', parent.tagName, parent.getAttribute('class'), kids.size, 'ok', ok.length, 'short', short.length, 'same', same.length);
-    if (!best || score > best.score) best = { blocks: same, parent, score };
+    // At equal count the inner list wins: an outer one's blocks are wrappers around whole
+    // sections (the discussion and its replies as one block).
+    if (!best || score > best.score || (score === best.score && best.parent.contains(parent))) best = { blocks: same, parent, score };
   }
   const nested = nestedBlocks(doc, anchors, comments);
   if (nested && (!best || nested.score > best.score)) best = nested;
@@ -336,14 +431,55 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
     return true;
   });
   if (unique.length < GENERIC_MIN_POSTS) return null;
-  return { posts: unique, blocks: best.blocks.map((b) => b.el), comments, confidence: 0.5 };
+  const timed = unique.filter((p) => p.time).length / unique.length;
+  const confidence =
+    STRUCTURAL_BASE_CONFIDENCE +
+    STRUCTURAL_SIZE_WEIGHT * Math.min(1, (unique.length - GENERIC_MIN_POSTS + 1) / STRUCTURAL_SIZE_SATURATION) +
+    STRUCTURAL_TIME_WEIGHT * timed +
+    (voiceCount(unique.map((p) => p.author)) >= 2 ? STRUCTURAL_VOICES_WEIGHT : 0);
+  return { posts: unique, blocks: best.blocks.map((b) => b.el), comments, confidence: Math.round(confidence * 100) / 100 };
 }
 
-/** Where an anchor sits in its post block: tag path from the block, and the anchor's class. */
+/**
+ * The generic detector: the page's own schema.org microdata when it marks two or more posts,
+ * else repeated blocks found structurally; JSON-LD adds the opening post the structure missed,
+ * or forms the thread when the HTML shows none.
+ */
+export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, dayFirst?: boolean): GenericResult | null {
+  const comments = isArticlePage(doc);
+  const md = comments ? [] : microdataPosts(doc, ref, timeZone, dayFirst);
+  if (md.length >= MIN_MICRODATA_POSTS) {
+    return { posts: md.map((m) => m.post), blocks: md.map((m) => m.el!), comments: false, confidence: MICRODATA_CONFIDENCE };
+  }
+  const found = structuralThread(doc, ref, timeZone, dayFirst);
+  const ld = comments ? null : jsonLdThread(doc, ref, timeZone);
+  if (!ld?.opening) return found;
+  const opening = ld.opening;
+  // Printed on this page (not page 2 of a thread whose JSON-LD still describes page 1)?
+  const probe = cleanText(opening.text).slice(0, OPENING_PROBE_CHARS);
+  const pageText = cleanText(pageBody(doc).textContent);
+  if (!probe || !pageText.includes(probe)) return found;
+  if (found) {
+    const first = found.posts[0];
+    const same = (p: Post) => (p.time && p.time === opening.time) || cleanText(p.text).startsWith(probe);
+    if (!found.comments && !found.posts.some(same) && (!first?.time || !opening.time || opening.time <= first.time)) {
+      found.posts.unshift(opening);
+    }
+    return found;
+  }
+  const posts = [opening, ...ld.replies];
+  if (posts.length < GENERIC_MIN_POSTS) return null;
+  return { posts, blocks: [], comments: false, confidence: JSON_LD_CONFIDENCE };
+}
+
+/**
+ * Where an anchor sits in its post block: tag and first class of each step down from the block
+ * (the first class only: boards append state classes such as `old`/`new`, `Alt`).
+ */
 function pathIn(block: Element, el: Element): string {
   const parts: string[] = [];
-  for (let e: Element | null = el; e && e !== block; e = e.parentElement) parts.push(e.tagName);
-  return `${parts.reverse().join('>')}.${(el.getAttribute('class') ?? '').trim()}`;
+  for (let e: Element | null = el; e && e !== block; e = e.parentElement) parts.push(`${e.tagName}.${(e.getAttribute('class') ?? '').trim().split(/\s+/)[0]}`);
+  return parts.reverse().join('>');
 }
 
 /**
@@ -368,10 +504,21 @@ function settleAnchors(blocks: Block[], anchors: Element[]): void {
       count.set(k, c);
     });
   });
-  const best = [...count.entries()].sort((a, b) => b[1].n - a[1].n || b[1].rank - a[1].rank || a[1].first - b[1].first)[0];
+  const ranked = [...count.entries()].sort((a, b) => b[1].n - a[1].n || b[1].rank - a[1].rank || a[1].first - b[1].first);
+  let best = ranked[0];
   if (!best) return;
+  // A header line and the date inside it are one place: take the innermost (`04/02/2005, 12h25`,
+  // not the header `04/02/2005, 12h25 #2` around it).
+  for (const r of ranked) {
+    if (r[1].n === best[1].n && r[1].rank === best[1].rank && r[0].startsWith(`${best[0]}>`)) best = r;
+  }
+  // A block without that exact place may still have it under zebra classes (`td1`/`td2` on
+  // alternate posts): the same tag path will do.
+  const tags = (k: string) => k.replace(/\.[^>]*/g, '');
   per.forEach((list, i) => {
-    const a = list.find((x) => pathIn(blocks[i].el, x) === best[0]);
+    // Two anchors at one place (the profile cell and the date cell share `td.td1`): the better.
+    const pick = (xs: Element[]) => xs.reduce<Element | undefined>((b, x) => (!b || isBetterAnchor(x, b) ? x : b), undefined);
+    const a = pick(list.filter((x) => pathIn(blocks[i].el, x) === best[0])) ?? pick(list.filter((x) => tags(pathIn(blocks[i].el, x)) === tags(best[0])));
     if (a) blocks[i].anchor = a;
   });
 }
