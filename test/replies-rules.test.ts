@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractThread, resolveTimeText } from '../src/extract/replies/index.js';
+import { BUILTIN_MATCHERS, extractThread, resolveTimeText } from '../src/extract/replies/index.js';
 import { normaliseNumericDate, pageDayFirst } from '../src/extract/replies/time.js';
 import { lowerCaseAttributes, parseDocument, textOf } from '../src/extract/replies/dom.js';
 import { voiceCount } from '../src/extract/replies/generic.js';
@@ -194,5 +194,62 @@ describe('generic detector on template-indented pages', () => {
     ]);
     expect(t.posts[3].text).toBe('gute initiative.');
     expect(t.replyCount).toBe(4);
+  });
+});
+
+describe('generic detector without templates (issue 23)', () => {
+  const at = (name: string, url: string, disabledMatchers?: string[]) =>
+    extractThread({ html: fx(name), url, fetchedAt: REF, timeZone: 'UTC', disabledMatchers });
+
+  it('schema.org microdata posts: the shown time (not a migrated <meta> date), quote and signature stay inside their post, form and teasers are no posts', () => {
+    const t = at('microdata-board.html', 'https://energie.example.de/t/balkon-solar/77')!;
+    expect(t.matcher).toBe('generic');
+    expect(t.posts.map((p) => [p.author, p.time])).toEqual([
+      ['Sonnenkind', '2021-03-03T18:02:00.000Z'],
+      ['Volt', '2021-03-03T19:15:00.000Z'],
+      ['Ampere', '2021-03-04T07:40:00.000Z'],
+    ]);
+    expect(t.posts[1].text).toContain('Ja, seit zwei Jahren');
+    expect(t.posts[2].text).toBe('Danke.');
+    expect(t.replyCount).toBe(2);
+    expect(t.confidence).toBeGreaterThan(0.85);
+  });
+
+  it('structure alone: authors in unnamed <dt><strong>, post time at the place every post has it (not `Registered:` nor a date in a quote), opening post counted', () => {
+    const t = at('custom-board.html', 'https://board.example.org/viewtopic.php?id=249553', BUILTIN_MATCHERS.map((m) => m.name))!;
+    expect(t.matcher).toBe('generic');
+    expect(t.posts.map((p) => [p.author, p.time])).toEqual([
+      ['wzrdtales', '2019-09-29T10:46:47.000Z'],
+      ['nickl', '2019-10-06T16:59:52.000Z'],
+      ['wzrdtales', '2019-10-10T13:47:14.000Z'],
+      ['gromit', '2020-03-09T14:35:12.000Z'],
+    ]);
+    expect(t.posts[1].text).toContain('boltctl fixed it');
+    expect(t.replyCount).toBe(3);
+    // Less sure than declared markup, sure enough to use.
+    expect(t.confidence).toBeGreaterThan(0.5);
+    expect(t.confidence).toBeLessThan(0.9);
+  });
+
+  it('JSON-LD QAPage: question and answers when the HTML shows no repeated blocks; the question must be printed on the page', () => {
+    const t = at('qa-jsonld.html', 'https://qa.example.org/posts/Heart-Rhythm/Tikosyn/show/1640925')!;
+    expect(t.posts.map((p) => [p.author, p.time])).toEqual([
+      ['mary_k', '2011-12-01T19:20:00.000Z'],
+      ['Jerry_NJ', '2011-12-04T14:09:18.000Z'],
+      ['pat', '2011-12-06T02:30:00.000Z'],
+    ]);
+    expect(t.replyCount).toBe(2);
+    const elsewhere = fx('qa-jsonld.html').replace(/<div id="app">[\s\S]*<\/div>\s*<\/body>/, '<div id="app"><p>Loading…</p></div></body>');
+    expect(extractThread({ html: elsewhere, url: 'https://qa.example.org/x', fetchedAt: REF, timeZone: 'UTC' })).toBeNull();
+  });
+
+  it('disabledMatchers leaves a built-in template out (leave-one-forum-out), and the generic detector carries the page', () => {
+    const url = 'https://forum.example.org/viewtopic.php?t=5';
+    const own = at('phpbb.html', url)!;
+    expect(own.matcher).toBe('phpbb');
+    const t = at('phpbb.html', url, ['phpbb'])!;
+    expect(t.matcher).toBe('generic');
+    expect(t.posts.map((p) => [p.author, p.time])).toEqual(own.posts.map((p) => [p.author, p.time]));
+    expect(t.confidence).toBeLessThan(own.confidence);
   });
 });
