@@ -130,7 +130,7 @@ export function formatSummary(r: CrawlResult, heading: string, storageAsGiven = 
     lines.push(`  relevant (truth)  harvest rate ${pct(r.truthHarvestRate)} against the test web's ground truth`);
   }
   lines.push(`  failed            ${c.failed}${c.failed ? ` (${formatFailures(c.failedByReason)})` : ''}`);
-  if (c.threadsFound !== undefined) lines.push(`  threads           ${c.threadsFound} found, ${c.hotThreads ?? 0} hot`);
+  // Threads found and hot: the threads plugin's summary line (same counts, with revisits and the hottest).
   lines.push(
     `  frontier left     ${r.frontierSize} URLs`,
     `  results           ${shown(r.datasetDir)}/ (one JSON file per relevant page)`,
