@@ -164,7 +164,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
       const analysis = page.analysis;
       const depth = m.depth ?? 0;
       if (analysis.url !== req.url) frontier.markSeen([uniqueKeyOf(analysis.url)]);
-      const verdict = judge.judge(analysis, { isSeed: depth === 0, anchorText: m.anchorText });
+      const verdict = judge.judge(analysis, { isSeed: depth === 0, anchorText: m.anchorText, status: page.status });
       relevant = verdict.relevant;
       const anchorOf = new Map<string, string>();
       const links = analysis.links.map((l) => {
@@ -180,11 +180,18 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
         relevant: verdict.relevant,
         publishTime: analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined,
         links,
+        status: page.status,
+        neverRelevant: verdict.neverRelevant?.reason,
       });
       for (const u of updates) {
         if (u.drop) frontier.drop(uniqueKeyOf(u.url), u.reason);
         else frontier.offer({ url: u.url, depth: u.depth, parentUrl: u.parentUrl ?? req.url, anchorText: anchorOf.get(u.url), score: u.score, components: u.breakdown.components });
       }
+    } else if (page.status >= 300) {
+      // A dead link (no analysis cached for error answers): the scorer still learns the host answers 404.
+      for (const u of scorer.onPageFetched({ url: req.url, parentUrl: m.parentUrl, depth: m.depth ?? 0, rel: 0, relevant: false, links: [], status: page.status }))
+        if (u.drop) frontier.drop(uniqueKeyOf(u.url), u.reason);
+        else frontier.rescore(uniqueKeyOf(u.url), u.score, u.breakdown.components);
     }
     const truth = c.truth(req.url);
     if (truth) truthRelevant++;

@@ -78,3 +78,56 @@ describe('combined strategy with learned weights', () => {
     expect(u!.breakdown.components).toMatchObject({ fixedProduct: expect.any(Number), learnedWeight: u!.score });
   });
 });
+
+describe('combined learner on a web where early verdicts mislead (issue #21)', () => {
+  // The first pages fetched are reached through links the prior scores ~0 (no context, an
+  // irrelevant parent: fixedProduct ≈ 0) and are judged relevant anyway (dead pages whose URL
+  // holds the topic words, say). Unbounded SGD turned the product's weight negative on such
+  // evidence and ranked zero-product links first: every score near 0, one host fetched.
+  // The learned weights alone (the link ranker, learned too, is tested in score-link-ranker.test.ts).
+  const misled = (learnWeights: boolean) => {
+    const s = createScorer('combined', { learnWeights, linkRanker: false });
+    const trap = Array.from({ length: 30 }, (_, i) => `http://trap.edu/~u${i}/home.html`);
+    s.onPageFetched(P('http://trap.edu/', 1, 0, trap.map((u) => L(u, 0))));
+    for (const u of trap) s.onPageFetched(P(u, 2, 0.5, [], { parentUrl: 'http://trap.edu/' }));
+    // Then a relevant page with links of every strength, and a dead-end page's context-free link.
+    const links = [0.9, 0.6, 0.4, 0.2, 0.05].map((sim, i) => L(`http://good.edu/t${i}.html`, sim));
+    const ups = [...s.onPageFetched(P('http://good.edu/', 1, 0.6, links)), ...s.onPageFetched(P('http://trap.edu/x/', 1, 0, [L('http://trap.edu/~v/home.html', 0)]))];
+    return [...ups].sort((a, b) => b.score - a.score || (a.url < b.url ? -1 : 1));
+  };
+
+  it('keeps the prior’s ranking while the evidence is one-sided (no irrelevant verdict yet)', () => {
+    const fixed = misled(false).map((u) => u.url);
+    expect(fixed.at(-1)).toBe('http://trap.edu/~v/home.html');
+    const learned = misled(true);
+    expect(learned.map((u) => u.url)).toEqual(fixed);
+    // …and every score stays the prior's: nothing is pushed towards 0 or 1 by one-sided verdicts
+    for (const u of learned) expect(u.score).toBeCloseTo(sigmoid(Math.min(3, Math.max(-12, Math.log(Math.max(u.breakdown.components.fixedProduct!, 1e-12))))), 9);
+  });
+
+  it('bounds every weight around its prior, whatever the verdicts, so the product keeps a positive weight', () => {
+    const m = new OnlineLogistic({ size: 3, prior: [4, 0, 0], learningRate: 0.5, l2: 0, maxDeviation: 3, minEvidence: 5 });
+    for (let i = 0; i < 500; i++) {
+      m.update([-3, 1, 0], true); // zero-product URLs judged relevant
+      m.update([0.5, 0, 1], false); // high-product URLs judged irrelevant
+    }
+    expect(m.weights[0]).toBeGreaterThanOrEqual(1);
+    for (let i = 0; i < 3; i++) expect(Math.abs(m.weights[i] - [4, 0, 0][i])).toBeLessThanOrEqual(3 + 1e-12);
+    expect(Math.abs(m.bias)).toBeLessThanOrEqual(3 + 1e-12);
+    // the logit stays finite and far from the float underflow that ties every score at 0
+    expect(m.predict([-3, 0, 1])).toBeGreaterThan(1e-12);
+  });
+
+  it('trusts its weights in proportion to the evidence of both kinds', () => {
+    const m = new OnlineLogistic({ size: 2, prior: [4, 0], learningRate: 0.5, l2: 0, maxDeviation: 3, minEvidence: 4 });
+    for (let i = 0; i < 20; i++) m.update([0, 1], true);
+    // 20 positives, 0 negatives: still exactly the prior's prediction
+    expect(m.trust).toBe(0);
+    expect(m.predict([0.2, 1])).toBeCloseTo(sigmoid(0.8), 12);
+    m.update([0, 0], false);
+    m.update([0, 0], false);
+    expect(m.trust).toBe(0.5);
+    const w = m.weights[1];
+    expect(m.predict([0, 1])).toBeCloseTo(sigmoid(0.5 * (w + m.bias)), 12);
+  });
+});

@@ -244,7 +244,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     lap('extractMs');
     // A redirect lands on another URL: mark it seen so it is not fetched again.
     if (page.url !== page.request.url) frontier.markSeen([uniqueKeyOf(page.url)]);
-    const verdict = judge.judge(analysis, { isSeed: depth === 0, anchorText: m.anchorText });
+    const verdict = judge.judge(analysis, { isSeed: depth === 0, anchorText: m.anchorText, status: page.status, html: page.html });
     const anchorOf = new Map<string, string>();
     for (const l of analysis.links) if (l.anchorText && !anchorOf.has(l.url)) anchorOf.set(l.url, l.anchorText);
     const links = scorerLinks(analysis, judge);
@@ -258,6 +258,8 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       relevant: verdict.relevant,
       publishTime: analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined,
       links,
+      status: page.status,
+      neverRelevant: verdict.neverRelevant?.reason,
     };
     scorerInputs.append(fetchedPage);
     const updates = scorer.onPageFetched(fetchedPage);
@@ -294,7 +296,9 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       topic: verdict.topicId,
       title: analysis.title,
       publishTime: analysis.publishTime?.iso,
-      decision: verdict.outOfWindow ? 'out-of-window' : verdict.relevant ? 'saved' : 'recorded',
+      // A non-2xx answer is a failed fetch (a dead link), whatever its body says.
+      decision: verdict.neverRelevant?.reason === 'http-status' ? 'failed' : verdict.outOfWindow ? 'out-of-window' : verdict.relevant ? 'saved' : 'recorded',
+      reason: verdict.neverRelevant?.detail,
     };
     record(entry);
     lap('storeMs');
@@ -304,10 +308,12 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   const onFailure = async (request: Request, error: Error) => {
     const m = meta(request);
     const notHtml = /Download is starting/i.test(error.message);
+    // Crawlee's HTTP errors read "500 - Internal Server Error: …": keep the status.
+    const httpStatus = /^(\d{3}) - /.exec(error.message);
     record({
       time: new Date().toISOString(),
       url: request.url,
-      status: 0,
+      status: httpStatus ? Number(httpStatus[1]) : 0,
       depth: m.depth ?? 0,
       parent: m.parentUrl,
       score: m.score,

@@ -9,14 +9,22 @@ import { tokenize, urlTokens } from '../text/tokenize.js';
 import type { PageFields } from '../text/vector.js';
 import { MultiTopicModel, type Relevance } from '../topic/model.js';
 import { loadThesaurus } from '../topic/semantic.js';
+import { neverRelevant, type NeverRelevant } from './never-relevant.js';
 
-export type Verdict = Relevance;
+export type Verdict = Relevance & {
+  /** Set when the page can never be relevant (non-2xx, error page, boilerplate only, login wall): rel 0, not a seed. */
+  neverRelevant?: NeverRelevant;
+};
 
 export interface JudgeCall {
   /** Seed pages define the topic's seed set D (METHODS §1). */
   isSeed: boolean;
   /** Anchor text of the link the page was reached by (position weight 2, METHODS §0). */
   anchorText?: string;
+  /** HTTP status of the response (non-2xx is never relevant); absent = unknown. */
+  status?: number;
+  /** Raw HTML, when at hand (login walls' password forms). */
+  html?: string;
 }
 
 export class PageJudge {
@@ -42,6 +50,9 @@ export class PageJudge {
   }
 
   judge(analysis: PageAnalysis, call: JudgeCall): Verdict {
+    // Not a page of content: no relevance, no seed, not counted in the IDF (src/crawl/never-relevant.ts).
+    const never = neverRelevant({ status: call.status, title: analysis.title, headings: analysis.headings, text: analysis.text, html: call.html });
+    if (never) return { rel: 0, cosine: 0, simD: 0, topicId: this.model.topics[0].id, relevant: false, neverRelevant: never };
     const fields = PageJudge.fields(analysis, call.anchorText);
     const publishTime = analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined;
     const verdict = this.model.relevance(fields, { publishTime });

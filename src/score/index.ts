@@ -24,6 +24,7 @@ import { iPageRank, rwbAdmit, type IprNode, type RwbDecision } from './ipagerank
 import { SiteTable, urlFilter } from './filters.js';
 import { OnlineLogistic } from './learned.js';
 import { LinkRanker, type LinkFeatures } from './link-ranker.js';
+import { DeadLinkTracker } from './dead-links.js';
 
 export { ScoreOptionsSchema, parseScoreOptions, type ScoreOptions } from './options.js';
 export * from './priority.js';
@@ -32,6 +33,7 @@ export * from './ipagerank.js';
 export * from './filters.js';
 export * from './learned.js';
 export * from './link-ranker.js';
+export * from './dead-links.js';
 
 export interface OutLink {
   url: string;
@@ -61,6 +63,15 @@ export interface FetchedPage {
   links: OutLink[];
   /** Defaults to the URL's host. */
   host?: string;
+  /** HTTP status (non-2xx: a dead link); absent = 200. */
+  status?: number;
+  /** Why the page can never be relevant (src/crawl/never-relevant.ts), if it cannot. */
+  neverRelevant?: string;
+}
+
+/** A dead link: non-2xx or an error page served with 200. Dead pages say nothing about topics. */
+function isDead(page: FetchedPage): boolean {
+  return (page.status !== undefined && page.status !== 0 && (page.status < 200 || page.status > 299)) || page.neverRelevant === 'http-status' || page.neverRelevant === 'error-page';
 }
 
 export interface ScoreBreakdown {
@@ -101,6 +112,8 @@ export interface Scorer {
   ipageRanks(): ReadonlyMap<string, number>;
   readonly sites: SiteTable;
   readonly graph: LinkGraph;
+  /** Combined's learned weights, when learning. */
+  readonly learner?: OnlineLogistic;
 }
 
 /** One in-link of an unfetched URL from a fetched parent, with everything its terms need. */
@@ -211,10 +224,14 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
   // Combined's learned weights; feature 0 is the log of the fixed product (prior weight 4 undoes its /4 scaling).
   const learner =
     strategy === 'combined' && o.learnWeights
-      ? new OnlineLogistic({ size: COMBINED_FEATURES.length, prior: COMBINED_FEATURES.map((f) => (f === 'product' || f === 'linkRanker' ? 4 : 0)), learningRate: o.learningRate, l2: o.learnL2 })
+      ? new OnlineLogistic({ size: COMBINED_FEATURES.length, prior: COMBINED_FEATURES.map((f) => (f === 'product' || f === 'linkRanker' ? 4 : 0)), learningRate: o.learningRate, l2: o.learnL2, maxDeviation: o.learnWeightBound, minEvidence: o.learnMinEvidence })
       : undefined;
   // Combined's learned link ranker: its evidence enters the score in log-odds (prior weight 4 undoes the /4).
   const ranker = strategy === 'combined' && o.linkRanker ? new LinkRanker({ decay: o.decay }) : undefined;
+
+  // Hosts and directories that keep answering 404 lose priority (src/score/dead-links.ts); not bfs (FIFO).
+  const deadLinks = new DeadLinkTracker();
+  const usesDeadLinks = strategy !== 'bfs';
 
   const filterOpts = {
     skipExtensions: o.skipExtensions,
@@ -446,6 +463,13 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
       if (ex) ex.siteBonus = siteFactor;
       s *= siteFactor;
     }
+    if (usesDeadLinks) {
+      const f = deadLinks.factor(p.url);
+      if (f < 1) {
+        s *= f;
+        if (ex) ex.deadLinkFactor = f;
+      }
+    }
     return { score: s, best, features };
   }
 
@@ -508,6 +532,7 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
     if (!p) return;
     pending.delete(url);
     pendingByHost.get(p.host)?.delete(url);
+    deadLinks.untrack(url);
   }
 
   function onPageFetched(page: FetchedPage): ScoreUpdate[] {
@@ -517,15 +542,17 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
     if (fetched.has(url)) return updates;
     const was = pending.get(url);
     const buffer = was ? bestBuffer(was.contributions) : undefined;
-    if (learner && was) {
+    const dead = isDead(page);
+    if (learner && was && !dead) {
       // Train on what the URL looked like just before its fetch, labelled by the page's own verdict.
       const { features } = evaluate(was, undefined);
       if (features) learner.update(features, page.relevant);
     }
     // The link ranker learns from this page's verdict: every in-link's target outcome, and the
-    // parent's own in-link's "beyond" outcome (a page linked from its target was judged).
+    // parent's own in-link's "beyond" outcome (a page linked from its target was judged). Not
+    // from a dead link: its anchor may have named the topic well; the page is gone.
     let inlink: LinkFeatures | undefined;
-    if (ranker && was) {
+    if (ranker && was && !dead) {
       const links = was.contributions.filter((c) => c.link);
       for (const c of links) ranker.learnTarget(c.link!, page.relevant, 1 / links.length);
       inlink = (links.find((c) => c.parent === page.parentUrl) ?? links[0])?.link;
@@ -543,11 +570,13 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
 
     // Site table (§3.6); a site that crosses the cutoff loses its queued URLs (classic).
     const host = page.host ?? hostOf(url);
+    // Dead links are not the site's irrelevant pages: link rot must not cut a site (§3.6).
     const wasCut = sites.isCut(host, o.siteCutoff);
-    sites.record(host, page.relevant);
+    if (!dead) sites.record(host, page.relevant);
     if (strategy === 'classic' && !wasCut && sites.isCut(host, o.siteCutoff)) {
       for (const u of pendingByHost.get(host) ?? []) touched.add(u);
     }
+    if (usesDeadLinks) for (const u of deadLinks.record(url, dead)) touched.add(u);
 
     // Relevance feedback (§3.2): this page is a fetched child of its parent.
     if (page.parentUrl) {
@@ -611,6 +640,7 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
         let set = pendingByHost.get(h);
         if (!set) pendingByHost.set(h, (set = new Set()));
         set.add(link.url);
+        if (usesDeadLinks) deadLinks.track(link.url);
       } else {
         p.depth = Math.min(p.depth, depth + 1);
         if (strategy === 'bfs') continue; // FIFO: the first discovery fixes the order
@@ -687,5 +717,6 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
     ipageRanks: () => ipr,
     sites,
     graph,
+    learner,
   };
 }

@@ -9,6 +9,13 @@
  * is feature 0, with all other weights 0, so the first ranking is exactly the product's) and
  * moves away from it only as far as this crawl's verdicts pull it, with an L2 pull back to that
  * prior. Written by hand: a dozen weights updated once per fetched page; no library needed.
+ *
+ * Bounded (issue #21): on a web whose first verdicts mislead (dead pages judged relevant, pages
+ * reached through context-free links), unbounded SGD turned the product's weight negative and
+ * ranked zero-product links first, all scores near 0, one host fetched. So every weight stays
+ * within `maxDeviation` of its prior (the product's weight keeps its sign), and the learned
+ * deviation is trusted only in proportion to the evidence of BOTH kinds: with fewer than
+ * `minEvidence` relevant or irrelevant verdicts, predictions shrink towards the prior's.
  */
 
 export interface OnlineLogisticOptions {
@@ -20,22 +27,36 @@ export interface OnlineLogisticOptions {
   learningRate: number;
   /** Strength of the pull towards the prior, per update. */
   l2: number;
+  /** Most a weight (and the bias) may move away from its prior; default unbounded. */
+  maxDeviation?: number;
+  /** Verdicts of each kind (relevant, irrelevant) before the learned weights are fully trusted; default 0. */
+  minEvidence?: number;
 }
 
 export class OnlineLogistic {
   readonly weights: number[];
   bias = 0;
   updates = 0;
+  positives = 0;
+  negatives = 0;
 
   constructor(private readonly o: OnlineLogisticOptions) {
     if (o.prior.length !== o.size) throw new Error(`OnlineLogistic: prior has ${o.prior.length} weights, expected ${o.size}`);
     this.weights = [...o.prior];
   }
 
-  /** w·x + b. */
+  /** Share of the learned deviation from the prior that predictions use, in [0, 1]. */
+  get trust(): number {
+    const k = this.o.minEvidence ?? 0;
+    return k <= 0 ? 1 : Math.min(1, Math.min(this.positives, this.negatives) / k);
+  }
+
+  /** w·x + b with the effective weights prior + trust·(w - prior). */
   logit(x: readonly number[]): number {
-    let z = this.bias;
-    for (let i = 0; i < this.o.size; i++) z += this.weights[i] * x[i];
+    const t = this.trust;
+    const prior = this.o.prior;
+    let z = t * this.bias;
+    for (let i = 0; i < this.o.size; i++) z += (prior[i] + t * (this.weights[i] - prior[i])) * x[i];
     return z;
   }
 
@@ -43,12 +64,23 @@ export class OnlineLogistic {
     return sigmoid(this.logit(x));
   }
 
-  /** One SGD step on the log-loss for label y, then the pull towards the prior. */
+  /** The raw weights' w·x + b (what SGD trains). */
+  private rawLogit(x: readonly number[]): number {
+    let z = this.bias;
+    for (let i = 0; i < this.o.size; i++) z += this.weights[i] * x[i];
+    return z;
+  }
+
+  /** One SGD step on the log-loss for label y, then the pull towards the prior, then the bounds. */
   update(x: readonly number[], y: boolean): void {
-    const g = (y ? 1 : 0) - this.predict(x);
+    const g = (y ? 1 : 0) - sigmoid(this.rawLogit(x));
     const { learningRate: eta, l2, prior } = this.o;
-    for (let i = 0; i < this.o.size; i++) this.weights[i] += eta * (g * x[i] - l2 * (this.weights[i] - prior[i]));
-    this.bias += eta * (g - l2 * this.bias);
+    const d = this.o.maxDeviation ?? Infinity;
+    const clamp = (w: number, p: number) => Math.min(p + d, Math.max(p - d, w));
+    for (let i = 0; i < this.o.size; i++) this.weights[i] = clamp(this.weights[i] + eta * (g * x[i] - l2 * (this.weights[i] - prior[i])), prior[i]);
+    this.bias = clamp(this.bias + eta * (g - l2 * this.bias), 0);
+    if (y) this.positives++;
+    else this.negatives++;
     this.updates++;
   }
 }

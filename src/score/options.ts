@@ -100,6 +100,13 @@ export const ScoreOptionsSchema = z
     learningRate: z.number().min(0).default(0.1),
     /** Pull of the learned weights back towards the fixed product, per fetched page. */
     learnL2: z.number().min(0).default(0.01),
+    /**
+     * Most a learned weight (or the bias) may move from its prior; below 4 the fixed product's
+     * weight (prior 4) stays positive, so the learner can re-weight its ranking, never invert it.
+     */
+    learnWeightBound: z.number().min(0).default(3),
+    /** Relevant and irrelevant verdicts each before the learned weights are fully trusted (thin evidence: the fixed product's ranking). */
+    learnMinEvidence: z.number().int().min(0).default(10),
     /** Every queued URL is re-scored with the current weights every this many fetched pages. */
     learnRescoreEvery: z.number().int().min(1).default(25),
     /**

@@ -669,6 +669,13 @@ function miscRoute(m: WebModel, path: string, q: URLSearchParams, opts: MiscOpti
     case '/loop/b': return { canonical: c, respond: () => redirect(302, '/loop/a') };
     case '/landing.html': return r('other', '活动主页', () => html(miscPage('活动主页', '<p>欢迎参加本站夏季活动。</p>')));
     case '/missing.html': return r('fault', '404', () => notFound());
+    // A soft 404: the error answered with 200 and a list of headlines around it (linked from nowhere;
+    // tests and users seed it to check that such pages are never judged relevant).
+    case '/zhuanti/old.html': return r('fault', 'soft-404', (ctx) => {
+      const hot = [...m.articles.values()].filter((a) => a.topic === 'quake').slice(0, 6);
+      return html(miscPage('提示信息', `<h1>提示信息</h1><p>抱歉，您访问的页面不存在或已被删除。</p>
+<h2>热点新闻</h2><ul>${hot.map((a) => `<li><a href="${esc(ctx.origin(a.site))}${esc(a.path)}">${esc(a.title)}</a></li>`).join('')}</ul>`));
+    });
     case '/error.html': return r('fault', '500', () => html('<!DOCTYPE html><html><head><meta charset="utf-8"><title>500 Internal Server Error</title></head><body><h1>服务器内部错误</h1></body></html>', 500));
     case '/slow.html': return r('other', '天气预报', () => ({ ...html(miscPage('天气预报', '<p>今天晴转多云，气温18到26度。</p>')), delayMs: opts.slowPageMs }));
     case '/archive/all.html': return r('other', '全部存档', () => html(hugePage(m)));

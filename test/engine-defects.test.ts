@@ -1,0 +1,130 @@
+/**
+ * Defects seen crawling an old university web (issue #21), reproduced on small hand-made webs
+ * served on loopback and crawled with the HTTP fetcher: dead and error pages, odd comment
+ * syntax, text/plain, and why a crawl ended.
+ */
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig, type CrawlConfigInput } from '../src/config/schema.js';
+import { runCrawl } from '../src/crawl/engine.js';
+import { ProgressReporter } from '../src/report/progress.js';
+import { CrawlLog } from '../src/store/crawl-log.js';
+
+const quake = '汶川地震发生后，救援队伍迅速赶赴灾区，展开搜救工作，救援物资陆续运抵。';
+const para = (body: string, n = 6) => Array.from({ length: n }, () => `<p>${body}</p>`).join('');
+const page = (title: string, body: string, links: [string, string][] = []) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><article>${body}</article><ul>${links.map(([h, t]) => `<li><a href="${h}">${t}</a></li>`).join('')}</ul></body></html>`;
+const nav = '<div>首页 | 新闻 | 地震 | 救援 | 专题</div>';
+
+interface Resp { status?: number; type?: string; body: string }
+type Web = Record<string, Resp>;
+
+function serve(web: Web): Promise<{ server: Server; origin: string; hits: Map<string, number> }> {
+  const hits = new Map<string, number>();
+  return new Promise((resolve) => {
+    const server = createServer((req, res) => {
+      const path = req.url ?? '/';
+      hits.set(path, (hits.get(path) ?? 0) + 1);
+      const r = web[path];
+      if (!r) {
+        res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end('<html><body>not here</body></html>');
+        return;
+      }
+      res.writeHead(r.status ?? 200, { 'content-type': r.type ?? 'text/html; charset=utf-8' }).end(r.body);
+    });
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`, hits }));
+  });
+}
+
+const servers: Server[] = [];
+afterAll(() => {
+  for (const s of servers) s.close();
+});
+
+async function crawl(origin: string, extra: Partial<CrawlConfigInput> = {}) {
+  const config = parseConfig({
+    topics: [{ keywords: ['汶川地震', '救援'], seeds: [`${origin}/`] }],
+    fetcher: 'http',
+    maxPages: 30,
+    respectRobotsTxt: false,
+    storageDir: mkdtempSync(join(tmpdir(), 'fc-defects-')),
+    ...extra,
+  });
+  const result = await runCrawl({ config, progress: new ProgressReporter({ quiet: true }) });
+  const log = CrawlLog.read(result.logPath);
+  const saved = existsSync(result.datasetDir)
+    ? readdirSync(result.datasetDir).filter((f) => f.endsWith('.json')).map((f) => (JSON.parse(readFileSync(join(result.datasetDir, f), 'utf8')) as { url: string }).url)
+    : [];
+  return { result, log, saved, byUrl: (p: string) => log.filter((e) => e.url === `${origin}${p}`) };
+}
+
+describe('never relevant: dead, error, boilerplate-only and login-wall pages (issue #21 item 2, #15)', () => {
+  let origin = '';
+  beforeAll(async () => {
+    // Every bad page carries the topic's words (the link to it says 汶川地震救援 too).
+    const web: Web = {
+      '/': { body: page('汶川地震救援专题', para(quake), [
+        ['/quake-1.html', '汶川地震救援进展'], ['/gone.html', '汶川地震救援日记'], ['/broken.html', '汶川地震救援名单'],
+        ['/soft.html', '汶川地震救援专题旧版'], ['/footer.html', '汶川地震救援网'], ['/members.html', '汶川地震救援内部资料'],
+      ]) },
+      '/quake-1.html': { body: page('汶川地震救援进展', para(quake)) },
+      '/gone.html': { status: 404, body: page('404 汶川地震救援日记', `<p>您访问的 汶川地震救援日记 不存在。</p>${para(quake, 2)}`) },
+      '/broken.html': { status: 500, body: page('汶川地震救援名单', para(quake)) },
+      '/soft.html': { body: page('汶川地震救援 - 提示', `${nav}<p>抱歉，您访问的页面不存在或已被删除。</p><p>汶川地震 救援</p>`) },
+      '/footer.html': { body: page('汶川地震救援网', `${nav}<p>Copyright © 2008 汶川地震救援网 版权所有</p><p>京ICP备05001234号</p>`) },
+      '/members.html': { body: page('汶川地震救援内部资料', '<p>抱歉，您尚未登录，没有权限访问该版块</p><form><input name="u"><input type="password" name="p"></form>') },
+    };
+    const s = await serve(web);
+    servers.push(s.server);
+    origin = s.origin;
+  });
+
+  it('saves the real article and none of the others; non-2xx is logged failed with its status', async () => {
+    const { saved, byUrl, log } = await crawl(origin);
+    expect(saved).toContain(`${origin}/quake-1.html`);
+    for (const p of ['/gone.html', '/broken.html', '/soft.html', '/footer.html', '/members.html']) {
+      expect(saved, p).not.toContain(`${origin}${p}`);
+      expect(byUrl(p).length, p).toBe(1);
+      expect(byUrl(p)[0]!.relevant, p).not.toBe(true);
+    }
+    expect(byUrl('/gone.html')[0]).toMatchObject({ status: 404, decision: 'failed', reason: 'HTTP 404' });
+    expect(byUrl('/broken.html')[0]).toMatchObject({ status: 500, decision: 'failed' });
+    expect(byUrl('/soft.html')[0]!.reason).toMatch(/^error-page/);
+    expect(byUrl('/footer.html')[0]!.reason).toMatch(/^boilerplate-only/);
+    expect(byUrl('/members.html')[0]!.reason).toMatch(/^login-wall/);
+    expect(log.filter((e) => e.decision === 'saved').map((e) => e.url).sort()).toEqual([`${origin}/`, `${origin}/quake-1.html`]);
+  });
+});
+
+describe('never relevant on the test web (issue #15 rule)', () => {
+  it('its 404, 500, soft-404 and login-wall pages are never saved', async () => {
+    const { startTestWeb } = await import('../src/testweb/index.js');
+    const web = await startTestWeb();
+    try {
+      const misc = web.sites.find((s) => s.kind === 'misc' && s.name === '城市生活网')!.origin;
+      const forum = web.sites.find((s) => s.kind === 'forum')!.origin;
+      const bad = [`${misc}/missing.html`, `${misc}/error.html`, `${misc}/zhuanti/old.html`, `${forum}/member.php?mod=logging&action=login`];
+      expect(bad.map((u) => web.truth(u)?.kind)).toEqual(['fault', 'fault', 'fault', 'other']);
+      const config = parseConfig({
+        topics: [{ keywords: web.demo.keywords, seeds: bad }],
+        fetcher: 'http',
+        maxPages: 8,
+        respectRobotsTxt: false,
+        storageDir: mkdtempSync(join(tmpdir(), 'fc-defects-tw-')),
+      });
+      const result = await runCrawl({ config, progress: new ProgressReporter({ quiet: true }) });
+      const log = CrawlLog.read(result.logPath);
+      for (const u of bad) {
+        const e = log.filter((x) => x.url === u);
+        expect(e.length, u).toBe(1);
+        expect(e[0]!.decision, u).not.toBe('saved');
+      }
+      expect(log.find((x) => x.url === `${misc}/zhuanti/old.html`)!.reason).toMatch(/^error-page/);
+    } finally {
+      await web.close();
+    }
+  });
+});
