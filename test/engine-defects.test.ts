@@ -128,3 +128,58 @@ describe('never relevant on the test web (issue #15 rule)', () => {
     }
   });
 });
+
+describe('odd comments and text/plain (issue #21 items 5, 6)', () => {
+  let origin = '';
+  beforeAll(async () => {
+    const odd = (title: string, links: [string, string][]) => `<!-- saved from a 1997 editor --!>\n${page(title, para(quake), links)}`;
+    const web: Web = {
+      '/': { body: page('汶川地震救援专题', para(quake), [['/odd.html', '汶川地震救援'], ['/notes', '救援笔记'], ['/bare.html', '救援']]) },
+      // `--!>` ends a comment in HTML (an "incorrectly closed comment"); a parser that misses it sees one long comment.
+      '/odd.html': { body: odd('汶川地震救援日记', [['/odd-child.html', '汶川地震余震救援']]) },
+      '/odd-child.html': { body: page('汶川地震余震救援', para(quake)) },
+      // Nothing but a comment that never ends: no document at all.
+      '/bare.html': { body: '<!-- unfinished' },
+      '/notes': { type: 'text/plain; charset=utf-8', body: `汶川地震救援笔记\n${quake}` },
+    };
+    const s = await serve(web);
+    servers.push(s.server);
+    origin = s.origin;
+  });
+
+  it('a page that begins with <!-- … --!> is read as a browser reads it, once, with its links', async () => {
+    const { threadsPlugin } = await import('../src/crawl/threads-plugin.js');
+    const storageDir = mkdtempSync(join(tmpdir(), 'fc-defects-odd-'));
+    const { byUrl, log, saved } = await crawl(origin, { maxPages: 5, storageDir });
+    expect(byUrl('/odd.html')).toHaveLength(1);
+    expect(byUrl('/odd.html')[0]).toMatchObject({ decision: 'saved', title: '汶川地震救援日记' });
+    expect(saved).toContain(`${origin}/odd-child.html`);
+    expect(log.length).toBeLessThanOrEqual(5);
+    // With the reply-thread plugin too (it parses every page again): still one line per page.
+    const config = parseConfig({
+      topics: [{ keywords: ['汶川地震', '救援'], seeds: [`${origin}/`] }],
+      fetcher: 'http', maxPages: 5, respectRobotsTxt: false, storageDir: mkdtempSync(join(tmpdir(), 'fc-defects-odd2-')),
+    });
+    const result = await runCrawl({ config, progress: new ProgressReporter({ quiet: true }), plugins: [threadsPlugin()] });
+    const log2 = CrawlLog.read(result.logPath);
+    expect(log2.length).toBeLessThanOrEqual(5);
+    expect(new Set(log2.map((e) => e.url)).size).toBe(log2.length);
+    expect(log2.find((e) => e.url === `${origin}/odd.html`)?.decision).toBe('saved');
+  });
+
+  it('a response that parses to no document is recorded once with a reason, not retried', async () => {
+    const { byUrl } = await crawl(origin, { maxPages: 5 });
+    const e = byUrl('/bare.html');
+    expect(e).toHaveLength(1);
+    expect(e[0]!.decision).toBe('failed');
+    expect(e[0]!.reason).toMatch(/no document/);
+  });
+
+  it('text/plain is logged not-html by the HTTP fetcher, not failed', async () => {
+    const { byUrl } = await crawl(origin, { maxPages: 5 });
+    const e = byUrl('/notes');
+    expect(e).toHaveLength(1);
+    expect(e[0]).toMatchObject({ decision: 'not-html', status: 200 });
+    expect(e[0]!.contentType).toMatch(/^text\/plain/);
+  });
+});

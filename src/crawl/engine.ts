@@ -216,7 +216,11 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   const meta = (request: Request) =>
     request.userData as { depth?: number; parentUrl?: string; anchorText?: string; score?: number; components?: Record<string, number> };
 
+  // One crawl-log line per request: a retry after a late error (a plugin, the store) must not log a page twice.
+  const logged = new Set<string>();
   const onPage = async (page: RenderedPage) => {
+    if (logged.has(page.request.uniqueKey)) return;
+    logged.add(page.request.uniqueKey);
     const m = meta(page.request);
     const depth = m.depth ?? 0;
     const base: Omit<CrawlLogEntry, 'decision'> = {
@@ -240,8 +244,18 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       t = now;
     };
     timings.pages++;
-    const analysis = analyzePage({ html: page.html, url: page.url, fetchedAt: page.fetchedAt });
+    let analysis: PageAnalysis;
+    try {
+      analysis = analyzePage({ html: page.html, url: page.url, fetchedAt: page.fetchedAt });
+    } catch (e) {
+      record({ ...base, decision: 'failed', reason: `no document: ${(e as Error).message.split('\n')[0].slice(0, 200)}` });
+      return;
+    }
     lap('extractMs');
+    if (!analysis.title && !analysis.text && analysis.links.length === 0 && analysis.headings.length === 0 && page.html.trim()) {
+      record({ ...base, decision: 'failed', reason: 'no document: the HTML parses to an empty page' });
+      return;
+    }
     // A redirect lands on another URL: mark it seen so it is not fetched again.
     if (page.url !== page.request.url) frontier.markSeen([uniqueKeyOf(page.url)]);
     const verdict = judge.judge(analysis, { isSeed: depth === 0, anchorText: m.anchorText, status: page.status, html: page.html });
@@ -302,12 +316,23 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     };
     record(entry);
     lap('storeMs');
-    for (const p of plugins) await p.onPage?.({ rendered: page, analysis, verdict, entry }, ctx);
+    for (const p of plugins) {
+      try {
+        await p.onPage?.({ rendered: page, analysis, verdict, entry }, ctx);
+      } catch (e) {
+        // The page is logged already; a plugin's failure on it must not make Crawlee fetch it again.
+        progress.log(`${p.name}: ${page.request.url}: ${(e as Error).message.split('\n')[0]}`);
+      }
+    }
   };
 
   const onFailure = async (request: Request, error: Error) => {
+    if (logged.has(request.uniqueKey)) return;
+    logged.add(request.uniqueKey);
     const m = meta(request);
-    const notHtml = /Download is starting/i.test(error.message);
+    // A download (browser) or a content type the HTTP fetcher skips is not a failure: it is not HTML.
+    const skippedType = /served Content-Type ([^\s,]+)/.exec(error.message);
+    const notHtml = /Download is starting/i.test(error.message) || skippedType !== null;
     // Crawlee's HTTP errors read "500 - Internal Server Error: …": keep the status.
     const httpStatus = /^(\d{3}) - /.exec(error.message);
     record({
@@ -320,6 +345,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       components: m.components,
       decision: notHtml ? 'not-html' : 'failed',
       reason: error.message.split('\n')[0].slice(0, 300),
+      contentType: skippedType?.[1],
     });
   };
 

@@ -5,6 +5,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import { repairCommentEnds } from './comments.js';
 import { DEFAULT_TIME_ZONE } from './dates.js';
 import { canonicalUrl, extractLinks, metaRefresh } from './links.js';
 import { extractPublishTime } from './publish.js';
@@ -86,7 +87,8 @@ export function scriptLanguage(sample: string): string | undefined {
  * dominated the time and threw on some pages' CSS; we only read the tree, and URLs are resolved
  * by us against the page URL. Measured in bench/extract.ts (see the report).
  */
-export function parseHtml(html: string, _url?: string): Document {
+export function parseHtml(source: string, _url?: string): Document {
+  const html = repairCommentEnds(source);
   const doc = parseHTML(html).document as unknown as Document;
   if (doc.documentElement?.tagName.toUpperCase() === 'HTML') return mergeStrayBodies(doc);
   // linkedom builds no implied <html><body> (it is not an HTML5 tree builder): saved pages and

@@ -92,7 +92,8 @@ export function createHttpFetcher(opts: Omit<BrowserFetcherOptions, 'launchOptio
       keepAlive: opts.keepAlive ?? false,
       useSessionPool: false,
       // Non-HTML bodies are recorded by type, not rejected as errors.
-      additionalMimeTypes: ['application/octet-stream', 'application/json', 'application/pdf', 'image/*'],
+      // (Crawlee matches these exactly, no wildcards; other types end in onFailure, where the engine logs them not-html.)
+      additionalMimeTypes: ['application/octet-stream', 'application/json', 'application/pdf', 'text/plain'],
       requestHandler: async ({ request, body, response }) => {
         const contentType = String(response.headers['content-type'] ?? '');
         const bytes = typeof body === 'string' ? Buffer.from(body) : body;

@@ -1,5 +1,6 @@
 /** Small DOM helpers shared by the template matchers and the generic detector. */
 import { parseHTML } from 'linkedom';
+import { repairCommentEnds } from '../comments.js';
 import { resolveTimeText } from './time.js';
 
 const START_TAG = /<([a-zA-Z][^\s/>]*)(\s[^>]*)>/g;
@@ -18,7 +19,10 @@ export function lowerCaseAttributes(html: string): string {
 
 /** linkedom, not jsdom: measured 3–8× faster on 600 KB forum pages, and we only read the tree. */
 export function parseDocument(html: string): Document {
-  return parseHTML(lowerCaseAttributes(html)).document as unknown as Document;
+  const source = lowerCaseAttributes(repairCommentEnds(html));
+  const doc = parseHTML(source).document as unknown as Document;
+  // No root element (an unterminated comment, a bare fragment): linkedom's doc.body would throw.
+  return doc.documentElement ? doc : (parseHTML(`<!DOCTYPE html><html><head></head><body>${source}</body></html>`).document as unknown as Document);
 }
 
 /**
