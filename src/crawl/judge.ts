@@ -51,7 +51,14 @@ export class PageJudge {
 
   judge(analysis: PageAnalysis, call: JudgeCall): Verdict {
     // Not a page of content: no relevance, no seed, not counted in the IDF (src/crawl/never-relevant.ts).
-    const never = neverRelevant({ status: call.status, title: analysis.title, headings: analysis.headings, text: analysis.text, html: call.html });
+    const never = neverRelevant({
+      status: call.status,
+      title: analysis.title,
+      headings: analysis.headings,
+      text: analysis.text,
+      html: call.html,
+      linkTexts: analysis.links.map((l) => l.anchorText),
+    });
     if (never) return { rel: 0, cosine: 0, simD: 0, topicId: this.model.topics[0].id, relevant: false, neverRelevant: never };
     const fields = PageJudge.fields(analysis, call.anchorText);
     const publishTime = analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined;

@@ -9,7 +9,8 @@
  *   with the site's navigation, carries the topic's words without being about it);
  * - `error-page`: an error page served with 200 (a "soft 404"): an error phrase in the title,
  *   a heading, the opening of the main text or the visible page, on a page with little main text;
- * - `boilerplate-only`: no main-text line that is more than copyright, navigation or link labels;
+ * - `boilerplate-only`: no main-text line that is more than copyright or navigation, and no list
+ *   of headline-like links either (a channel page's content is its headlines);
  * - `login-wall`: a "log in to see this" prompt (or a password form) and next to no other text.
  */
 
@@ -28,8 +29,10 @@ export interface PageSignals {
   headings?: readonly string[];
   /** Main text, one block per line. */
   text?: string;
-  /** Raw HTML, when at hand (password fields). */
+  /** Raw HTML, when at hand (password fields, error lines too short for the main text). */
   html?: string;
+  /** Anchor texts of the page's links: a list page's headlines are its content. */
+  linkTexts?: readonly string[];
 }
 
 /** Phrases of error pages (lower case, NFKC; Simplified and Traditional Chinese both listed). */
@@ -121,6 +124,15 @@ function visibleText(html: string): string {
   );
 }
 
+/** A list page needs this many headline-like link labels to count as content. */
+const MIN_HEADLINES = 3;
+
+function countHeadlines(labels: readonly string[] | undefined): number {
+  let n = 0;
+  for (const l of labels ?? []) if (isContentLine(norm(l).trim()) && ++n >= MIN_HEADLINES) break;
+  return n;
+}
+
 function findPhrase(haystacks: readonly string[], phrases: readonly string[]): string | undefined {
   for (const h of haystacks) if (h) for (const p of phrases) if (h.includes(p)) return p;
   return undefined;
@@ -147,6 +159,8 @@ export function neverRelevant(p: PageSignals): NeverRelevant | undefined {
     if (rest <= (login ? LOGIN_WALL_MAX_CONTENT : 100))
       return { reason: 'login-wall', detail: `login-wall${login ? `: "${login}"` : ': password form'}` };
   }
-  if (content === 0) return { reason: 'boilerplate-only', detail: text ? 'boilerplate-only: no line of main text beyond copyright and navigation' : 'boilerplate-only: no main text' };
+  // A channel or forum index has its content in link labels (headlines), not in a main text.
+  if (content === 0 && countHeadlines(p.linkTexts) < MIN_HEADLINES)
+    return { reason: 'boilerplate-only', detail: text ? 'boilerplate-only: no line of main text beyond copyright and navigation' : 'boilerplate-only: no main text' };
   return undefined;
 }
