@@ -27,6 +27,13 @@ describe('npm start -- --report', () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/Report written: .*report\/index\.html/);
     expect(readFileSync(join(root, 'report', 'index.html'), 'utf8')).toContain('data-stat="fetched">1<');
+    // Exports after the fact: the run's relevant pages as JSON Lines and CSV.
+    const ex = await cli(['--report', '20240101-000000', '--export', 'jsonl,csv', '--storage', root]);
+    expect(ex.code).toBe(0);
+    expect(ex.stdout).toContain(`Export written: ${join(root, 'exports', '20240101-000000.jsonl')}`);
+    const rec = JSON.parse(readFileSync(join(root, 'exports', '20240101-000000.jsonl'), 'utf8').trim()) as Record<string, unknown>;
+    expect(rec).toMatchObject({ url: 'http://a.test/', relevance: 0.9 });
+    expect(readFileSync(join(root, 'exports', '20240101-000000.csv'), 'utf8')).toMatch(/^\uFEFFtitle,url,publishTime,topic,relevance,text\n,http:\/\/a\.test\/,,,0\.9,\n$/);
     const bad = await cli(['--report', 'nope', '--storage', root]);
     expect(bad.code).toBe(2);
     expect(errorLines(bad.stderr)).toEqual([`error: no run "nope" in ${join(root, 'runs')} (recent runs: 20240101-000000)`]);
