@@ -15,6 +15,7 @@ import { ProgressReporter } from '../src/report/progress.js';
 import { resolveOptions, startTestWeb, type TestWeb } from '../src/testweb/index.js';
 import { generateModel, replyText, type Thread } from '../src/testweb/model.js';
 import type { ThreadRecord } from '../src/store/threads.js';
+import type { CrawlLogEntry } from '../src/store/crawl-log.js';
 
 const HOUR = 3_600_000;
 const ROUND_PAGES = 10;
@@ -151,5 +152,17 @@ describe('reply threads on the test web forum', () => {
       }
     }
     expect(expected).toBeGreaterThan(0);
+  });
+
+  it('the crawl log names the reply matcher that decided each thread page, with its confidence', () => {
+    const log = readFileSync(join(result.runDir, 'crawl-log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as CrawlLogEntry);
+    const threadPages = log.filter((e) => Number.isFinite(tidOf(e.url)) && e.status === 200);
+    expect(threadPages.length).toBeGreaterThan(0);
+    for (const e of threadPages) {
+      // The test web's forum is Discuz-shaped: its built-in template decides.
+      expect(e.thread?.matcher).toBe('discuz');
+      expect(e.thread!.confidence).toBeGreaterThan(0.5);
+      expect(e.thread!.confidence).toBeLessThanOrEqual(1);
+    }
   });
 });

@@ -58,6 +58,8 @@ export interface CrawlPlugin {
   isolatePages?: boolean;
   onPage?(event: PageEvent, ctx: CrawlContext): Promise<void> | void;
   onRecord?(entry: CrawlLogEntry, ctx: CrawlContext): void;
+  /** Add fields to an analysed page's crawl-log line before it is written (threads: the reply matcher that decided). */
+  annotate?(entry: CrawlLogEntry, page: RenderedPage): void;
   afterRun?(result: CrawlResult, ctx: CrawlContext): Promise<void> | void;
   /** Lines for the end-of-crawl summary. */
   summary?(): string[];
@@ -314,6 +316,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       decision: verdict.neverRelevant?.reason === 'http-status' ? 'failed' : verdict.outOfWindow ? 'out-of-window' : verdict.relevant ? 'saved' : 'recorded',
       reason: verdict.neverRelevant?.detail,
     };
+    for (const p of plugins) p.annotate?.(entry, page);
     record(entry);
     lap('storeMs');
     for (const p of plugins) {

@@ -22,6 +22,7 @@ import { latestHotness, type RunCounts } from '../report/counts.js';
 import { isHot, type HotnessOptions, type RevisitOptions } from '../score/hotness.js';
 import { ThreadStore, type ThreadRecord } from '../store/threads.js';
 import type { CrawlContext, CrawlPlugin, PageEvent } from './engine.js';
+import type { RenderedPage } from '../fetch/crawler.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -302,6 +303,9 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     return out;
   }
 
+  /** Threads extracted for the crawl-log line (annotate), reused by onPage: one extraction a page. */
+  const annotated = new WeakMap<RenderedPage, { ex: ThreadExtract | null; at: Date }>();
+
   async function onPage(event: PageEvent, c: CrawlContext): Promise<void> {
     if (!enabled() || !store) return;
     const { rendered, verdict } = event;
@@ -309,7 +313,8 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     const request = rendered.request as Request<{ revisit?: boolean; depth?: number; score?: number }>;
     const onRevisit = !!request.userData.revisit || fromRevisit.has(rendered.request.url);
     const queued = pendingByUrl.get(rendered.request.url);
-    const at = clock(rendered.fetchedAt);
+    const early = annotated.get(rendered);
+    const at = early?.at ?? clock(rendered.fetchedAt);
     if (request.userData.revisit && queued !== undefined) {
       pending.delete(queued.id);
       pendingByUrl.delete(rendered.request.url);
@@ -317,7 +322,7 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
       fetchedRevisits.push({ threadId: queued.id, url: rendered.request.url, h: queued.h, batch: queued.batch, at: at.toISOString() });
     }
     const input = { html: rendered.html, url: rendered.url, fetchedAt: at, xhr: rendered.xhrJson, matchers };
-    let ex: ThreadExtract | null = extractThread(input);
+    let ex: ThreadExtract | null = early ? early.ex : extractThread(input);
     if (!ex) {
       tick();
       return;
@@ -377,6 +382,13 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     stats: () => ({ ...stats }),
     revisits: () => fetchedRevisits.slice(),
     tick,
+    annotate(entry, rendered) {
+      if (!enabled() || rendered.html === undefined) return;
+      const at = clock(rendered.fetchedAt);
+      const ex = extractThread({ html: rendered.html, url: rendered.url, fetchedAt: at, xhr: rendered.xhrJson, matchers });
+      annotated.set(rendered, { ex, at });
+      if (ex) entry.thread = { matcher: ex.matcher, confidence: ex.confidence };
+    },
     beforeRun(c) {
       ctx = c;
       if (!c.config.threads.enabled) return;

@@ -30,6 +30,8 @@ export interface CrawlLogEntry {
   title?: string;
   publishTime?: string;
   contentType?: string;
+  /** The page is a reply thread: which matcher decided (a template's name, `generic`, …) and how sure it is. */
+  thread?: { matcher: string; confidence: number };
   /** Ground-truth label when the crawl runs on a labelled web (test web, benchmarks). */
   truth?: boolean;
 }
