@@ -12,6 +12,8 @@ import { parseConfig } from '../src/config/schema.js';
 import { runCrawl } from '../src/crawl/engine.js';
 import { ProgressReporter } from '../src/report/progress.js';
 import { parseTraceMode, tracePlugin, urlSlug, isTraceFailure } from '../src/fetch/trace.js';
+import { failureReason } from '../src/report/counts.js';
+import { CrawlLog } from '../src/store/crawl-log.js';
 
 const body = (t: string) => `<p>${'汶川地震发生后，救援队伍迅速赶赴灾区，展开搜救工作。'.repeat(8)}${t}</p>`;
 const pages: Record<string, string> = {
@@ -92,10 +94,14 @@ describe('traced crawl (browser)', () => {
     expect(plugin.summary().join('\n')).toMatch(/open one with: npm run trace -- \S+\.zip/);
   }, 90_000);
 
-  it('mode failures: keeps only the 404, as many traces as the summary counts failures', async () => {
+  it('mode failures: keeps a trace of exactly the fetches the counts call failed (the 404 among them), none of the good pages', async () => {
     const { files, result } = await tracedCrawl('failures');
-    expect(files.filter((f) => f.endsWith('.zip')).map((f) => f.replace(/^.*?-\d{4}-[^-]+-/, ''))).toEqual([`${urlSlug(`${origin}/missing.html`)}.zip`]);
-    expect(result.counts.failed).toBe(1);
-    expect(result.counts.failedByReason).toEqual({ 'HTTP 404': 1 });
+    const kept = files.filter((f) => f.endsWith('.zip')).map((f) => f.replace(/^.*?-\d{4}-[^-]+-/, '')).sort();
+    const failedUrls = CrawlLog.read(result.logPath).filter((e) => failureReason(e) !== undefined).map((e) => `${urlSlug(e.url)}.zip`).sort();
+    expect(kept).toEqual(failedUrls);
+    expect(kept).toContain(`${urlSlug(`${origin}/missing.html`)}.zip`);
+    expect(kept).not.toContain(`${urlSlug(`${origin}/a.html`)}.zip`);
+    expect(kept.length).toBe(result.counts.failed);
+    expect(result.counts.failedByReason['HTTP 404']).toBe(1);
   }, 90_000);
 });
