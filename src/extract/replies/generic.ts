@@ -28,6 +28,36 @@ const AUTHOR_HREF = /member|user|profile|space-uid|\/u\/|people|author|uid=/i;
 const BODY_CLASS = /(^|[\s_-])(content|message|body|text|postbody|post_?text|entry|comment|cooked|bbwrapper|postmsg|messagetext)([\s_-]|$)/i;
 const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'HEAD', 'SELECT', 'OPTION', 'svg']);
 
+/** A `title` attribute this long or longer is a tooltip sentence, not a timestamp (`2008-5-13 10:22`). */
+const MAX_TITLE_DATE_CHARS = 60;
+/**
+ * A text time anchor is a short element: its date is its own text, not a paragraph mentioning
+ * one. Up to 8 children: `<b>By</b> <a>name</a> <b>On</b> 2020.03.12` is one short header line;
+ * up to 80 characters once whitespace is collapsed (`Re: subject 11-August-2011 16:02`), at
+ * most 400 raw (table-cell indentation inflates the raw text), at least 4 (`heute`).
+ */
+const MAX_ANCHOR_CHILDREN = 8;
+const MAX_ANCHOR_RAW_CHARS = 400;
+const MAX_ANCHOR_CHARS = 80;
+const MIN_ANCHOR_CHARS = 4;
+/** A label in front of a date is a few words (`Registriert seit:`, `Membre depuis`), not a line of prose. */
+const MAX_LABEL_CHARS = 40;
+/** An author name element longer than this is a profile box or a sentence, not a name. */
+const MAX_AUTHOR_CHARS = 60;
+/** Words a name-like text may have (`Alex D.`, `The Old Man`): more is a phrase or a title. */
+const MAX_NAME_WORDS = 4;
+/** A body whose link-free text is under this share of its text is a list of linked titles. */
+const MAX_LINK_BODY_SHARE = 0.1;
+/** Parents with the most time-carrying children that are examined as post lists (cost bound). */
+const MAX_CANDIDATE_LISTS = 30;
+/** Ancestors of an anchor grouped for threaded trees: replies nest deeply but not beyond this. */
+const MAX_TREE_DEPTH = 12;
+/**
+ * An opening-post candidate may be this many times the elements of the largest reply before it
+ * is taken for page chrome (a sidebar, the whole layout) rather than one post.
+ */
+const MAX_OPENING_SIZE_RATIO = 40;
+
 /**
  * Dates that are not the post's time: the member's join date and last visit in the profile box
  * beside every post (`Registered: 2017-03-14`, `Registriert seit: 13. Januar 2020`), and edit
@@ -45,12 +75,12 @@ function isProfileDate(el: Element): boolean {
   const m = DATE_LIKE.exec(own);
   if (m && PROFILE_DATE_LABEL.test(own.slice(0, m.index))) return true;
   const prev = el.previousElementSibling;
-  if (prev && cleanText(prev.textContent).length < 40 && PROFILE_DATE_LABEL.test(cleanText(prev.textContent))) return true;
+  if (prev && cleanText(prev.textContent).length < MAX_LABEL_CHARS && PROFILE_DATE_LABEL.test(cleanText(prev.textContent))) return true;
   const parent = el.parentElement;
   if (parent && !prev) {
     const p = cleanText(parent.textContent);
     const i = p.indexOf(own);
-    if (i > 0 && i < 40 && PROFILE_DATE_LABEL.test(p.slice(0, i))) return true;
+    if (i > 0 && i < MAX_LABEL_CHARS && PROFILE_DATE_LABEL.test(p.slice(0, i))) return true;
   }
   return false;
 }
@@ -73,18 +103,16 @@ function rawTimeAnchors(doc: Document): Element[] {
   for (const el of Array.from(pageBody(doc).querySelectorAll('*'))) {
     if (seen.has(el) || SKIP_TAGS.has(el.tagName)) continue;
     const title = el.getAttribute('title');
-    if (title && title.length < 60 && DATE_LIKE.test(title)) {
+    if (title && title.length < MAX_TITLE_DATE_CHARS && DATE_LIKE.test(title)) {
       out.push(el);
       continue;
     }
-    // Short elements only: the date is the element's own text, not a paragraph mentioning one.
-    // Up to 8 children: `<b>By</b> <a>name</a> <b>On</b> 2020.03.12` is one short header line.
-    if (el.children.length > 8) continue;
+    if (el.children.length > MAX_ANCHOR_CHILDREN) continue;
     // Measured without the indentation whitespace templates leave in table cells.
     const raw = el.textContent ?? '';
-    if (raw.length > 400) continue;
+    if (raw.length > MAX_ANCHOR_RAW_CHARS) continue;
     const t = cleanText(raw);
-    if (t.length > 80 || t.length < 4) continue;
+    if (t.length > MAX_ANCHOR_CHARS || t.length < MIN_ANCHOR_CHARS) continue;
     if (DATE_LIKE.test(t)) out.push(el);
   }
   return out;
@@ -104,7 +132,7 @@ function findAuthor(block: Element): AuthorInfo | null {
     const href = el.tagName === 'A' ? el.getAttribute('href') ?? '' : '';
     if (AUTHOR_CLASS.test(cls) || (href && AUTHOR_HREF.test(href))) {
       const name = cleanText(el.textContent);
-      if (!name || name.length > 60) continue;
+      if (!name || name.length > MAX_AUTHOR_CHARS) continue;
       // A profile box holds the name and the member's rank (`Sober Stammgast`): the name is
       // the box's first link or bold text when it has one.
       const short = el.tagName === 'A' ? '' : Array.from(el.querySelectorAll('a[href], b, strong'), (e) => cleanText(e.textContent)).find((t) => t) ?? '';
@@ -114,7 +142,7 @@ function findAuthor(block: Element): AuthorInfo | null {
   // Many engines name the author on the post element itself (`<li data-author="…">`).
   for (const a of AUTHOR_ATTRS) {
     const name = cleanText(block.getAttribute(a));
-    if (name && name.length <= 60) return { el: block, name };
+    if (name && name.length <= MAX_AUTHOR_CHARS) return { el: block, name };
   }
   return null;
 }
@@ -144,7 +172,7 @@ function authorsByPlace(blocks: Element[]): Map<Element, AuthorInfo> {
       order++;
       if (el.children.length > 1 || el.closest(QUOTE_SELECTOR)) continue;
       const name = cleanText(el.textContent);
-      if (name.length < 2 || name.length > MAX_NAME_CHARS || !/\p{L}/u.test(name) || DATE_LIKE.test(name) || /[.!?:]$/.test(name) || name.split(' ').length > 4) continue;
+      if (name.length < 2 || name.length > MAX_NAME_CHARS || !/\p{L}/u.test(name) || DATE_LIKE.test(name) || /[.!?:]$/.test(name) || name.split(' ').length > MAX_NAME_WORDS) continue;
       const key = pathIn(b, el);
       let p = places.get(key);
       if (!p) places.set(key, (p = { order, hits: new Map() }));
@@ -206,7 +234,7 @@ function bodyText(block: Element, author: Element, anchor: Element): string {
  */
 function isLinkBody(el: Element): boolean {
   const all = textOf(el).length;
-  return all > 0 && linkFreeLength(el) < 0.1 * all;
+  return all > 0 && linkFreeLength(el) < MAX_LINK_BODY_SHARE * all;
 }
 
 /**
@@ -328,7 +356,9 @@ function bestAnchorIn(el: Element, anchors: Element[]): Element | undefined {
   return best;
 }
 
+/** Link-free characters beyond the author's name that make a block a post on its own (shorter ones join a proven list). */
 const MIN_PROSE = 25;
+/** One author alone needs this many posts to be a thread (a serial, a diary), not a byline or feed. */
 const SINGLE_AUTHOR_MIN_POSTS = 6;
 
 function structuralThread(doc: Document, ref: Date, timeZone: string, dayFirst?: boolean): GenericResult | null {
@@ -348,7 +378,7 @@ function structuralThread(doc: Document, ref: Date, timeZone: string, dayFirst?:
   const candidates = [...byParent.entries()]
     .filter(([, kids]) => kids.size >= MIN_REPLY_LIST)
     .sort((a, b) => b[1].size - a[1].size)
-    .slice(0, 30);
+    .slice(0, MAX_CANDIDATE_LISTS);
   let best: { blocks: Block[]; parent: Element; score: number } | null = null;
   const comments = isArticlePage(doc);
   for (const [parent, kids] of candidates) {
@@ -539,6 +569,7 @@ export function voiceCount(names: string[]): number {
   return kept.length;
 }
 
+/** Same-signature groups larger than this are layout (list items, table cells), not a reply tree. */
 const MAX_NESTED_GROUP = 300;
 
 /**
@@ -553,7 +584,7 @@ function nestedBlocks(doc: Document, anchors: Element[], comments: boolean): { b
   const groups = new Map<string, Map<Element, Element>>();
   for (const anchor of anchors) {
     let depth = 0;
-    for (let e: Element | null = anchor; e && e.tagName !== 'BODY' && depth < 12; e = e.parentElement, depth++) {
+    for (let e: Element | null = anchor; e && e.tagName !== 'BODY' && depth < MAX_TREE_DEPTH; e = e.parentElement, depth++) {
       const cls = (e.getAttribute('class') ?? '').trim();
       if (!cls) continue;
       const key = `${e.tagName}.${cls.split(/\s+/).sort().join('.')}`;
@@ -622,7 +653,7 @@ function findOpeningPost(list: Element, blocks: Block[], anchors: Element[]): Bl
       if (!author) return null;
       if (linkFreeLength(sib) - author.name.length < MIN_PROSE) return null;
       // Not the whole page chrome: an opening post is one block, much like a reply in size.
-      if (sib.querySelectorAll('*').length > 40 * Math.max(...blocks.map((b) => b.el.querySelectorAll('*').length))) return null;
+      if (sib.querySelectorAll('*').length > MAX_OPENING_SIZE_RATIO * Math.max(...blocks.map((b) => b.el.querySelectorAll('*').length))) return null;
       // A header card (title, author, time) whose body follows it as a sibling: take that body.
       if (bodyText(sib, author.el, anchor).length < MIN_PROSE) {
         let body: Element | undefined;
