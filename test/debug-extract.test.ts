@@ -70,7 +70,7 @@ describe('debug:extract', () => {
 describe('debug:extract view (no browser)', () => {
   const page = `<html lang="zh-CN"><head><title>汶川地震救援进展</title><meta property="article:published_time" content="2008-05-13T10:22:00+08:00"></head><body>
 <div id="c"><p>${'汶川地震发生后，救援队伍迅速赶赴灾区，展开搜救工作。'.repeat(6)}</p>
-<p>相关：<a href="/news/2008/0514/n1.shtml">汶川地震救援队抵达映秀</a> <a href="/news/2008/0515/n2.shtml">救援物资运抵灾区</a> <a href="/sports/n3.shtml">足球比赛结果</a></p>
+<p>相关：<a href="/news/2008/0514/n1.shtml">汶川地震救援队抵达映秀</a> <a href="/news/2008/0515/n2.shtml">救援物资运抵灾区</a> <a href="/sports/n3.shtml">足球比赛结果</a> <a href="/news/2008/0514/n1.shtml">再看映秀</a></p>
 <a href="/img/472803.jpg"><img src="/img/472803.jpg" alt="地震救援现场"></a> <a href="/ad/img/101.gif">汶川地震救援广告</a> <a href="/files/report.pdf">汶川地震救援报告</a></div></body></html>`;
   it('scores links with the crawl\'s own scorer and strategy; images, ads and filtered files are skipped, not ranked', async () => {
     const { analyzePage } = await import('../src/extract/page.js');
@@ -89,6 +89,8 @@ describe('debug:extract view (no browser)', () => {
     // The on-topic article links outrank the sports one; every ranked link carries the score's parts.
     expect(ranked.indexOf('/news/2008/0514/n1.shtml')).toBeLessThan(ranked.indexOf('/sports/n3.shtml'));
     for (const l of rankedLinks(view)) expect(Object.keys(l.components ?? {}).length).toBeGreaterThan(1);
+    // Each URL once, however often the page links it.
+    expect(new Set(ranked).size).toBe(ranked.length);
     // Another strategy gives other scores: the view follows --strategy.
     const bfs = buildConfig({ topic: '汶川地震 救援', seeds: [url], strategy: 'bfs' }, {});
     const bfsView = buildDebugView(analysis, null, await PageJudge.create(bfs, () => undefined), '汶川地震 救援', bfs);
@@ -108,7 +110,7 @@ describe('debug:extract view (no browser)', () => {
   it('the panel folds away and the page keeps room for it; links coloured by score (headless Chromium)', async () => {
     const { chromium } = await import('playwright');
     const { CHROMIUM_ARGS } = await import('../src/fetch/browser.js');
-    const { INJECT } = await import('../src/cli/debug-extract.js');
+    const { INJECT, rankedLinks } = await import('../src/cli/debug-extract.js');
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     try {
       const p = await browser.newPage({ viewport: { width: 1200, height: 800 } });
@@ -117,7 +119,7 @@ describe('debug:extract view (no browser)', () => {
         url: 'http://x.test/', title: 'T', zone: '+08:00', text: '正文 text', thread: null, postTimes: [], topic: 't', strategy: 'combined', relevance: 0.5,
         links: [{ url: 'http://x.test/a', anchorText: 'a', priority: 0.9, components: { contextSim: 0.5 } }, { url: 'http://x.test/b', anchorText: 'b', priority: 0.1, components: { contextSim: 0.1 } }, { url: 'http://x.test/c.jpg', anchorText: 'c', skipped: 'an image' }],
       };
-      await p.evaluate(`(${INJECT})(${JSON.stringify(view)})`);
+      await p.evaluate(`(${INJECT})(${JSON.stringify({ ...view, ranked: rankedLinks(view) })})`);
       expect(await p.getAttribute('a[href="http://x.test/a"]', 'data-fc-hue')).toBe('120');
       expect(await p.getAttribute('a[href="http://x.test/b"]', 'data-fc-hue')).toBe('0');
       expect(await p.getAttribute('a[href="http://x.test/c.jpg"]', 'data-fc-link')).toBe('skipped');

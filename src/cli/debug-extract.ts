@@ -121,9 +121,12 @@ const parts = (c: Record<string, number> | undefined) =>
     .map(([k, v]) => `${k}=${v.toFixed(3)}`)
     .join(' ');
 
-/** The links the crawl would queue, best first. */
-export function rankedLinks(v: DebugView): DebugLink[] {
-  return v.links.filter((l) => l.priority !== undefined).sort((a, b) => b.priority! - a.priority!);
+/** The URLs the crawl would queue, best first, each once (a page often links one URL several times). */
+export function rankedLinks(v: Pick<DebugView, 'links'>): DebugLink[] {
+  const seen = new Set<string>();
+  return v.links
+    .filter((l) => l.priority !== undefined && !seen.has(l.url) && seen.add(l.url))
+    .sort((a, b) => b.priority! - a.priority!);
 }
 
 /** The terminal version of the panel. */
@@ -203,7 +206,7 @@ export const INJECT = String.raw`(view) => {
   panel.id = 'fc-debug-panel';
   const WIDE = 360;
   panel.setAttribute('style', 'position:fixed;top:0;right:0;width:' + WIDE + 'px;max-height:100vh;overflow:auto;z-index:2147483647;background:#fff;color:#111;border-left:3px solid #1f3a5f;box-shadow:-4px 0 12px rgba(0,0,0,.2);font:13px/1.45 system-ui,"Noto Sans CJK SC",sans-serif;padding:8px 10px;box-sizing:border-box;text-align:left');
-  const ranked = view.links.filter((l) => l.priority !== undefined).sort((a, b) => b.priority - a.priority).slice(0, 10);
+  const ranked = view.ranked;
   const skipped = view.links.filter((l) => l.skipped).length;
   const posts = view.thread ? view.thread.posts : [];
   panel.innerHTML =
@@ -289,7 +292,7 @@ export async function debugExtract(o: DebugOptions): Promise<DebugView> {
     const thread = extractThread({ html, url: page.url(), fetchedAt, xhr });
     const view = buildDebugView(analysis, thread, judge, topic, config);
     console.log(formatDebugView(view));
-    const r = (await page.evaluate(`(${INJECT})(${JSON.stringify(view)})`)) as { mainFound: boolean; f1: number; coloured: number };
+    const r = (await page.evaluate(`(${INJECT})(${JSON.stringify({ ...view, ranked: rankedLinks(view).slice(0, 10) })})`)) as { mainFound: boolean; f1: number; coloured: number };
     console.log(`page         main-text block ${r.mainFound ? `outlined (match F1 ${r.f1.toFixed(2)})` : 'not found in the DOM'}; ${r.coloured} links coloured`);
     if (o.screenshot) await page.screenshot({ path: o.screenshot });
     if (o.savePanel) writeFileSync(o.savePanel, await page.locator('#fc-debug-panel').evaluate((el) => el.outerHTML));
