@@ -5,7 +5,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { STRATEGIES, parseConfig, type CrawlConfigInput } from '../config/schema.js';
+import { FETCHERS, STRATEGIES, parseConfig, type CrawlConfigInput } from '../config/schema.js';
 import { formatFailures } from '../report/counts.js';
 import { parseExportFormats, type ExportFormat } from '../report/export.js';
 import { displayPath } from '../report/paths.js';
@@ -95,6 +95,7 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--browser <path>', 'Chromium/Chrome executable (default: CHROMIUM_PATH, then /usr/bin/chromium, then Playwright\'s download)')
     .option('--headed', 'show the browser window (needs a display: xvfb-run -a npm start -- --headed)')
     .option('--slow-mo <ms>', `slow each browser action down, with --headed${def(d.slowMoMs)}`, intArg('--slow-mo'))
+    .option('--fetcher <name>', `how pages are fetched: ${FETCHERS.join(', ')}: HTTP where it gives the same analysis, the browser where a page needs it${def(d.fetcher)}`)
     .option('--trace [mode]', 'Playwright traces under storage/traces: all (the default when MODE is left out), failures, or sample:N (default: no traces)')
     .option('--report [runId]', 'regenerate the HTML report of the latest run (or RUN_ID) without crawling')
     .option('--search <provider>', 'seed from a search engine results page: baidu, bing, duckduckgo, testweb')

@@ -28,6 +28,7 @@ export interface CliFlags {
   headed?: boolean;
   slowMo?: number;
   trace?: string | boolean;
+  fetcher?: string;
   cilin?: string;
   search?: string;
   searchK?: number;
@@ -127,6 +128,7 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
   set('browser', flags.browser);
   set('headed', flags.headed);
   set('slowMoMs', flags.slowMo);
+  set('fetcher', flags.fetcher);
   set('trace', flags.trace === true ? 'all' : flags.trace || undefined);
   set('cilinPath', flags.cilin);
   set('randomSeed', flags.randomSeed);

@@ -76,6 +76,24 @@ export const ThreadsOptionsSchema = z
 export const STRATEGIES = ['bfs', 'best-first', 'topology', 'semantic', 'time', 'ipagerank', 'classic', 'combined'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
 
+export const FETCHERS = ['adaptive', 'browser', 'http'] as const;
+export const AdaptiveOptionsSchema = z
+  .object({
+    /** Main-text character-shingle F1 (HTTP vs rendered) at least this counts as the same text. */
+    minTextF1: z.number().min(0).max(1).default(0.95),
+    /** Share of the rendered page's out-links the HTTP page must also have. */
+    minLinkRecall: z.number().min(0).max(1).default(0.95),
+    /** Equivalent renderings in a row before a URL pattern is fetched over HTTP. */
+    minSamples: z.number().int().positive().default(3),
+    /** After a pattern once differed, equivalent renderings in a row before HTTP again. */
+    afterDifference: z.number().int().positive().default(10),
+    /** Share of HTTP-decided pages rendered anyway to re-check their pattern (seeded by randomSeed). */
+    recheckShare: z.number().min(0).max(1).default(0.1),
+    /** Render an HTTP page whose main text is under this share of its pattern's rendered median. */
+    textGuard: z.number().min(0).max(1).default(0.5),
+  })
+  .strict();
+
 export const CrawlConfigSchema = z
   .object({
     /** One topic, or several crawled at once (seed 002): each page is classified into its best topic. */
@@ -99,8 +117,13 @@ export const CrawlConfigSchema = z
     respectRobotsTxt: z.boolean().default(true),
     /** Crawlee storage folder (datasets, key-value stores) and our own state, log and report. */
     storageDir: z.string().default('storage'),
-    /** `browser` renders pages in Chromium (JavaScript sites); `http` fetches raw HTML (static sites, much faster). */
-    fetcher: z.enum(['browser', 'http']).default('browser'),
+    /**
+     * `adaptive` fetches over HTTP and renders in Chromium only URL patterns that need it
+     * (src/fetch/adaptive.ts); `browser` renders every page; `http` never renders.
+     */
+    fetcher: z.enum(FETCHERS).default('adaptive'),
+    /** The adaptive fetcher's decision rule (src/fetch/adaptive.ts). */
+    adaptive: AdaptiveOptionsSchema.prefault({}),
     /** Browser executable; resolution order documented in src/fetch/browser.ts. */
     browser: z.string().optional(),
     headed: z.boolean().default(false),

@@ -12,6 +12,7 @@ import type { PageAnalysis } from '../extract/types.js';
 import { ProgressReporter, type ProgressStats } from '../report/progress.js';
 import { analyzePage } from '../extract/page.js';
 import { browserLaunchOptions } from '../fetch/browser.js';
+import { AdaptivePolicy, createAdaptiveFetcher } from '../fetch/adaptive.js';
 import { createBrowserFetcher, createHttpFetcher, crawleeConfig, type Fetcher, type RenderedPage } from '../fetch/crawler.js';
 import { Frontier, uniqueKeyOf } from '../frontier/frontier.js';
 import { FrontierJournal } from '../frontier/journal.js';
@@ -140,7 +141,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   mkdirSync(runDir, { recursive: true });
 
   const launchOptions =
-    config.fetcher === 'browser' ? (await browserLaunchOptions({ browser: config.browser, headed: config.headed, slowMo: config.slowMoMs })).launchOptions : undefined;
+    config.fetcher !== 'http' ? (await browserLaunchOptions({ browser: config.browser, headed: config.headed, slowMo: config.slowMoMs })).launchOptions : undefined;
   // Crawlee's own warnings (robots skips, retries) are in the crawl log already; keep the terminal for progress.
   crawleeLog.setLevel(LogLevel.ERROR);
 
@@ -234,6 +235,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       score: m.score,
       components: m.components,
       contentType: page.contentType,
+      ...(page.fetchedWith ? { fetchedWith: page.fetchedWith, fetchWhy: page.fetchWhy } : {}),
     };
     if (page.html === undefined) {
       record({ ...base, decision: 'not-html', reason: page.contentType });
@@ -248,7 +250,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     timings.pages++;
     let analysis: PageAnalysis;
     try {
-      analysis = analyzePage({ html: page.html, url: page.url, fetchedAt: page.fetchedAt });
+      analysis = page.analysis ?? analyzePage({ html: page.html, url: page.url, fetchedAt: page.fetchedAt });
     } catch (e) {
       record({ ...base, decision: 'failed', reason: `no document: ${(e as Error).message.split('\n')[0].slice(0, 200)}` });
       return;
@@ -363,24 +365,27 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     onPage,
     onFailure,
   };
-  const crawler: Fetcher = launchOptions
-    ? createBrowserFetcher({
-        ...fetchOptions,
-        launchOptions,
-        preNavigation: async (page, request) => {
-          for (const p of plugins) await p.preNavigation?.(page, request);
-        },
-        postNavigation: async (page, request, failed) => {
-          for (const p of plugins) await p.postNavigation?.(page, request, failed);
-        },
-        isolatePages: plugins.some((p) => p.isolatePages),
-        pageClosing: plugins.some((p) => p.pageClosing)
-          ? async (page) => {
-              for (const p of plugins) await p.pageClosing?.(page);
-            }
-          : undefined,
-      })
-    : createHttpFetcher(fetchOptions);
+  const browserOptions = launchOptions && {
+    ...fetchOptions,
+    launchOptions,
+    preNavigation: async (page: Page, request: Request) => {
+      for (const p of plugins) await p.preNavigation?.(page, request);
+    },
+    postNavigation: async (page: Page, request: Request, failed: boolean) => {
+      for (const p of plugins) await p.postNavigation?.(page, request, failed);
+    },
+    isolatePages: plugins.some((p) => p.isolatePages),
+    pageClosing: plugins.some((p) => p.pageClosing)
+      ? async (page: Page) => {
+          for (const p of plugins) await p.pageClosing?.(page);
+        }
+      : undefined,
+  };
+  const crawler: Fetcher = !browserOptions
+    ? createHttpFetcher(fetchOptions)
+    : config.fetcher === 'adaptive'
+      ? createAdaptiveFetcher({ ...browserOptions, policy: new AdaptivePolicy({ ...config.adaptive, randomSeed: config.randomSeed }) })
+      : createBrowserFetcher(browserOptions);
 
   let stopReason = 'frontier empty or budget reached';
   const timer =

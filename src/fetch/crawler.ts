@@ -6,6 +6,7 @@
 import { Configuration, HttpCrawler, PlaywrightCrawler, playwrightUtils, type IRequestManager, type Request } from 'crawlee';
 import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
 import type { LaunchOptions, Page } from 'playwright';
+import type { PageAnalysis } from '../extract/types.js';
 import { chromium } from 'playwright';
 
 /** A rendered page, as plain data. */
@@ -22,6 +23,13 @@ export interface RenderedPage {
   xhrJson: { url: string; json: unknown }[];
   /** The live browser page (absent with the HTTP fetcher). */
   page?: Page;
+  /** `fetcher: adaptive` (src/fetch/adaptive.ts): which path fetched the page, and why. */
+  fetchedWith?: 'http' | 'browser';
+  fetchWhy?: string;
+  /** HTTP vs rendered analysis of the same response, when the adaptive fetcher compared them. */
+  comparison?: { equivalent: boolean; textF1: number; linkRecall: number; differences: string[] };
+  /** The page analysis, when the fetcher already made it (the engine reuses it). */
+  analysis?: PageAnalysis;
 }
 
 /** What the engine needs from a downloader: Crawlee's crawler run/stop. */

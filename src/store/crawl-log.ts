@@ -32,6 +32,9 @@ export interface CrawlLogEntry {
   contentType?: string;
   /** The page is a reply thread: which matcher decided (a template's name, `generic`, …) and how sure it is. */
   thread?: { matcher: string; confidence: number };
+  /** `fetcher: adaptive`: fetched over plain HTTP or rendered in the browser, and why (src/fetch/adaptive.ts). */
+  fetchedWith?: 'http' | 'browser';
+  fetchWhy?: string;
   /** Ground-truth label when the crawl runs on a labelled web (test web, benchmarks). */
   truth?: boolean;
 }
