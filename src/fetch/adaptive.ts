@@ -65,6 +65,14 @@ export function urlShape(url: string): string {
   return `${u.host}${path}${ext ? '~' + ext : ''}${u.search ? '?' + [...new Set(u.searchParams.keys())].sort().join('&') : ''}`;
 }
 
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
+
 // ---------------------------------------------------------------- comparing two renderings
 
 /** What a focused crawler reads from a page; the comparison works on these. */
@@ -208,6 +216,7 @@ export class AdaptivePolicy {
   readonly opts: AdaptivePolicyOptions;
   private readonly patterns = new Map<string, PatternStats>();
   private readonly shapes = new Map<string, PatternStats>();
+  private readonly hosts = new Map<string, PatternStats>();
   private readonly rng: Rng;
 
   constructor(opts: Partial<AdaptivePolicyOptions> = {}) {
@@ -221,22 +230,30 @@ export class AdaptivePolicy {
     return s;
   }
 
-  private settled(s: PatternStats | undefined): boolean {
+  /**
+   * Enough equivalent renderings in a row. On a host where every comparison so far (at least
+   * minSamples) was equivalent, one is enough for a further pattern: the host's evidence is the
+   * prior. Any difference on the host restores the full count for all its patterns.
+   */
+  private settled(s: PatternStats | undefined, host?: PatternStats): boolean {
     if (!s) return false;
-    return s.streak >= (s.differences > 0 ? Math.max(this.opts.afterDifference, this.opts.minSamples) : this.opts.minSamples);
+    if (s.differences > 0) return s.streak >= Math.max(this.opts.afterDifference, this.opts.minSamples);
+    const cleanHost = host !== undefined && host.differences === 0 && host.compared >= this.opts.minSamples;
+    return s.streak >= (cleanHost ? 1 : this.opts.minSamples);
   }
 
   decide(url: string): Decision {
     const pattern = urlPattern(url);
     const p = this.patterns.get(pattern);
     const shape = this.shapes.get(urlShape(url));
+    const host = this.hosts.get(hostOf(url));
     let d: Decision;
     if (p && p.compared > 0) {
-      if (this.settled(p)) d = { mode: 'http', pattern, why: `pattern ${pattern}: ${p.streak} renderings in a row gave the same analysis over HTTP` };
+      if (this.settled(p, host)) d = { mode: 'http', pattern, why: `pattern ${pattern}: ${p.streak} renderings in a row gave the same analysis over HTTP` };
       else if (p.streak < p.compared && p.lastDifference)
         d = { mode: 'browser', pattern, why: `pattern ${pattern} needs the browser: ${p.lastDifference.what.join('; ')} (on ${p.lastDifference.url}); ${p.streak} equivalent since` };
       else d = { mode: 'browser', pattern, why: `learning pattern ${pattern}: ${p.streak} of ${this.opts.minSamples} equivalent renderings so far` };
-    } else if (shape && shape.differences === 0 && this.settled(shape)) {
+    } else if (shape && shape.differences === 0 && this.settled(shape, host)) {
       d = { mode: 'http', pattern, why: `new pattern ${pattern}; its URL shape ${urlShape(url)} gave the same analysis over HTTP ${shape.streak} times, never different` };
     } else {
       d = { mode: 'browser', pattern, why: `learning pattern ${pattern}: not rendered yet` };
@@ -265,7 +282,7 @@ export class AdaptivePolicy {
 
   /** Record a comparison made on a rendered page. */
   record(url: string, c: Comparison, renderedTextLength: number): void {
-    for (const s of [this.stats(this.patterns, urlPattern(url)), this.stats(this.shapes, urlShape(url))]) {
+    for (const s of [this.stats(this.patterns, urlPattern(url)), this.stats(this.shapes, urlShape(url)), this.stats(this.hosts, hostOf(url))]) {
       s.compared++;
       if (c.equivalent) {
         s.equivalent++;
@@ -289,7 +306,7 @@ export class AdaptivePolicy {
   table(): { pattern: string; mode: FetchMode; compared: number; equivalent: number; http: number; browser: number; lastDifference?: string }[] {
     return [...this.patterns.entries()].map(([pattern, s]) => ({
       pattern,
-      mode: this.settled(s) ? 'http' : 'browser',
+      mode: this.settled(s, this.hosts.get(pattern.split('/')[0])) ? 'http' : 'browser',
       compared: s.compared,
       equivalent: s.equivalent,
       http: s.http,

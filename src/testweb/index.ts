@@ -26,6 +26,14 @@ export interface TestWebOptions {
   useThucnews?: string | false;
   startTime?: Date;
   slowPageMs?: number;
+  /**
+   * The mixed web for the adaptive fetcher: the default web plus seven server-rendered portals and
+   * one whose URL patterns differ (server-rendered, JavaScript-built, comments by XHR). The
+   * default web's own sites keep their content and truth.
+   */
+  mixed?: boolean;
+  /** Mixed web: the test-web time from which the mixed portal's server-rendered articles turn JavaScript-only. */
+  staticTurnsJsAt?: Date;
 }
 export interface TopicTruth { id: string; label: string; keywords: string[] }
 export interface TunnelTruth {
@@ -64,7 +72,7 @@ export function resolveOptions(opts: TestWebOptions = {}) {
   if (!Number.isInteger(articlesPerChannel) || articlesPerChannel < 1) throw new Error(`testweb: articlesPerChannel must be a positive integer, got ${articlesPerChannel}`);
   if (!Number.isInteger(portals) || portals < 1 || portals > 20) throw new Error(`testweb: portals must be an integer 1..20, got ${portals}`);
   const thucnews: string | false = opts.useThucnews && existsSync(opts.useThucnews) ? opts.useThucnews : false;
-  return { seed, articlesPerChannel, portals, thucnews, start: opts.startTime ?? DEFAULT_START, slowPageMs: opts.slowPageMs ?? 3000 };
+  return { seed, articlesPerChannel, portals, thucnews, start: opts.startTime ?? DEFAULT_START, slowPageMs: opts.slowPageMs ?? 3000, mixed: !!opts.mixed, staticTurnsJsAt: opts.staticTurnsJsAt?.getTime() };
 }
 
 const RELEVANT_KINDS = new Set(['article', 'thread']);
@@ -125,10 +133,10 @@ export function walk(model: WebModel, ctx: Ctx, seeds: string[], site: (url: str
 
 export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> {
   const o = resolveOptions(opts);
-  const model = generateModel({ seed: o.seed, articlesPerChannel: o.articlesPerChannel, portals: o.portals, thucnews: o.thucnews, start: o.start });
+  const model = generateModel({ seed: o.seed, articlesPerChannel: o.articlesPerChannel, portals: o.portals, thucnews: o.thucnews, start: o.start, mixed: o.mixed });
   let now = model.start;
   const requestLog: RequestLogEntry[] = [];
-  const misc: MiscOptions = { slowPageMs: o.slowPageMs };
+  const misc: MiscOptions = { slowPageMs: o.slowPageMs, staticTurnsJsAt: o.staticTurnsJsAt };
   const servers = await startServers(model, () => now, requestLog, misc);
   const byOrigin = new Map([...servers.origins].map(([k, v]) => [v, k]));
   const locate = (url: string) => {

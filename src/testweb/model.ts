@@ -16,8 +16,11 @@ export interface SiteModel {
   key: string;
   name: string;
   kind: SiteKind;
-  /** News portals only: where articles live and how their text reaches the page. */
-  style?: 'inline' | 'api';
+  /**
+   * News portals only: how article text reaches the page. `inline`/`api`: JavaScript (the
+   * default web's portals); `static`: server-rendered; `mixed`: per URL pattern (Article.render).
+   */
+  style?: 'inline' | 'api' | 'static' | 'mixed';
   robots: string;
 }
 
@@ -43,6 +46,11 @@ export interface Article {
   commentTimes: number[];
   /** Static (server-rendered) page instead of a JS-built one: tunnel cluster, GBK, broken. */
   static?: boolean;
+  /**
+   * Mixed web's portals only: `static` text and links in the HTML, no comment widget; `js` text
+   * put there by an inline script; `xhr-comments` static text with a comment widget loading by XHR.
+   */
+  render?: 'static' | 'js' | 'xhr-comments';
 }
 
 export interface Board { fid: number; name: string; topic: TopicId | null; threads: number[] }
@@ -89,6 +97,12 @@ export interface ModelOptions {
   portals: number;
   thucnews?: string | false;
   start: Date;
+  /**
+   * The mixed web (adaptive-fetcher benchmark): the default web plus server-rendered portals and
+   * one portal where only some URL patterns need JavaScript. Generated after everything else from
+   * its own random streams, so the default web's sites keep their content and truth.
+   */
+  mixed?: boolean;
 }
 
 export const PORTAL_NAMES = ['华夏新闻网', '神州在线', '东方资讯网', '环球新闻中心', '长江新闻网', '北方视窗'];
@@ -365,6 +379,8 @@ export function generateModel(opts: ModelOptions): WebModel {
   // ---- search engine site ----
   sites.push({ key: 'search', name: '搜索', kind: 'search', robots: 'User-agent: *\nDisallow: /ad/\n' });
 
+  if (opts.mixed) addMixedPortals({ rng, opts, sites, portals, articles, articleByPath, usedIds, titleFor, start, quakeTime: QUAKE_TIME });
+
   return {
     seed: opts.seed, start, sites, portals, articles, articleByPath, boards, threads,
     charity: { site: charitySite, homeText: charityHome, cluster },
@@ -372,6 +388,81 @@ export function generateModel(opts: ModelOptions): WebModel {
     tunnels: [{ topic: 'quake', via: [...viaArticles, key(charitySite, '/')], cluster: cluster.map((id) => key(charitySite, articles.get(id)!.path)) }],
     deadLinks, users,
   };
+}
+
+/** Server-rendered portals and a portal whose URL patterns differ in needing JavaScript (ModelOptions.mixed). */
+export const MIXED_STATIC_PORTALS = 7;
+function addMixedPortals(g: {
+  rng: Rng; opts: ModelOptions; sites: SiteModel[]; portals: Portal[]; articles: Map<string, Article>; articleByPath: Map<string, string>;
+  usedIds: Set<string>; titleFor: (r: Rng, topic: TopicId) => string; start: number; quakeTime: number;
+}): void {
+  const topics = TOPIC_LEXICONS.map((t) => t.id);
+  const first = g.opts.portals;
+  const added: Portal[] = [];
+  for (let k = 0; k <= MIXED_STATIC_PORTALS; k++) {
+    const pi = first + k;
+    const site = `news${pi + 1}`;
+    const style: 'static' | 'mixed' = k < MIXED_STATIC_PORTALS ? 'static' : 'mixed';
+    g.sites.push({
+      key: site, name: PORTAL_NAMES[pi % PORTAL_NAMES.length] + (pi >= PORTAL_NAMES.length ? String(pi) : ''),
+      kind: 'news', style, robots: 'User-agent: *\nDisallow: /member/\nDisallow: /print/\n',
+    });
+    const pr = g.rng.fork(`mixed-portal:${pi}`);
+    const channels: Channel[] = [];
+    for (const topic of topics) {
+      const [name, dir] = CHANNEL_NAMES[topic];
+      const ch: Channel = { topic, name, dir, articles: [] };
+      for (let i = 0; i < g.opts.articlesPerChannel; i++) {
+        const ar = pr.fork(`a:${topic}:${i}`);
+        let publish: number;
+        if (topic === 'quake') publish = g.quakeTime + ar.int(10, Math.floor((g.start - g.quakeTime) / 60_000) - 60) * 60_000;
+        else publish = g.start - ar.int(0, 60 * 24 * 60 - 60) * 60_000 - HOUR;
+        publish = Math.floor(publish / 60_000) * 60_000;
+        const t = cst(publish);
+        let id: string;
+        do id = String(ar.int(3000000, 3999999)); while (g.usedIds.has(id));
+        g.usedIds.add(id);
+        // The mixed portal: half its articles server-rendered, a quarter live reports built by
+        // JavaScript, a quarter commentary pages whose comments load by XHR; each kind its own URL shape.
+        const roll = ar.float();
+        const render: Article['render'] = style === 'static' ? 'static' : roll < 0.5 ? 'static' : roll < 0.75 ? 'js' : 'xhr-comments';
+        const path = render === 'js' ? `/live/${id}.html` : render === 'xhr-comments' ? `/pinglun/${t.y}${p2(t.mo)}/${id}.html` : `/${dir}/${t.y}-${p2(t.mo)}-${p2(t.d)}/content_${id}.htm`;
+        const lx = lexiconOf(topic);
+        const hot = topic === 'quake' ? ar.float() * 2 + 0.3 : ar.float() * 0.8 + 0.05;
+        const art: Article = {
+          id, site, path, topic, title: g.titleFor(ar, topic), paras: Array.from({ length: ar.int(4, 8) }, () => paragraph(ar, lx)), publish,
+          timeFormat: ar.int(0, 3), metaPubdate: ar.chance(0.5), source: ar.pick(SOURCES), related: [],
+          commentTimes: decayingArrivals(ar.fork('comments'), publish, hot, ar.int(6, 48), 120), render,
+        };
+        g.articles.set(id, art);
+        g.articleByPath.set(key(site, path), id);
+        ch.articles.push(id);
+      }
+      ch.articles.sort((a, b) => g.articles.get(b)!.publish - g.articles.get(a)!.publish);
+      channels.push(ch);
+    }
+    const portal: Portal = { site, channels, hub: { path: '/zt/dizhen/', title: '抗震救灾专题', articles: channels.find((c) => c.topic === 'quake')!.articles.slice() } };
+    g.portals.push(portal);
+    added.push(portal);
+  }
+  // Related links of the new portals' articles only (the default web's articles keep theirs).
+  for (const p of added) {
+    for (const ch of p.channels) {
+      for (const id of ch.articles) {
+        const art = g.articles.get(id)!;
+        const r = g.rng.fork(`mixed-rel:${id}`);
+        const seen = new Set([id]);
+        for (let k = r.int(5, 8); k > 0; k--) {
+          const topic = r.chance(0.2) ? r.pick(topics.filter((t) => t !== art.topic)) : art.topic;
+          const other = r.chance(0.1) ? r.pick(added) : p;
+          const o = g.articles.get(r.pick(other.channels.find((c) => c.topic === topic)!.articles))!;
+          if (seen.has(o.id)) continue;
+          seen.add(o.id);
+          art.related.push({ site: o.site, path: o.path, text: o.title });
+        }
+      }
+    }
+  }
 }
 
 /** Lazily generated reply/comment text: depends only on (seed, thread, index). */

@@ -6,7 +6,7 @@
 import iconv from 'iconv-lite';
 import { Rng, hash32 } from './rng.js';
 import { sentence, lexiconOf, TOPIC_LEXICONS, type TopicId } from './lexicon.js';
-import { cst, isoCst, key, replyText, type Article, type Thread, type WebModel, type PageKind } from './model.js';
+import { cst, isoCst, key, replyText, type Article, type SiteModel, type Thread, type WebModel, type PageKind } from './model.js';
 
 export interface PageTruth {
   kind: PageKind;
@@ -84,7 +84,7 @@ function link(ctx: Ctx, from: string, site: string, path: string): string {
 function portalOf(model: WebModel, site: string) {
   return model.portals.find((p) => p.site === site);
 }
-function listPath(style: 'inline' | 'api' | undefined, dir: string, page: number): string {
+function listPath(style: SiteModel['style'], dir: string, page: number): string {
   if (page <= 1) return style === 'inline' ? `/${dir}/index.shtml` : `/${dir}/`;
   return `/${dir}/index_${page}.shtml`;
 }
@@ -217,6 +217,36 @@ ${loader}
 <script>${COMMENTS}</script>`, head);
 }
 
+/**
+ * Articles of the mixed web's portals (Article.render): the same layout and links as the default
+ * portals' pages, the text either in the HTML or built by an inline script, and a comment widget
+ * loading by XHR on `xhr-comments` pages only. `render` may be overridden (a pattern turning
+ * JavaScript-only mid-crawl, MiscOptions.staticTurnsJsAt).
+ */
+function mixedArticlePage(ctx: Ctx, a: Article, render: NonNullable<Article['render']>): string {
+  const m = ctx.model;
+  const s = siteOf(m, a.site);
+  const portal = portalOf(m, a.site)!;
+  const ch = portal.channels.find((c) => c.topic === a.topic)!;
+  const related = a.related.map((r) => `<li><a href="${link(ctx, a.site, r.site, r.path)}">${esc(r.text)}</a></li>`);
+  const hot = latest(m, a.site, 6).filter((x) => x.id !== a.id).slice(0, 5).map((x) => `<li><a href="${esc(x.path)}">${esc(x.title)}</a></li>`);
+  const head = a.metaPubdate ? `\n<meta name="pubdate" content="${isoCst(a.publish)}">` : '';
+  const d = articleData(a);
+  const body = render === 'js'
+    ? `<div id="article" class="article-content"><div class="loading">正在加载...</div></div>\n<script>\nvar ARTICLE_DATA=${scriptJson(d)};\n${BUILD_ARTICLE}\nbuildArticle(ARTICLE_DATA);\n</script>`
+    : `<div id="article" class="article-content"><h1>${esc(d.title)}</h1><div class="time-source"><span class="time">${esc(d.time)}</span> <span class="source">来源：${esc(d.source)}</span></div><div class="article-body">${d.paras.map((p) => `<p>${esc(p)}</p>`).join('')}</div></div>`;
+  const comments = render === 'xhr-comments'
+    ? `<div id="comments"><h3>网友评论（<span id="comment-count">0</span>条）</h3><div id="comment-list" data-aid="${a.id}"></div><a id="comment-more" href="#" style="display:none">查看更多评论</a></div>\n<script>${COMMENTS}</script>`
+    : '';
+  return newsLayout(ctx, a.site, `${a.title}_${ch.name}_${s.name}`, `
+<div class="crumbs"><a href="/">首页</a> &gt; <a href="${listPath(s.style, ch.dir, 1)}">${ch.name}</a> &gt; 正文</div>
+${body}
+${a.topic === 'quake' ? `<p class="zt-link"><a href="${esc(portal.hub.path)}">更多报道请进入：抗震救灾专题</a></p>` : ''}
+<div class="related"><h3>相关新闻</h3><ul>${related.join('\n')}</ul></div>
+<div class="hot"><h3>热点新闻</h3><ul>${hot.join('\n')}</ul></div>
+${comments}`, head);
+}
+
 function staticArticleHtml(ctx: Ctx, a: Article, opts: { charset?: string; broken?: boolean } = {}): string {
   const s = siteOf(ctx.model, a.site);
   const related = a.related.map((r) => `<li><a href="${link(ctx, a.site, r.site, r.path)}">${esc(r.text)}</a></li>`).join('\n');
@@ -284,7 +314,7 @@ function commentsJson(ctx: Ctx, a: Article, page: number) {
   return { total: shown.length, page, pageSize: PER_PAGE_COMMENTS, comments };
 }
 
-function newsRoute(m: WebModel, site: string, path: string, q: URLSearchParams): Route | undefined {
+function newsRoute(m: WebModel, site: string, path: string, q: URLSearchParams, opts: MiscOptions): Route | undefined {
   const s = siteOf(m, site);
   const portal = portalOf(m, site)!;
   const c = key(site, path + (q.size ? '?' + q.toString() : ''));
@@ -292,7 +322,12 @@ function newsRoute(m: WebModel, site: string, path: string, q: URLSearchParams):
   const aid = m.articleByPath.get(key(site, path));
   if (aid) {
     const a = m.articles.get(aid)!;
-    return { canonical: key(site, path), truth: { kind: 'article', topic: a.topic, publishTime: isoCst(a.publish), title: a.title }, respond: (ctx) => html(articlePage(ctx, a)) };
+    const page = (ctx: Ctx) => {
+      if (!a.render) return articlePage(ctx, a);
+      const turned = a.render === 'static' && s.style === 'mixed' && opts.staticTurnsJsAt !== undefined && ctx.now >= opts.staticTurnsJsAt;
+      return mixedArticlePage(ctx, a, turned ? 'js' : a.render);
+    };
+    return { canonical: key(site, path), truth: { kind: 'article', topic: a.topic, publishTime: isoCst(a.publish), title: a.title }, respond: (ctx) => html(page(ctx)) };
   }
   for (let ci = 0; ci < portal.channels.length; ci++) {
     const ch = portal.channels[ci];
@@ -633,7 +668,11 @@ ${body}
 <div class="footer">Copyright 2008 城市生活网</div></body></html>`;
 }
 
-export interface MiscOptions { slowPageMs: number }
+export interface MiscOptions {
+  slowPageMs: number;
+  /** Mixed web: from this test-web time (ms) on, the mixed portal's server-rendered articles are built by JavaScript. */
+  staticTurnsJsAt?: number;
+}
 
 function miscRoute(m: WebModel, path: string, q: URLSearchParams, opts: MiscOptions): Route | undefined {
   const site = m.misc.site;
@@ -713,7 +752,7 @@ export function resolve(m: WebModel, site: string, pathAndQuery: string, now: nu
   }
   if (path === '/css/main.css') return { canonical: key(site, path), respond: () => ({ status: 200, headers: { 'content-type': 'text/css' }, body: 'body{font:14px/1.6 sans-serif}.ad-banner img{display:block}' }) };
   if (m.deadLinks.has(key(site, path))) return { canonical: key(site, path), truth: { kind: 'fault', topic: null }, respond: () => notFound() };
-  if (s.kind === 'news') return newsRoute(m, site, path, q);
+  if (s.kind === 'news') return newsRoute(m, site, path, q, opts);
   if (s.kind === 'forum') return forumRoute(m, path, q, now);
   if (s.kind === 'search') return searchRoute(m, path, q);
   if (site === m.charity.site) return charityRoute(m, path);
