@@ -3,6 +3,7 @@
  * polylines, so they are written directly rather than pulling a charting library in.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { adaptiveMd, type AdaptiveBench } from './adaptive.js';
 import { budgetTable, meanSd, rateAt, reportBudgets, type BudgetTable } from './metrics.js';
 
 export interface CurveRun {
@@ -40,6 +41,8 @@ export interface BenchResults {
   curves: CurveRun[];
   speed: SpeedRun[];
   frontierScale?: string;
+  /** bench/adaptive.ts: adaptive vs browser vs Crawlee on the mixed test web. */
+  adaptive?: AdaptiveBench;
   notes: string[];
 }
 
@@ -213,6 +216,10 @@ export function summaryMd(r: BenchResults, chartPaths: Map<string, string>): { f
     out.push('## Speed and cost', '', 'Runs interleaved (ours, Crawlee, Crawlee, ours, …) on the same web, seeds, budget and concurrency. Node CPU excludes the in-process web server\'s rendering on Wikispeedia (measured and subtracted); Chromium\'s own processes are not counted.', '');
     out.push(speedMd(r.speed), '', 'Where the time goes, ms per page (handler stages of our engine, `CrawlResult.timings`; render = navigation start to DOM serialised):', '', stagesMd(r.speed), '');
     readme.push('**Speed** (same web, budget and concurrency; interleaved runs):', '', speedMd(r.speed), '');
+  }
+  if (r.adaptive) {
+    out.push('## Adaptive rendering (bench/adaptive.ts)', '', adaptiveMd(r.adaptive), '');
+    readme.push(adaptiveMd(r.adaptive), '');
   }
   if (r.frontierScale) out.push('## Frontier at scale (bench/frontier-scale.ts)', '', '```', r.frontierScale.trim(), '```', '');
   if (r.notes.length) out.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');

@@ -16,6 +16,7 @@ import { ProgressReporter } from '../src/report/progress.js';
 import { startTestWeb } from '../src/testweb/index.js';
 import { hash32, Rng } from '../src/testweb/rng.js';
 import { startWikispeediaWeb, wikispeediaMissing } from '../src/testweb/wikispeedia.js';
+import { benchAdaptive } from './adaptive.js';
 import { runCrawleeBaseline } from './baseline.js';
 import { curveSvg, summaryMd, writeReadmeBlock, type BenchResults, type CurveRun, type SpeedRun } from './report.js';
 
@@ -25,20 +26,22 @@ const program = new Command()
   .name('bench')
   .option('--quick', 'small budgets and fewer topics (a few minutes)')
   .option('--out <dir>', 'results folder', join(ROOT, 'bench', 'results'))
-  .option('--only <parts>', 'comma list of parts: testweb,wikispeedia,speed,frontier', 'testweb,wikispeedia,speed,frontier')
+  .option('--only <parts>', 'comma list of parts: testweb,wikispeedia,speed,frontier,adaptive', 'testweb,wikispeedia,speed,frontier,adaptive')
   .option('--no-readme', 'do not rewrite the README block')
   .option('--from <json>', 'only re-render summary.md, charts and the README block from a saved run')
   .option('--topics <ids>', 'comma list of topics to crawl (test web and Wikispeedia ids; default: the mode\'s)')
   .option('--test-pages <n>', 'budget per test-web crawl (default: 100 quick, 300 full)')
+  .option('--adaptive-pages <n>', 'budget per crawl of the adaptive part (default: 100 quick, 300 full)')
+  .option('--adaptive-reps <n>', 'interleaved reps of the adaptive part (default: 1 quick, 2 full)')
   .option('--wiki-pages <n>', 'budget per Wikispeedia crawl (default: 150 quick, 1000 full)');
 program.parse();
-const opts = program.opts<{ quick?: boolean; out: string; only: string; readme: boolean; from?: string; topics?: string; testPages?: string; wikiPages?: string }>();
+const opts = program.opts<{ quick?: boolean; out: string; only: string; readme: boolean; from?: string; topics?: string; testPages?: string; wikiPages?: string; adaptivePages?: string; adaptiveReps?: string }>();
 const quick = !!opts.quick;
 const parts = new Set(opts.only.split(',').map((s) => s.trim()));
 
 const PLAN = quick
-  ? { testTopics: ['quake'] as string[] | undefined, testPages: 100, wikiTopics: ['birds', 'elements'], wikiPages: 150, speedReps: 2, speedPages: 120, browserSpeedPages: 30, frontierN: 200_000 }
-  : { testTopics: undefined as string[] | undefined, testPages: 300, wikiTopics: undefined as string[] | undefined, wikiPages: 1000, speedReps: 3, speedPages: 400, browserSpeedPages: 100, frontierN: 1_000_000 };
+  ? { adaptivePages: 100, adaptiveReps: 1, testTopics: ['quake'] as string[] | undefined, testPages: 100, wikiTopics: ['birds', 'elements'], wikiPages: 150, speedReps: 2, speedPages: 120, browserSpeedPages: 30, frontierN: 200_000 }
+  : { adaptivePages: 300, adaptiveReps: 2, testTopics: undefined as string[] | undefined, testPages: 300, wikiTopics: undefined as string[] | undefined, wikiPages: 1000, speedReps: 3, speedPages: 400, browserSpeedPages: 100, frontierN: 1_000_000 };
 const CONCURRENCY = 4;
 // Wikispeedia topics are started as a user would: the topic's two or three query words and 3 seed articles.
 const WIKI_SEEDS = 3;
@@ -56,6 +59,8 @@ const budget = (flag: string, v: string | undefined, dflt: number): number => {
 };
 PLAN.testPages = budget('--test-pages', opts.testPages, PLAN.testPages);
 PLAN.wikiPages = budget('--wiki-pages', opts.wikiPages, PLAN.wikiPages);
+PLAN.adaptivePages = budget('--adaptive-pages', opts.adaptivePages, PLAN.adaptivePages);
+PLAN.adaptiveReps = budget('--adaptive-reps', opts.adaptiveReps, PLAN.adaptiveReps);
 if (opts.topics) PLAN.testTopics = PLAN.wikiTopics = opts.topics.split(',').map((t) => t.trim());
 const storage = mkdtempSync(join(tmpdir(), 'bench-'));
 const quiet = () => new ProgressReporter({ quiet: true });
@@ -299,6 +304,10 @@ try {
   if (parts.has('wikispeedia') || parts.has('speed')) await benchWikispeedia();
   if (parts.has('testweb')) await benchTestWeb();
   if (parts.has('frontier')) results.frontierScale = frontierScale();
+  if (parts.has('adaptive')) {
+    say('Adaptive rendering on the mixed test web');
+    results.adaptive = await benchAdaptive({ budget: PLAN.adaptivePages, reps: PLAN.adaptiveReps, concurrency: CONCURRENCY, storageDir: storage, say });
+  }
   observations();
   write();
 } finally {

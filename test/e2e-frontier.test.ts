@@ -49,7 +49,7 @@ beforeAll(async () => {
     progress: new ProgressReporter({ quiet: true }),
   });
   delayedSite = { host, requests: web.requestLog.filter((r) => r.host === host && r.at >= since).map((r) => ({ at: r.at, path: r.path })) };
-}, 150_000);
+}, 300_000);
 
 afterAll(async () => {
   await web?.close();

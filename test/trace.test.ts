@@ -48,7 +48,7 @@ afterAll(async () => {
 async function tracedCrawl(mode: string) {
   const storageDir = mkdtempSync(join(tmpdir(), 'fc-trace-'));
   dirs.push(storageDir);
-  const config = parseConfig({ topics: [{ keywords: ['汶川地震', '救援'], seeds: [`${origin}/`] }], storageDir, maxPages: 10, maxConcurrency: 2, respectRobotsTxt: false });
+  const config = parseConfig({ topics: [{ keywords: ['汶川地震', '救援'], seeds: [`${origin}/`] }], storageDir, maxPages: 10, maxConcurrency: 2, respectRobotsTxt: false, fetcher: 'browser' });
   const plugin = tracePlugin(mode);
   const result = await runCrawl({ config, plugins: [plugin], progress: new ProgressReporter({ quiet: true }) });
   const files = readdirSync(join(storageDir, 'traces')).sort();

@@ -46,6 +46,8 @@ export function explainUrl(storageDir: string, url: string, runId?: string): str
       `  parent       ${e.parent ?? '(seed)'}`,
       `  depth        ${e.depth}`,
     );
+    // fetcher: adaptive (src/fetch/adaptive.ts): which path, and the evidence behind the choice
+    if (e.fetchedWith) lines.push(`  fetched with ${e.fetchedWith}: ${e.fetchWhy ?? ''}`);
     if (e.relevance !== undefined) lines.push(`  relevance    ${fmt(e.relevance)} (${e.relevant ? 'relevant' : 'not relevant'}${e.topic ? `, topic ${e.topic}` : ''})`);
     return lines.join('\n');
   }

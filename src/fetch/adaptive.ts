@@ -249,7 +249,7 @@ export class AdaptivePolicy {
     const host = this.hosts.get(hostOf(url));
     let d: Decision;
     if (p && p.compared > 0) {
-      if (this.settled(p, host)) d = { mode: 'http', pattern, why: `pattern ${pattern}: ${p.streak} renderings in a row gave the same analysis over HTTP` };
+      if (this.settled(p, host)) d = { mode: 'http', pattern, why: `pattern ${pattern}: ${p.streak} rendering(s) in a row gave the same analysis over HTTP` };
       else if (p.streak < p.compared && p.lastDifference)
         d = { mode: 'browser', pattern, why: `pattern ${pattern} needs the browser: ${p.lastDifference.what.join('; ')} (on ${p.lastDifference.url}); ${p.streak} equivalent since` };
       else d = { mode: 'browser', pattern, why: `learning pattern ${pattern}: ${p.streak} of ${this.opts.minSamples} equivalent renderings so far` };

@@ -10,9 +10,10 @@ const program = new Command()
   .option('--articles <n>', 'articles per channel', '40')
   .option('--portals <n>', 'number of news portals', '2')
   .option('--thucnews <dir>', 'THUCNews dir for real headlines', '../shared/data/thucnews')
-  .option('--slow-ms <n>', 'delay of the slow page in ms', '3000');
+  .option('--slow-ms <n>', 'delay of the slow page in ms', '3000')
+  .option('--mixed', 'the mixed web: add server-rendered portals and one whose URL patterns differ in needing JavaScript');
 program.parse();
-const o = program.opts<{ seed: string; articles: string; portals: string; thucnews: string; slowMs: string }>();
+const o = program.opts<{ seed: string; articles: string; portals: string; thucnews: string; slowMs: string; mixed?: boolean }>();
 
 const num = (name: string, v: string) => {
   const n = Number(v);
@@ -26,7 +27,7 @@ const num = (name: string, v: string) => {
 try {
   const web = await startTestWeb({
     seed: num('seed', o.seed), articlesPerChannel: num('articles', o.articles), portals: num('portals', o.portals),
-    useThucnews: o.thucnews, slowPageMs: num('slow-ms', o.slowMs),
+    useThucnews: o.thucnews, slowPageMs: num('slow-ms', o.slowMs), mixed: !!o.mixed,
   });
   console.log(`Test web (seed ${o.seed}), simulated time ${isoCst(web.clock.now().getTime())}`);
   for (const s of web.sites) console.log(`  ${s.kind.padEnd(6)} ${s.name.padEnd(8)} ${s.origin}/`);

@@ -1,0 +1,252 @@
+/**
+ * `npm run bench -- --only adaptive`: on the mixed test web (src/testweb, `mixed: true`), our
+ * crawler with `fetcher: adaptive` vs `fetcher: browser`, and plain Crawlee `PlaywrightCrawler`
+ * and Crawlee's own `AdaptivePlaywrightCrawler` (both breadth-first, unfocused), same seeds,
+ * budget and concurrency, runs interleaved (the order rotates per rep). Measures pages/s, CPU
+ * ms per page and peak RSS of the whole process tree (Node + Chromium + the in-process test web
+ * server), share of pages rendered, harvest; and the main-text shingle F1 of the pages `adaptive`
+ * fetched over HTTP against the browser's rendering of the same pages.
+ */
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { AdaptivePlaywrightCrawler, log as crawleeLog, LogLevel, RequestQueue } from 'crawlee';
+import { chromium } from 'playwright';
+import { parseConfig } from '../src/config/schema.js';
+import { runCrawl, type CrawlPlugin } from '../src/crawl/engine.js';
+import { analyzePage } from '../src/extract/page.js';
+import { shingleF1 } from '../src/fetch/adaptive.js';
+import { browserLaunchOptions, CHROMIUM_ARGS } from '../src/fetch/browser.js';
+import { crawleeConfig } from '../src/fetch/crawler.js';
+import { ProgressReporter } from '../src/report/progress.js';
+import { CrawlLog } from '../src/store/crawl-log.js';
+import { startTestWeb } from '../src/testweb/index.js';
+import { runCrawleeBaseline } from './baseline.js';
+
+export type AdaptiveCrawler = 'ours (adaptive)' | 'ours (browser)' | 'crawlee PlaywrightCrawler' | 'crawlee AdaptivePlaywrightCrawler';
+export const ADAPTIVE_CRAWLERS: AdaptiveCrawler[] = ['ours (adaptive)', 'ours (browser)', 'crawlee PlaywrightCrawler', 'crawlee AdaptivePlaywrightCrawler'];
+
+export interface AdaptiveRun {
+  crawler: AdaptiveCrawler;
+  rep: number;
+  pages: number;
+  elapsedMs: number;
+  pagesPerSecond: number;
+  cpuMsPerPage: number;
+  peakRssMb: number;
+  renderedShare: number;
+  harvest: number;
+}
+
+export interface AdaptiveBench {
+  budget: number;
+  concurrency: number;
+  runs: AdaptiveRun[];
+  /** Main text of pages fetched over HTTP by `adaptive` vs the browser's rendering of the same pages. */
+  f1?: { pages: number; mean: number; min: number; below098: number };
+}
+
+/** CPU time of this process and its reaped children (Chromium once closed), in ms. */
+function treeCpuMs(): number {
+  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  const tick = 100; // USER_HZ on Linux
+  return ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / tick;
+}
+
+/** Sum of RSS over this process and all its descendants, in MB (shared pages counted per process). */
+function treeRssMb(): number {
+  const parent = new Map<number, number>();
+  const rss = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const f = readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ');
+      parent.set(Number(d), Number(f[1]));
+      rss.set(Number(d), Number(f[21]) * 4096);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  let total = 0;
+  for (const [pid, bytes] of rss) {
+    for (let p: number | undefined = pid; p && p > 1; p = parent.get(p)) {
+      if (p === process.pid) {
+        total += bytes;
+        break;
+      }
+    }
+  }
+  return total / 2 ** 20;
+}
+
+async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; cpuMs: number; peakRssMb: number }> {
+  const c0 = treeCpuMs();
+  let peak = treeRssMb();
+  const timer = setInterval(() => (peak = Math.max(peak, treeRssMb())), 250);
+  try {
+    const value = await fn();
+    return { value, cpuMs: treeCpuMs() - c0, peakRssMb: peak };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Crawlee's AdaptivePlaywrightCrawler as documented: breadth first, its default predictor and detection ratio. */
+async function crawleeAdaptive(seeds: string[], maxPages: number, concurrency: number, storageDir: string, truth: (u: string) => boolean) {
+  crawleeLog.setLevel(LogLevel.ERROR);
+  const dir = join(storageDir, `crawlee-adaptive-${Date.now()}`);
+  const config = crawleeConfig(dir);
+  const queue = await RequestQueue.open(`adaptive-${Date.now()}`, { config });
+  await queue.addRequests(seeds.map((url) => ({ url })));
+  let pages = 0;
+  let hits = 0;
+  const crawler: AdaptivePlaywrightCrawler = new AdaptivePlaywrightCrawler(
+    {
+      requestQueue: queue,
+      maxConcurrency: concurrency,
+      maxRequestRetries: 1,
+      useSessionPool: false,
+      launchContext: { launcher: chromium, launchOptions: { ...(await browserLaunchOptions()).launchOptions, args: CHROMIUM_ARGS } },
+      browserPoolOptions: { useFingerprints: false },
+      async requestHandler({ request, parseWithCheerio, addRequests, pushData }) {
+        if (pages >= maxPages) return;
+        const $ = await parseWithCheerio();
+        const html = $.html();
+        const a = analyzePage({ html, url: request.loadedUrl ?? request.url, fetchedAt: new Date() });
+        await pushData({ url: request.url, title: a.title, text: a.text });
+        await addRequests(a.links.filter((l) => /^https?:/.test(l.url)).map((l) => ({ url: l.url })));
+      },
+    },
+    config,
+  );
+  // Count pages as they finish (detections run the handler twice; count the request once).
+  const done = new Set<string>();
+  const origMark = queue.markRequestHandled.bind(queue);
+  queue.markRequestHandled = async (r) => {
+    if (!done.has(r.uniqueKey) && pages < maxPages) {
+      done.add(r.uniqueKey);
+      pages++;
+      if (truth(r.url)) hits++;
+      if (pages >= maxPages) void crawler.stop('budget reached');
+    }
+    return origMark(r);
+  };
+  const t = Date.now();
+  try {
+    await crawler.run();
+  } finally {
+    await queue.drop().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const st = crawler.stats.state as { httpOnlyRequestHandlerRuns?: number; browserRequestHandlerRuns?: number };
+  const http = st.httpOnlyRequestHandlerRuns ?? 0;
+  const browser = st.browserRequestHandlerRuns ?? 0;
+  return { fetched: pages, elapsedMs: Date.now() - t, harvest: pages ? hits / pages : 0, renderedShare: http + browser ? browser / (http + browser) : 1 };
+}
+
+export async function benchAdaptive(opts: { budget: number; reps: number; concurrency: number; storageDir: string; say(s: string): void }): Promise<AdaptiveBench> {
+  const web = await startTestWeb({ mixed: true });
+  const out: AdaptiveBench = { budget: opts.budget, concurrency: opts.concurrency, runs: [] };
+  const truth = (u: string) => web.isRelevant(u, web.demo.topic);
+  const keywords = web.topics.find((t) => t.id === web.demo.topic)!.keywords.slice(0, 4);
+  const httpTexts = new Map<string, string>();
+  try {
+    const ours = async (fetcher: 'adaptive' | 'browser') => {
+      const capture: CrawlPlugin = {
+        name: 'bench-http-texts',
+        onPage(e) {
+          if (fetcher === 'adaptive' && e.rendered.fetchedWith === 'http' && e.rendered.status === 200) httpTexts.set(e.rendered.request.url, e.analysis.text);
+        },
+      };
+      const config = parseConfig({
+        topics: [{ keywords, seeds: web.demo.seeds }],
+        maxPages: opts.budget,
+        maxConcurrency: opts.concurrency,
+        fetcher,
+        storageDir: opts.storageDir,
+        randomSeed: 1,
+      });
+      const r = await runCrawl({ config, truth, progress: new ProgressReporter({ quiet: true }), plugins: [capture] });
+      const log = CrawlLog.read(r.logPath);
+      const rendered = fetcher === 'browser' ? log.length : log.filter((e) => e.fetchedWith === 'browser').length;
+      return { fetched: r.fetched, elapsedMs: r.elapsedMs, harvest: r.truthHarvestRate ?? 0, renderedShare: log.length ? rendered / log.length : 0 };
+    };
+    const plain = async () => {
+      const r = await runCrawleeBaseline({ seeds: web.demo.seeds, maxPages: opts.budget, maxConcurrency: opts.concurrency, fetcher: 'browser', storageDir: opts.storageDir, truth });
+      return { fetched: r.fetched, elapsedMs: r.elapsedMs, harvest: r.truthHarvestRate, renderedShare: 1 };
+    };
+    const run: Record<AdaptiveCrawler, () => Promise<{ fetched: number; elapsedMs: number; harvest: number; renderedShare: number }>> = {
+      'ours (adaptive)': () => ours('adaptive'),
+      'ours (browser)': () => ours('browser'),
+      'crawlee PlaywrightCrawler': plain,
+      'crawlee AdaptivePlaywrightCrawler': () => crawleeAdaptive(web.demo.seeds, opts.budget, opts.concurrency, opts.storageDir, truth),
+    };
+    for (let rep = 0; rep < opts.reps; rep++) {
+      const order = ADAPTIVE_CRAWLERS.map((_, i) => ADAPTIVE_CRAWLERS[(i + rep) % ADAPTIVE_CRAWLERS.length]);
+      for (const who of order) {
+        const { value: r, cpuMs, peakRssMb } = await measured(run[who]);
+        const row: AdaptiveRun = {
+          crawler: who,
+          rep,
+          pages: r.fetched,
+          elapsedMs: r.elapsedMs,
+          pagesPerSecond: r.fetched / (r.elapsedMs / 1000),
+          cpuMsPerPage: cpuMs / Math.max(1, r.fetched),
+          peakRssMb,
+          renderedShare: r.renderedShare,
+          harvest: r.harvest,
+        };
+        out.runs.push(row);
+        opts.say(`  adaptive bench ${who}: ${row.pages} pages, ${row.pagesPerSecond.toFixed(2)} pages/s, ${row.cpuMsPerPage.toFixed(0)} ms CPU/page, peak RSS ${row.peakRssMb.toFixed(0)} MB, rendered ${(row.renderedShare * 100).toFixed(0)}%, harvest ${(row.harvest * 100).toFixed(1)}%`);
+      }
+    }
+    // The same pages both ways: what adaptive read over HTTP vs a browser rendering now.
+    if (httpTexts.size) {
+      const browser = await chromium.launch((await browserLaunchOptions()).launchOptions);
+      const f1s: number[] = [];
+      try {
+        for (const [url, text] of [...httpTexts].slice(0, 200)) {
+          const page = await browser.newPage();
+          try {
+            await page.goto(url, { waitUntil: 'load' });
+            await page.waitForLoadState('networkidle').catch(() => undefined);
+            f1s.push(shingleF1(text, analyzePage({ html: await page.content(), url, fetchedAt: new Date() }).text));
+          } finally {
+            await page.close();
+          }
+        }
+      } finally {
+        await browser.close();
+      }
+      out.f1 = { pages: f1s.length, mean: f1s.reduce((a, b) => a + b, 0) / f1s.length, min: Math.min(...f1s), below098: f1s.filter((x) => x < 0.98).length };
+      opts.say(`  HTTP vs browser main text on ${f1s.length} pages: shingle F1 mean ${out.f1.mean.toFixed(4)}, min ${out.f1.min.toFixed(4)}`);
+    }
+  } finally {
+    await web.close();
+  }
+  return out;
+}
+
+/** The README/summary table. */
+export function adaptiveMd(b: AdaptiveBench): string {
+  const rows = ADAPTIVE_CRAWLERS.map((c) => {
+    const rs = b.runs.filter((r) => r.crawler === c);
+    if (!rs.length) return '';
+    const mean = (f: (r: AdaptiveRun) => number) => rs.reduce((s, r) => s + f(r), 0) / rs.length;
+    return `| ${c} | ${rs.length} | ${mean((r) => r.pagesPerSecond).toFixed(2)} | ${mean((r) => r.cpuMsPerPage).toFixed(0)} | ${Math.max(...rs.map((r) => r.peakRssMb)).toFixed(0)} | ${(mean((r) => r.renderedShare) * 100).toFixed(0)}% | ${(mean((r) => r.harvest) * 100).toFixed(1)}% |`;
+  }).filter(Boolean);
+  const pps = (c: AdaptiveCrawler) => {
+    const rs = b.runs.filter((r) => r.crawler === c);
+    return rs.reduce((s, r) => s + r.pagesPerSecond, 0) / Math.max(1, rs.length);
+  };
+  const lines = [
+    `**Adaptive rendering** (mixed test web, topic quake, budget ${b.budget} pages, concurrency ${b.concurrency}; runs interleaved, order rotating per rep; CPU and RSS of the whole process tree incl. Chromium and the in-process test web server):`,
+    '',
+    '| crawler | runs | pages/s | CPU ms/page | peak RSS MB | pages rendered | harvest |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    `adaptive / browser throughput: ${(pps('ours (adaptive)') / Math.max(1e-9, pps('ours (browser)'))).toFixed(2)}×.`,
+  ];
+  if (b.f1) lines.push(`Main text of the ${b.f1.pages} pages adaptive fetched over HTTP vs a browser rendering of the same pages: shingle F1 mean ${b.f1.mean.toFixed(4)}, min ${b.f1.min.toFixed(4)} (${b.f1.below098} below 0.98).`);
+  return lines.join('\n');
+}
