@@ -204,6 +204,8 @@ export interface Decision {
   why: string;
   /** Rendered although the pattern is decided HTTP: a re-check. */
   recheck?: boolean;
+  /** Compare the HTTP analysis with the rendering (false: a pattern that keeps differing, sampled). */
+  compare?: boolean;
 }
 
 /**
@@ -250,8 +252,12 @@ export class AdaptivePolicy {
     let d: Decision;
     if (p && p.compared > 0) {
       if (this.settled(p, host)) d = { mode: 'http', pattern, why: `pattern ${pattern}: ${p.streak} rendering(s) in a row gave the same analysis over HTTP` };
-      else if (p.streak < p.compared && p.lastDifference)
-        d = { mode: 'browser', pattern, why: `pattern ${pattern} needs the browser: ${p.lastDifference.what.join('; ')} (on ${p.lastDifference.url}); ${p.streak} equivalent since` };
+      else if (p.streak < p.compared && p.lastDifference) {
+        // A pattern that differed on its last renderings (a JavaScript site) is compared only on
+        // a seeded share of its pages: the comparison costs a second analysis on every render.
+        const compare = p.streak > 0 || p.differences < this.opts.minSamples || this.rng.float() < this.opts.recheckShare;
+        d = { mode: 'browser', pattern, why: `pattern ${pattern} needs the browser: ${p.lastDifference.what.join('; ')} (on ${p.lastDifference.url}); ${p.streak} equivalent since`, compare };
+      }
       else d = { mode: 'browser', pattern, why: `learning pattern ${pattern}: ${p.streak} of ${this.opts.minSamples} equivalent renderings so far` };
     } else if (shape && shape.differences === 0 && this.settled(shape, host)) {
       d = { mode: 'http', pattern, why: `new pattern ${pattern}; its URL shape ${urlShape(url)} gave the same analysis over HTTP ${shape.streak} times, never different` };
@@ -448,7 +454,7 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     const { doc, decision } = p;
     const analysis = analyzePage({ html: rendered.html, url: rendered.url, fetchedAt: rendered.fetchedAt });
     let comparison: Comparison | undefined;
-    if (isHtmlResponse(doc.contentType, doc.body.subarray(0, 512))) {
+    if (decision.compare !== false && isHtmlResponse(doc.contentType, doc.body.subarray(0, 512))) {
       const httpHtml = decodeHtml(doc.body, doc.contentType);
       const httpAnalysis = analyzePage({ html: httpHtml, url: doc.url, fetchedAt: rendered.fetchedAt });
       comparison = compareRenderings(
