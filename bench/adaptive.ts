@@ -204,7 +204,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
       const browser = await chromium.launch((await browserLaunchOptions()).launchOptions);
       const f1s: number[] = [];
       try {
-        for (const [url, text] of [...httpTexts].slice(0, 200)) {
+        for (const [url, text] of [...httpTexts].slice(0, 100)) {
           const page = await browser.newPage();
           try {
             await page.goto(url, { waitUntil: 'load' });
