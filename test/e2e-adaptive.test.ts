@@ -111,7 +111,7 @@ describe('adaptive fetcher on the mixed test web (headless Chromium)', () => {
   });
 
   it('--explain URL shows the path and its evidence', () => {
-    const h = log.find((e) => e.fetchedWith === 'http')!;
+    const h = log.find((e) => e.fetchedWith === 'http' && e.status === 200)!;
     expect(explainUrl(storage, h.url)).toMatch(/fetched with http: .*(pattern|shape)/);
     const b = log.find((e) => e.fetchedWith === 'browser' && /differs/.test(e.fetchWhy ?? ''))!;
     expect(explainUrl(storage, b.url)).toMatch(/fetched with browser: .*HTTP differs: /);
