@@ -205,7 +205,9 @@ export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): Pag
   const cjk = /^zh|^ja/i.test(lang ?? '') || hanShare(sample) > CJK_HAN_SHARE;
   // The visible lines, read before Readability mutates the tree: the title is checked against
   // what the page shows above its main text once that is known.
-  const bodyLines = (cjk || siteOnly) && doc.body ? blockText(doc.body).split('\n') : [];
+  // Not needed when the title is the page's own non-trivial <h1> (the walk costs ~15 ms on a large page).
+  const trusted = h1s.includes(title) && titleWeight(title) > NAME_LIKE_WEIGHT;
+  const bodyLines = (siteOnly || (cjk && !trusted)) && doc.body ? blockText(doc.body).split('\n') : [];
   // Chinese pages default to Asia/Shanghai (the brief's rule); Japanese/Korean ones to their own zone.
   const timeZone = input.timeZone
     ?? (/^ja/i.test(lang ?? '') ? 'Asia/Tokyo' : /^ko/i.test(lang ?? '') ? 'Asia/Seoul' : cjk ? DEFAULT_TIME_ZONE : 'UTC');
@@ -282,11 +284,11 @@ const MIN_KEPT_POSTS = 2;
 /** Readability's main text, with CJK tuning (its 500-char threshold, in Han characters, is a long article). */
 export function mainText(doc: Document, cjk: boolean): string {
   // Read before Readability mutates the tree: the bodies of a list of posts, if this is one.
-  const posts = postBodies(doc);
+  // One walk over the elements (css-select's substring selectors cost ~17 ms a page on linkedom).
+  const posts = markCaptionsAndFindPosts(doc);
   const leadPost = posts.length >= MIN_LIST_POSTS && posts.slice(0, 2).every((p) => datedPost(p, posts)) ? blockText(posts[0]!) : '';
   // Readability strips class names and unwraps or renames elements: posts are found again by text.
   const postProbes = leadPost ? posts.map((p) => squeeze(p.textContent).slice(0, POST_PROBE_CHARS)).filter(Boolean) : [];
-  markCaptions(doc);
   let el: Element | null = null;
   try {
     const article = new Readability(doc, {
@@ -320,17 +322,6 @@ const MIN_LIST_POSTS = 3;
 /** Class names blog engines give a post's body (`post-body`, `entry-content`, `postbody`). */
 const POST_BODY_CLASS = /^(?:post|entry)[-_]?(?:body|content|text)$/i;
 
-/** Elements holding the body of a blog post, in document order (none nested in another). */
-function postBodies(doc: Document): Element[] {
-  const out: Element[] = [];
-  for (const e of Array.from(doc.querySelectorAll('[class*="post" i], [class*="entry" i]'))) {
-    if (!(e.getAttribute('class') ?? '').split(/\s+/).some((c) => POST_BODY_CLASS.test(c))) continue;
-    if (out.some((o) => o.contains(e))) continue;
-    if (nonSpace(e.textContent) > 0) out.push(e);
-  }
-  return out;
-}
-
 const POST_DATE = /(?<!\d)(?:19|20)\d\d\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2},? (?:19|20)\d\d\b|\b\d{1,2}\/\d{1,2}\/(?:19|20)\d\d\b/i;
 
 /**
@@ -345,17 +336,29 @@ function datedPost(body: Element, all: Element[]): boolean {
   return POST_DATE.test(around);
 }
 
-/** Image captions and credits: what a picture shows or who took it, not the article's text. */
-const CAPTION_SELECTOR = 'figcaption, [class*="caption" i], [class*="credit" i], [id*="caption" i]';
+/** Image captions and credits (by class or id): what a picture shows or who took it, not the article's text. */
+const CAPTION_NAME = /caption|credit/i;
 const CAPTION_MARK = 'data-fc-caption';
 
-/** Mark captions before Readability, which strips the class names that identify them. */
-function markCaptions(doc: Document): void {
-  try {
-    for (const c of Array.from(doc.querySelectorAll(CAPTION_SELECTOR))) c.setAttribute(CAPTION_MARK, '');
-  } catch {
-    // a selector engine without the `i` flag: keep captions rather than fail
-  }
+/**
+ * Mark captions before Readability strips the class names that identify them, and return the
+ * elements holding the body of a blog post (class `post-body`, `entry-content`, …), in document
+ * order, none nested in another.
+ */
+function markCaptionsAndFindPosts(doc: Document): Element[] {
+  const posts: Element[] = [];
+  if (!doc.body) return posts;
+  const visit = (parent: Element, inPost: boolean) => {
+    for (let e = parent.firstElementChild; e; e = e.nextElementSibling) {
+      const cls = e.getAttribute('class') ?? '';
+      if (e.tagName.toUpperCase() === 'FIGCAPTION' || CAPTION_NAME.test(cls) || /caption/i.test(e.getAttribute('id') ?? '')) e.setAttribute(CAPTION_MARK, '');
+      const post = !inPost && cls !== '' && /post|entry/i.test(cls) && cls.split(/\s+/).some((c) => POST_BODY_CLASS.test(c)) && nonSpace(e.textContent) > 0;
+      if (post) posts.push(e);
+      visit(e, inPost || post);
+    }
+  };
+  visit(doc.body, false);
+  return posts;
 }
 
 /** Drop captions and photo credits inside the kept container (the Zyte gold, and trafilatura's default, leave them out). */
