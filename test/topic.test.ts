@@ -52,8 +52,8 @@ describe('TopicModel: keyword cosine and seed set (METHODS §1)', () => {
       const page = { url: `http://p/${i}`, body: doc(3 + (i % 9)) };
       const r = m.relevance(page);
       // The definition, now: mean over seeds of cos(p, d_j), both with the current IDF.
-      const p = pageVector(page, m.stats);
-      const expected = seeds.reduce((s, d) => s + cosine(p, pageVector(d, m.stats)), 0) / seeds.length;
+      const p = pageVector(page, m.stats, undefined, m.analyze);
+      const expected = seeds.reduce((s, d) => s + cosine(p, pageVector(d, m.stats, undefined, m.analyze)), 0) / seeds.length;
       expect(r.simD).toBeCloseTo(expected, 10);
       if (i === 30) {
         // A seed added mid-stream joins the index with the df of that moment.
@@ -76,9 +76,10 @@ describe('TopicModel: keyword cosine and seed set (METHODS §1)', () => {
     expect(m.linkRelevance('about the engine')).toBeCloseTo(e / Math.sqrt(4 + e * e), 12);
   });
 
-  it('an all-stopword topic is a clear user error', () => {
-    expect(() => new TopicModel(topic({ keywords: ['的', 'the', '2008'] }), { source: 'topic.yaml' })).toThrow(TopicError);
-    expect(() => new TopicModel(topic({ keywords: ['的', 'the'] }), { source: 'topic.yaml' })).toThrow(/topic\.yaml: .*stopword/);
+  it('a topic of numbers and punctuation only is a clear user error; stopword keywords are kept (issue #21)', () => {
+    expect(() => new TopicModel(topic({ keywords: ['2008', '3.5', '——'] }), { source: 'topic.yaml' })).toThrow(TopicError);
+    expect(() => new TopicModel(topic({ keywords: ['2008', '——'] }), { source: 'topic.yaml' })).toThrow(/topic\.yaml: .*empty or a number/);
+    expect(new TopicModel(topic({ keywords: ['的', 'the'] })).stopwordKeywords).toEqual(['的', 'the']);
   });
 
   it('adds sem(T,p) through the thesaurus (eq. 8–9)', () => {

@@ -5,7 +5,7 @@
  */
 import type { CrawlConfig } from '../config/schema.js';
 import type { LinkInfo, PageAnalysis } from '../extract/types.js';
-import { tokenize, urlTokens } from '../text/tokenize.js';
+import { urlTokens } from '../text/tokenize.js';
 import type { PageFields } from '../text/vector.js';
 import { MultiTopicModel, type Relevance } from '../topic/model.js';
 import { loadThesaurus } from '../topic/semantic.js';
@@ -37,6 +37,9 @@ export class PageJudge {
   static async create(config: CrawlConfig, notice?: (line: string) => void): Promise<PageJudge> {
     const thesaurus = loadThesaurus({ cilinPath: config.cilinPath });
     const model = new MultiTopicModel(config.topics, { thesaurus, pageThreshold: config.pageThreshold });
+    for (const t of model.topics)
+      for (const w of t.stopwordKeywords)
+        notice?.(`topic "${t.id}": keyword "${w}" is a stopword; it is kept as a topic term (and in pages) all the same`);
     notice?.(
       thesaurus
         ? `semantic tree loaded (${config.cilinPath}): relevance = λ·cos + (1-λ)·sem (METHODS §2)`
@@ -86,7 +89,7 @@ export class PageJudge {
   /** f_anchor (§3.2): share of the topic's keyword terms present in the link context, in [0,1]. */
   anchorKeywordFreq(link: LinkInfo): number {
     if (this.keywordTerms.size === 0) return 0;
-    const terms = new Set(tokenize(PageJudge.contextText(link)));
+    const terms = new Set(this.model.analyze(PageJudge.contextText(link)));
     let hits = 0;
     for (const k of this.keywordTerms) if (terms.has(k)) hits++;
     return hits / this.keywordTerms.size;

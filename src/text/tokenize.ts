@@ -1,12 +1,14 @@
 /**
  * Text → terms (METHODS §0): Chinese through jieba (search-engine mode, for recall), everything
  * else through a Unicode word rule; NFKC (full-width → ASCII), lower-case, Traditional →
- * Simplified; stopwords (stopwords-iso zh + en), punctuation and pure numbers dropped.
+ * Simplified; stopwords (stopwords-iso zh + en), punctuation and pure numbers dropped. The topic
+ * model's terms (`termAnalyzer`) also keep the topic's keywords and stem English words.
  *
  * Fully synchronous: jieba-wasm's WASM module is instantiated at import time (see ./jieba.ts).
  * We only use jieba's word lists, never its `tokenize()` offsets (those count code points,
  * not UTF-16 units, so they must not be used to slice JS strings).
  */
+import { stemmer } from 'stemmer';
 import { cut, cutForSearch } from './jieba.js';
 import * as OpenCC from 'opencc-js/t2cn';
 import stopwordsIso from 'stopwords-iso/stopwords-iso.json' with { type: 'json' };
@@ -137,6 +139,8 @@ export interface TokenizeOptions {
   searchMode?: boolean;
   /** Keep stopwords (for diagnostics); default false. */
   keepStopwords?: boolean;
+  /** Words never dropped as stopwords (a topic's own keywords). */
+  keep?: ReadonlySet<string>;
 }
 
 /** Lower-case, full-width → half-width, Traditional → Simplified. Exposed for keyword matching. */
@@ -160,6 +164,7 @@ const RUN_SEPARATOR = '，';
 export function tokenize(text: string, options: TokenizeOptions = {}): string[] {
   const searchMode = options.searchMode ?? true;
   const keepStop = options.keepStopwords ?? false;
+  const keep = options.keep;
   const out: string[] = [];
   if (!text) return out;
   const norm = normalizeText(text);
@@ -191,11 +196,55 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
         const w = words[i];
         if (w === RUN_SEPARATOR) break;
         // A Han word is a number only if it is made of 〇/〡…〩/〸…〺 (all below U+3400).
-        if ((keepStop || !STOPWORDS.has(w)) && (w.charCodeAt(0) >= 0x3400 || !NUMBER.test(w))) out.push(w);
+        if ((keepStop || !STOPWORDS.has(w) || keep?.has(w)) && (w.charCodeAt(0) >= 0x3400 || !NUMBER.test(w))) out.push(w);
       }
-    } else if ((keepStop || !STOPWORDS.has(slot)) && !NUMBER.test(slot)) out.push(slot);
+    } else if ((keepStop || !STOPWORDS.has(slot) || keep?.has(slot)) && !NUMBER.test(slot)) out.push(slot);
   }
   return out;
+}
+
+/** Porter stems of words seen (English pages repeat a small vocabulary); cleared when large. */
+const STEMS = new Map<string, string>();
+
+/**
+ * English stem (Porter, the `stemmer` package) of a lower-case ASCII word of 3+ letters, so
+ * `students`/`student` and `mammals`/`mammal` meet; anything else (Han words, digits, other
+ * scripts, accented words) is returned as is.
+ */
+export function stemEnglish(word: string): string {
+  if (word.length < 3) return word;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c < 97 || c > 122) return word;
+  }
+  let s = STEMS.get(word);
+  if (s === undefined) {
+    if (STEMS.size >= 100_000) STEMS.clear();
+    s = stemmer(word);
+    STEMS.set(word, s);
+  }
+  return s;
+}
+
+/** Text → the terms vectors are made of. */
+export type Analyzer = (text: string) => string[];
+
+/**
+ * The topic model's terms: tokens (stopwords out, except `keep`), English words stemmed. Used on
+ * the topic's keywords and on every page and link context alike, so both sides meet.
+ */
+export function termAnalyzer(options: { keep?: ReadonlySet<string> } = {}): Analyzer {
+  const keep = options.keep && options.keep.size > 0 ? options.keep : undefined;
+  return (text) => {
+    const terms = tokenize(text, { keep });
+    for (let i = 0; i < terms.length; i++) terms[i] = stemEnglish(terms[i]);
+    return terms;
+  };
+}
+
+/** The words of `keyword` that the tokenizer would drop as stopwords. */
+export function stopwordsIn(keyword: string): string[] {
+  return tokenize(keyword, { keepStopwords: true }).filter((w) => STOPWORDS.has(w));
 }
 
 /** Kept for API symmetry with async tokenizers; the node build needs no initialisation. */
@@ -204,7 +253,7 @@ export async function initTokenizer(): Promise<void> {}
 const URL_NOISE = new Set(['http', 'https', 'www', 'com', 'cn', 'net', 'org', 'html', 'htm', 'shtml', 'php', 'asp', 'aspx', 'jsp', 'index', 'default']);
 
 /** Terms of a URL: host labels and path/query words, percent-decoded, minus scheme/TLD/extension noise. */
-export function urlTokens(url: string): string[] {
+export function urlTokens(url: string, analyze: Analyzer = tokenize): string[] {
   let s = url;
   try {
     const u = new URL(url);
@@ -217,5 +266,5 @@ export function urlTokens(url: string): string[] {
   } catch {
     /* malformed escapes: keep raw */
   }
-  return tokenize(s.replace(/[._\-/?=&+]/g, ' ')).filter((t) => !URL_NOISE.has(t));
+  return analyze(s.replace(/[._\-/?=&+]/g, ' ')).filter((t) => !URL_NOISE.has(t));
 }

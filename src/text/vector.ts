@@ -3,7 +3,7 @@
  * Written by hand: the npm TF-IDF packages tokenize English only and recompute IDF in batch,
  * while a crawler must update document frequencies one page at a time.
  */
-import { tokenize, urlTokens } from './tokenize.js';
+import { tokenize, urlTokens, type Analyzer } from './tokenize.js';
 
 export type SparseVector = Map<string, number>;
 
@@ -149,17 +149,17 @@ const joinField = (f: string[] | string | undefined): string => (Array.isArray(f
  * Position-weighted term frequencies `tf(w) = Σ_pos weight[pos] × count_pos(w)` (METHODS §0;
  * title terms merged into the body vector with the title weight, seed 004 step 2).
  */
-export function weightedTermFrequencies(fields: PageFields, weights: PositionWeights = DEFAULT_POSITION_WEIGHTS): SparseVector {
+export function weightedTermFrequencies(fields: PageFields, weights: PositionWeights = DEFAULT_POSITION_WEIGHTS, analyze: Analyzer = tokenize): SparseVector {
   const tf: SparseVector = new Map();
   const add = (terms: string[], w: number) => {
     if (w === 0) return;
     for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + w);
   };
-  add(tokenize(fields.title ?? ''), weights.title);
-  add(tokenize(joinField(fields.headings)), weights.headings);
-  add(tokenize(joinField(fields.anchorText)), weights.anchorText);
-  add(tokenize(fields.body ?? ''), weights.body);
-  if (fields.url) add(urlTokens(fields.url), weights.url);
+  add(analyze(fields.title ?? ''), weights.title);
+  add(analyze(joinField(fields.headings)), weights.headings);
+  add(analyze(joinField(fields.anchorText)), weights.anchorText);
+  add(analyze(fields.body ?? ''), weights.body);
+  if (fields.url) add(urlTokens(fields.url, analyze), weights.url);
   return tf;
 }
 
@@ -171,14 +171,14 @@ export function applyIdf(tf: SparseVector, stats: TermStatistics): SparseVector 
 }
 
 /** Page vector: position-weighted TF × IDF. Does not change `stats`. */
-export function pageVector(fields: PageFields, stats: TermStatistics, weights?: PositionWeights): SparseVector {
-  return applyIdf(weightedTermFrequencies(fields, weights), stats);
+export function pageVector(fields: PageFields, stats: TermStatistics, weights?: PositionWeights, analyze?: Analyzer): SparseVector {
+  return applyIdf(weightedTermFrequencies(fields, weights, analyze), stats);
 }
 
 /** Plain TF × IDF of one text (link contexts, METHODS §3.1). */
-export function textVector(text: string, stats: TermStatistics): SparseVector {
+export function textVector(text: string, stats: TermStatistics, analyze: Analyzer = tokenize): SparseVector {
   const tf: SparseVector = new Map();
-  for (const t of tokenize(text)) tf.set(t, (tf.get(t) ?? 0) + 1);
+  for (const t of analyze(text)) tf.set(t, (tf.get(t) ?? 0) + 1);
   return applyIdf(tf, stats);
 }
 

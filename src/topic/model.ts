@@ -5,7 +5,7 @@
  */
 import { dirname } from 'node:path';
 import { keywordEntries, type TopicConfig } from '../config/schema.js';
-import { tokenize } from '../text/tokenize.js';
+import { stopwordsIn, termAnalyzer, tokenize, type Analyzer } from '../text/tokenize.js';
 import {
   applyIdf,
   cosine,
@@ -58,6 +58,13 @@ export interface TopicModelOptions {
   baseDir?: string;
   /** Where the topic came from, for error messages. */
   source?: string;
+  /** Text → terms, shared by all topics of a crawl; default: stemmed, this topic's keywords kept. */
+  analyzer?: Analyzer;
+}
+
+/** A topic's keywords that are stopwords: kept as terms (never silently dropped), and worth a warning. */
+export function stopwordKeywords(topic: TopicConfig): string[] {
+  return [...new Set(keywordEntries(topic).flatMap((k) => stopwordsIn(k.term)))];
 }
 
 /** Plain-data verdict on one page. */
@@ -102,8 +109,9 @@ class Observer {
   constructor(
     readonly stats: TermStatistics,
     private weights: PositionWeights,
+    private analyze: Analyzer,
   ) {}
-  observe(fields: PageFields, tf = weightedTermFrequencies(fields, this.weights)): void {
+  observe(fields: PageFields, tf = weightedTermFrequencies(fields, this.weights, this.analyze)): void {
     if (fields.url) {
       if (this.seen.has(fields.url)) return;
       this.seen.add(fields.url);
@@ -122,8 +130,12 @@ export class TopicModel implements RelevanceModel {
   readonly keywordTf: SparseVector;
   /** Whole keyword words (jieba default mode) with weights, for sem(T,p). */
   readonly semanticKeywords: WeightedTerm[];
+  /** Keywords that are stopwords (kept as terms all the same). */
+  readonly stopwordKeywords: string[];
+  /** Text → terms, on keywords, pages and link contexts alike. */
+  readonly analyze: Analyzer;
   private seeds: SeedSet;
-  private readonly o: Required<Omit<TopicModelOptions, 'stats' | 'thesaurus' | 'pageThreshold' | 'baseDir' | 'source'>>;
+  private readonly o: Required<Omit<TopicModelOptions, 'stats' | 'thesaurus' | 'pageThreshold' | 'baseDir' | 'source' | 'analyzer'>>;
   private observer: Observer;
   private keywordCache?: { builtAtN: number; v: SparseVector };
   private shape?: { builtAtN: number; seeds: number; meanNorm: number; cosKM: number };
@@ -144,17 +156,21 @@ export class TopicModel implements RelevanceModel {
       alpha: options.alpha ?? DEFAULT_ALPHA,
       positionWeights: options.positionWeights ?? DEFAULT_POSITION_WEIGHTS,
     };
-    this.observer = observer ?? new Observer(this.stats, this.o.positionWeights);
+    this.stopwordKeywords = stopwordKeywords(topic);
+    const keep = new Set(this.stopwordKeywords);
+    this.analyze = options.analyzer ?? termAnalyzer({ keep });
+    this.observer = observer ?? new Observer(this.stats, this.o.positionWeights, this.analyze);
     this.keywordTf = new Map();
     const sem = new Map<string, number>();
     for (const { term, weight } of keywordEntries(topic)) {
-      for (const t of tokenize(term)) this.keywordTf.set(t, (this.keywordTf.get(t) ?? 0) + weight);
-      for (const t of tokenize(term, { searchMode: false })) sem.set(t, (sem.get(t) ?? 0) + weight);
+      for (const t of this.analyze(term)) this.keywordTf.set(t, (this.keywordTf.get(t) ?? 0) + weight);
+      // Whole words, unstemmed: the thesaurus looks them up (METHODS §2).
+      for (const t of tokenize(term, { searchMode: false, keep })) sem.set(t, (sem.get(t) ?? 0) + weight);
     }
     if (this.keywordTf.size === 0) {
       const list = keywordEntries(topic).map((k) => k.term).join(', ');
       throw new TopicError(
-        `topic "${this.id}": every keyword is empty, a number or a stopword (${list}); give words that name the topic`,
+        `topic "${this.id}": every keyword is empty or a number (${list}); give words that name the topic`,
         options.source,
       );
     }
@@ -162,7 +178,7 @@ export class TopicModel implements RelevanceModel {
     if (this.o.expandSynonyms > 0 && this.thesaurus?.synonyms) {
       for (const { term, weight } of this.semanticKeywords)
         for (const syn of this.thesaurus.synonyms(term))
-          for (const t of tokenize(syn))
+          for (const t of this.analyze(syn))
             if (!this.keywordTf.has(t)) this.keywordTf.set(t, weight * this.o.expandSynonyms);
     }
     if (topic.time) this.time = TimeIntent.fromConfig(topic.time, { baseDir: options.baseDir ?? (options.source ? dirname(options.source) : undefined) });
@@ -238,7 +254,7 @@ export class TopicModel implements RelevanceModel {
 
   /** @internal MultiTopicModel has already counted the page. */
   addSeed(fields: PageFields, observe: boolean): void {
-    const tf = weightedTermFrequencies(fields, this.o.positionWeights);
+    const tf = weightedTermFrequencies(fields, this.o.positionWeights, this.analyze);
     if (observe) this.observer.observe(fields, tf);
     if (this.seeds.size >= this.o.maxSeeds) return;
     if (this.seeds.has(fields.url)) return;
@@ -269,7 +285,7 @@ export class TopicModel implements RelevanceModel {
     if (this.time && this.time.timeRelevance(call.publishTime) === 0) {
       return { rel: 0, cosine: 0, simD: 0, topicId: this.id, relevant: false, outOfWindow: true };
     }
-    const tf = weightedTermFrequencies(fields, this.o.positionWeights);
+    const tf = weightedTermFrequencies(fields, this.o.positionWeights, this.analyze);
     if (call.observe ?? true) this.observer.observe(fields, tf);
     return this.relevanceOfVector(applyIdf(tf, this.stats));
   }
@@ -278,13 +294,13 @@ export class TopicModel implements RelevanceModel {
   maybeGrowSeedSet(fields: PageFields, verdict: Relevance): boolean {
     if (!verdict.relevant || verdict.simD <= this.o.seedThreshold || this.seeds.size >= this.o.maxSeeds) return false;
     if (this.seeds.has(fields.url)) return false;
-    this.seeds.add({ url: fields.url, tf: weightedTermFrequencies(fields, this.o.positionWeights) });
+    this.seeds.add({ url: fields.url, tf: weightedTermFrequencies(fields, this.o.positionWeights, this.analyze) });
     return true;
   }
 
   /** cos(T, A_u) for a link context (METHODS §3.1). */
   linkRelevance(contextText: string): number {
-    return cosine(this.keywordVector(), textVector(contextText, this.stats));
+    return cosine(this.keywordVector(), textVector(contextText, this.stats, this.analyze));
   }
 }
 
@@ -296,6 +312,8 @@ export class TopicModel implements RelevanceModel {
 export class MultiTopicModel implements RelevanceModel {
   readonly stats: TermStatistics;
   readonly topics: TopicModel[];
+  /** Text → terms for every topic (one vocabulary: every topic's stopword keywords kept). */
+  readonly analyze: Analyzer;
   private observer: Observer;
   private weights: PositionWeights;
 
@@ -303,13 +321,14 @@ export class MultiTopicModel implements RelevanceModel {
     if (topics.length === 0) throw new TopicError('give at least one topic', options.source);
     this.stats = options.stats ?? new TermStatistics();
     this.weights = options.positionWeights ?? DEFAULT_POSITION_WEIGHTS;
-    this.observer = new Observer(this.stats, this.weights);
+    this.analyze = options.analyzer ?? termAnalyzer({ keep: new Set(topics.flatMap(stopwordKeywords)) });
+    this.observer = new Observer(this.stats, this.weights, this.analyze);
     const ids = new Set<string>();
     this.topics = topics.map((t, i) => {
       let id = t.name ?? `topic${i + 1}`;
       if (ids.has(id)) id = `${id}#${i + 1}`;
       ids.add(id);
-      return new TopicModel(t, { ...options, stats: this.stats }, id, this.observer);
+      return new TopicModel(t, { ...options, stats: this.stats, analyzer: this.analyze }, id, this.observer);
     });
   }
 
@@ -336,7 +355,7 @@ export class MultiTopicModel implements RelevanceModel {
   }
 
   relevance(fields: PageFields, call: RelevanceCall = {}): Relevance {
-    const tf = weightedTermFrequencies(fields, this.weights);
+    const tf = weightedTermFrequencies(fields, this.weights, this.analyze);
     if (call.observe ?? true) this.observer.observe(fields, tf);
     const v = applyIdf(tf, this.stats);
     // One topic: nothing to classify (and no centre to compute).
@@ -350,7 +369,7 @@ export class MultiTopicModel implements RelevanceModel {
 
   /** Best cos(T_k, A_u) over the topics. */
   linkRelevance(contextText: string): number {
-    const a = textVector(contextText, this.stats);
+    const a = textVector(contextText, this.stats, this.analyze);
     let best = 0;
     for (const t of this.topics) best = Math.max(best, cosine(t.keywordVector(), a));
     return best;
@@ -359,7 +378,7 @@ export class MultiTopicModel implements RelevanceModel {
   /** Seed pages of a topic (its given URLs); without an id, the page goes to its best topic. */
   addSeedDocument(fields: PageFields, topicId?: string): void {
     if (topicId) return this.topic(topicId).addSeedDocument(fields);
-    const tf = weightedTermFrequencies(fields, this.weights);
+    const tf = weightedTermFrequencies(fields, this.weights, this.analyze);
     this.observer.observe(fields, tf);
     const best = this.topics.length === 1 ? this.topics[0] : this.topic(this.classify(applyIdf(tf, this.stats)).topicId);
     best.addSeed(fields, false);
