@@ -183,3 +183,32 @@ describe('odd comments and text/plain (issue #21 items 5, 6)', () => {
     expect(e[0]!.contentType).toMatch(/^text\/plain/);
   });
 });
+
+describe('why a crawl ended (issue #21 item 4)', () => {
+  let origin = '';
+  beforeAll(async () => {
+    const web: Web = {
+      '/': { body: page('汶川地震救援专题', para(quake), [['/a.html', '汶川地震救援'], ['/about.html', '关于'], ['/report.pdf', '救援报告'], ['/s?q=救援', '搜索救援']]) },
+      '/a.html': { body: page('汶川地震救援进展', para(quake), [['/b.html', '余震救援']]) },
+      '/b.html': { body: page('余震救援', para(quake)) },
+    };
+    const s = await serve(web);
+    servers.push(s.server);
+    origin = s.origin;
+  });
+
+  it('a crawl that runs dry says so, with what it did not follow; the summary shows it', async () => {
+    const { result } = await crawl(origin, { maxPages: 30 });
+    expect(result.stopReason).toMatch(/^frontier empty after 3 of 30 pages/);
+    expect(result.stopReason).toMatch(/1 extension/);
+    expect(result.stopReason).toMatch(/1 path-end/);
+    expect(result.stopReason).toMatch(/1 search-results/);
+    const { formatSummary } = await import('../src/cli/main.js');
+    expect(formatSummary(result, 'crawl')).toMatch(/stopped +frontier empty after 3 of 30 pages/);
+  });
+
+  it('a crawl that spends its budget says that', async () => {
+    const { result } = await crawl(origin, { maxPages: 2 });
+    expect(result.stopReason).toBe('page budget reached (2 pages)');
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createScorer, iPageRank, type FetchedPage, type OutLink, type ScoreUpdate } from '../src/score/index.js';
+import { createScorer, iPageRank, SITE_CUT_FACTOR, type FetchedPage, type OutLink, type ScoreUpdate } from '../src/score/index.js';
 import { IndexedMaxHeap } from '../src/frontier/heap.js';
 
 const L = (url: string, contextSim = 0.5, anchorKeywordFreq = 0, extra: Partial<OutLink> = {}): OutLink => ({ url, contextSim, anchorKeywordFreq, tag: 'a', ...extra });
@@ -185,7 +185,7 @@ describe('ipagerank strategy (seed 004)', () => {
 });
 
 describe('classic strategy (seed 002)', () => {
-  it('weakens stoplisted anchors and drops a site’s queue after its cutoff', () => {
+  it('weakens stoplisted anchors and sends a site’s queue to the back after its cutoff', () => {
     const s = createScorer('classic', { siteCutoff: 1 });
     const ups = byUrl(
       s.onPageFetched(P('http://c.com/index.html', 0, 0.5, [
@@ -201,7 +201,10 @@ describe('classic strategy (seed 002)', () => {
     expect(ups.get('http://c.com/about.html')!.drop).toBe(true);
     expect(s.onPageFetched(P('http://c.com/a.html', 1, 0.05, []))).toEqual([]); // 1 irrelevant tolerated
     const cut = s.onPageFetched(P('http://c.com/b.html', 1, 0.05, []));
-    expect(cut.map((u) => [u.url, u.drop, u.reason])).toEqual([['http://c.com/c.html', true, 'site-cutoff']]);
+    // Not dropped (issue #21: a one-site web ran dry): re-scored below any uncut site's URL.
+    expect(cut.map((u) => [u.url, !!u.drop])).toEqual([['http://c.com/c.html', false]]);
+    expect(cut[0]!.breakdown.components.siteCutoff).toBe(SITE_CUT_FACTOR);
+    expect(cut[0]!.score).toBeCloseTo(0.5 * (1 + 0.1 / 3) * SITE_CUT_FACTOR, 15);
   });
 });
 

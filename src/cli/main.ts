@@ -133,6 +133,7 @@ export function formatSummary(r: CrawlResult, heading: string, storageAsGiven = 
   lines.push(`  failed            ${c.failed}${c.failed ? ` (${formatFailures(c.failedByReason)})` : ''}`);
   // Threads found and hot: the threads plugin's summary line (same counts, with revisits and the hottest).
   lines.push(
+    `  stopped           ${r.stopReason}`,
     `  frontier left     ${r.frontierSize} URLs`,
     `  results           ${shown(r.datasetDir)}/ (one JSON file per relevant page)`,
     `  crawl log         ${shown(r.logPath)} (every fetched URL with its score and decision)`,

@@ -23,6 +23,7 @@ import { RunState } from '../store/run-state.js';
 import { CountTally, type RunCounts } from '../report/counts.js';
 import { PageJudge, type Verdict } from './judge.js';
 import { discoverSeeds } from './seeding.js';
+import { describeStop, SetAsideTally } from './stop-reason.js';
 import { crawlScorer, scorerLinks } from './scorer.js';
 
 /** What a plugin sees of each analysed HTML page, after relevance and scoring. */
@@ -161,6 +162,9 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     robots: config.respectRobotsTxt ? new RobotsCache() : undefined,
     journal,
   });
+  // What the crawl did not follow, for the summary's "stopped" line (src/crawl/stop-reason.ts).
+  const setAside = new SetAsideTally();
+  frontier.onDrop = (e, reason) => setAside.note(reason, e.url);
   const scorerInputs = new ScorerInputLog(join(runDir, SCORER_PAGES));
   const crawlLog = new CrawlLog(join(runDir, 'crawl-log.jsonl'));
   const datasetName = `run-${runId}`;
@@ -283,8 +287,10 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     const updates = scorer.onPageFetched(fetchedPage);
     lap('scoreMs');
     for (const u of updates) {
-      if (u.drop) frontier.drop(uniqueKeyOf(u.url), u.reason);
-      else
+      if (u.drop) {
+        frontier.drop(uniqueKeyOf(u.url), u.reason);
+        setAside.note(u.reason ?? 'dropped', u.url);
+      } else if (
         frontier.offer({
           url: u.url,
           depth: u.depth,
@@ -292,7 +298,9 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
           anchorText: anchorOf.get(u.url),
           score: u.score,
           components: u.breakdown.components,
-        });
+        }) === 'too-deep'
+      )
+        setAside.note(`deeper than ${config.maxDepth}`, u.url);
     }
     lap('frontierMs');
     if (verdict.relevant) {
@@ -387,7 +395,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
       ? createAdaptiveFetcher({ ...browserOptions, policy: new AdaptivePolicy({ ...config.adaptive, randomSeed: config.randomSeed }) })
       : createBrowserFetcher(browserOptions);
 
-  let stopReason = 'frontier empty or budget reached';
+  let stopReason = '';
   const timer =
     config.timeLimitSecs > 0
       ? setTimeout(() => {
@@ -413,6 +421,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   }
   const elapsedMs = Date.now() - started;
   const final = counts();
+  if (!stopReason) stopReason = describeStop({ fetched: final.fetched, budget: options.watch ? 0 : config.maxPages, setAside: setAside.counts() });
   await state.update((d) => {
     d.counters = final;
     d.status = stopReason.startsWith('interrupted') ? 'interrupted' : 'finished';

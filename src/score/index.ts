@@ -189,6 +189,9 @@ export const COMBINED_FEATURES = [
   'linkRanker', // the link ranker's log-odds evidence (src/score/link-ranker.ts), /4
 ] as const;
 
+/** classic: a cut site's URLs are scored this much lower, below any other site's (§3.6, issue #21). */
+export const SITE_CUT_FACTOR = 1e-6;
+
 /** bfs: FIFO encoded as a score decreasing in discovery order, so a max-heap pops oldest first. */
 export function bfsScore(seq: number): number {
   return 1 / (1 + seq);
@@ -312,7 +315,6 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
       if (ex) ex.fifoOrder = p.seq;
       return { score: bfsScore(p.seq), best: p.contributions[0] };
     }
-    if (strategy === 'classic' && sites.isCut(p.host, o.siteCutoff)) return { score: 0, reason: 'site-cutoff' };
 
     let bestTerm = -Infinity;
     let best: Contribution | undefined;
@@ -462,6 +464,12 @@ export function createScorer(strategy: StrategyName, options: Partial<ScoreOptio
       const siteFactor = 1 + o.siteBonus * sites.relevance(p.host);
       if (ex) ex.siteBonus = siteFactor;
       s *= siteFactor;
+      // Site cutoff (§3.6): a cut site goes to the back of the queue rather than out of it. Dropped,
+      // a web of one or two hosts ran dry after its 100th irrelevant page (issue #21).
+      if (sites.isCut(p.host, o.siteCutoff)) {
+        s *= SITE_CUT_FACTOR;
+        if (ex) ex.siteCutoff = SITE_CUT_FACTOR;
+      }
     }
     if (usesDeadLinks) {
       const f = deadLinks.factor(p.url);
