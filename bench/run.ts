@@ -118,6 +118,7 @@ async function ours(c: Crawl, strategy: StrategyName, plugins: CrawlPlugin[] = [
     fetcher: c.fetcher,
     storageDir: storage,
     randomSeed: SEED,
+    allowPrivate: true, // both benchmark webs are on loopback (the fetch gate refuses private addresses by default)
   });
   return runCrawl({ config, truth: c.truth, progress: quiet(), plugins });
 }

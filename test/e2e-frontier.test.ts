@@ -32,6 +32,7 @@ beforeAll(async () => {
   const misc = web.sites.find((s) => s.name === '城市生活网')!.origin;
   const config = parseConfig({
     topics: [{ keywords: web.demo.keywords, seeds: [...web.demo.seeds, `${misc}/`] }],
+    allowPrivate: web.sites.map((s) => s.origin), // the test web's loopback sites (src/fetch/gate.ts)
     strategy: 'combined',
     maxPages: 45,
     perHostDelayMs: DELAY,

@@ -45,6 +45,8 @@ async function crawl(extra: Partial<CrawlConfigInput>) {
     topics: [{ keywords: ['汶川地震', '救援'], seeds: [`${originA}/`] }],
     fetcher: 'http',
     maxPages: 20,
+    // Both hosts are loopback: the seed's origin is allowed by the fetch gate, the other is named.
+    allowPrivate: [`${originB}/`],
     storageDir: mkdtempSync(join(tmpdir(), 'fc-engine-')),
     ...extra,
   });
@@ -70,6 +72,12 @@ afterAll(() => {
 });
 
 describe('engine', () => {
+  it('never leaves the seeds\' loopback origins unless allowPrivate names the other one', async () => {
+    const { urls } = await crawl({ allowPrivate: false });
+    expect(urls.length).toBe(3);
+    expect(urls.every((u) => u.startsWith(originA))).toBe(true);
+  });
+
   it('crawls both hosts by default, judging pages by the topic', async () => {
     const { result, urls } = await crawl({});
     expect(new Set(urls)).toEqual(

@@ -51,11 +51,31 @@ describe('RobotsCache', () => {
     expect(rc.crawlDelayMs(new URL(without).host)).toBeUndefined();
   });
 
-  it('treats an unreachable origin as allow-all', async () => {
-    const rc = new RobotsCache({ timeoutMs: 500 });
+  it('treats an unreachable origin as disallow-all (RFC 9309), and asks again later', async () => {
+    let now = 1_000;
+    const rc = new RobotsCache({ timeoutMs: 500, retryAfterMs: 60_000, now: () => now });
     const info = await rc.load('http://127.0.0.1:1/x');
     expect(info?.status).toBe(0);
-    expect(rc.isAllowed('http://127.0.0.1:1/private/x')).toBe(true);
+    expect(rc.isAllowed('http://127.0.0.1:1/private/x')).toBe(false);
+    expect(await rc.block('http://127.0.0.1:1/y')).toMatch(/disallow all/);
+    expect(rc.isLoaded('http://127.0.0.1:1/y')).toBe(true);
+    now += 60_001;
+    expect(rc.isLoaded('http://127.0.0.1:1/y')).toBe(false);
+  });
+
+  it('5xx = disallow all until it recovers; 404 = allow all', async () => {
+    let status = 500;
+    let now = 0;
+    const rc = new RobotsCache({ retryAfterMs: 1000, now: () => now, fetchText: async (url) => (url.includes('four') ? { status: 404, text: '' } : { status, text: 'User-agent: *\nDisallow: /private/\n' }) });
+    await rc.load('http://five.example/a');
+    await rc.load('http://four.example/a');
+    expect(rc.isAllowed('http://five.example/public')).toBe(false);
+    expect(rc.isAllowed('http://four.example/private/x')).toBe(true);
+    status = 200;
+    now = 1001;
+    await rc.load('http://five.example/a');
+    expect(rc.isAllowed('http://five.example/public')).toBe(true);
+    expect(rc.isAllowed('http://five.example/private/x')).toBe(false);
   });
 });
 

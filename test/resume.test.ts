@@ -45,7 +45,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'resume-'));
   writeFileSync(
     join(dir, 'crawl.json'),
-    JSON.stringify({ topics: [{ keywords: web.demo.keywords, seeds: web.demo.seeds }], maxPages: BUDGET, maxConcurrency: 3, storageDir: join(dir, 'storage') }),
+    JSON.stringify({ topics: [{ keywords: web.demo.keywords, seeds: web.demo.seeds }], allowPrivate: web.sites.map((s) => s.origin), maxPages: BUDGET, maxConcurrency: 3, storageDir: join(dir, 'storage') }),
   );
 });
 afterAll(async () => {

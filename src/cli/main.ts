@@ -3,6 +3,7 @@
  * a crawl of what the user names. Flags and the config/topic file both go through the one
  * schema in src/config/schema.ts. User mistakes end with one clear line and exit code 2.
  */
+import '../fetch/loopback-only.js'; // first: before Crawlee's browser pool opens its proxy
 import { Command, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { FETCHERS, STRATEGIES, parseConfig, type CrawlConfigInput } from '../config/schema.js';
@@ -10,6 +11,7 @@ import { formatFailures } from '../report/counts.js';
 import { parseExportFormats, type ExportFormat } from '../report/export.js';
 import { displayPath } from '../report/paths.js';
 import { UserError } from '../config/errors.js';
+import { checkStorageWritable } from '../store/storage-lock.js';
 import { resolveBrowser } from '../fetch/browser.js';
 import { parseCommandLine, reportUserErrors, runAsMain } from './run.js';
 import { loadConfigFile, buildConfig, checkSeedsReachable, type CliFlags } from './options.js';
@@ -109,6 +111,11 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--explain <url>', "why a URL was fetched when it was (or is queued, or was dropped), from the latest run's log (or --run)")
     .option('--run <runId>', 'the run --explain reads (default: the latest)')
     .option('--export <formats>', 'also write the relevant pages as jsonl, csv or jsonl,csv to storage/exports/RUN_ID.FORMAT (with --report: for that run)')
+    .option('--allow-private [origins...]', 'fetch private/loopback/link-local addresses: all of them, or only these origins (the seeds\' own origins always)')
+    .option('--max-body <bytes>', 'largest response body, decompressed (default 16777216)', intArg('--max-body'))
+    .option('--max-links <n>', 'links taken from one page (default 2000)', intArg('--max-links'))
+    .option('--max-url-length <n>', 'longest URL fetched or queued (default 2048)', intArg('--max-url-length'))
+    .option('--max-redirects <n>', 'redirect hops followed from one URL (default 10)', intArg('--max-redirects'))
     .option('--json', 'print the summary as JSON')
     .option('--watch', 'keep crawling and revisiting hot reply threads until Ctrl-C (no page budget)')
     .option('--matchers <file>', 'extra reply templates (JSON or YAML), tried before the built-in ones');
@@ -150,6 +157,8 @@ export async function main(argv: string[]): Promise<number> {
   return reportUserErrors(async () => {
     const exportFormats = flags.export !== undefined ? parseExportFormats(flags.export) : [];
     const report = program.opts<{ report?: boolean | string }>().report;
+    // Everything but --explain writes to the storage folder: a file or a read-only folder is one line, exit 2.
+    if (flags.explain === undefined) checkStorageWritable(flags.storage ?? 'storage');
     if (report !== undefined) return (await import('./report.js')).runReportCommand(flags.storage ?? 'storage', typeof report === 'string' ? report : undefined, exportFormats);
     if (flags.explain !== undefined) {
       const { explainUrl } = await import('./explain.js');
@@ -205,7 +214,8 @@ async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }, ex
   try {
     process.stderr.write(`Started the local test web: ${web.sites.map((s) => `${s.name} ${s.origin}`).join(', ')}\n`);
     // With --search the demo seeds from the test web's results page instead of the portal home pages.
-    const config = buildConfig({ ...flags, topic: web.demo.keywords.join(' '), seeds: flags.search ? undefined : web.demo.seeds }, {});
+    // The test web's sites are loopback origins: the demo allows exactly those (src/fetch/gate.ts).
+    const config = buildConfig({ ...flags, topic: web.demo.keywords.join(' '), seeds: flags.search ? undefined : web.demo.seeds }, { allowPrivate: web.sites.map((s) => s.origin) });
     const topicId = web.demo.topic;
     const testwebOrigin = web.sites.find((s) => s.kind === 'search')?.origin;
     // Reply times on the test web follow its own clock.

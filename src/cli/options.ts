@@ -38,6 +38,12 @@ export interface CliFlags {
   randomSeed?: number;
   /** Extra reply templates (config.threads.matchers). */
   matchers?: string;
+  /** `--allow-private` alone: every private address; with origins: these exact ones. */
+  allowPrivate?: boolean | string[];
+  maxBody?: number;
+  maxLinks?: number;
+  maxUrlLength?: number;
+  maxRedirects?: number;
 }
 
 /**
@@ -132,6 +138,11 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
   set('trace', flags.trace === true ? 'all' : flags.trace || undefined);
   set('cilinPath', flags.cilin);
   set('randomSeed', flags.randomSeed);
+  set('allowPrivate', Array.isArray(flags.allowPrivate) ? flags.allowPrivate.map((o) => checkUrl(o, '--allow-private origin')) : flags.allowPrivate);
+  set('maxBodyBytes', flags.maxBody);
+  set('maxLinksPerPage', flags.maxLinks);
+  set('maxUrlLength', flags.maxUrlLength);
+  set('maxRedirects', flags.maxRedirects);
   if (flags.matchers !== undefined) input.threads = { ...((file.threads as object | undefined) ?? {}), matchers: flags.matchers };
   const config = parseConfig(input, source);
   for (const t of config.topics) {

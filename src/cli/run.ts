@@ -33,15 +33,27 @@ export async function reportUserErrors(fn: () => Promise<number>): Promise<numbe
   }
 }
 
-/** Run `main` when `moduleUrl` is the script node was started with; exit with its code. */
+/**
+ * Resolve once everything written to the stream so far has been handed to the OS. Writes to a
+ * pipe are asynchronous in Node: exiting before they drain cut `extract --json | jq` short.
+ */
+export function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((ok) => {
+    if (stream.destroyed || !stream.writable) return ok();
+    stream.write('', () => ok());
+  });
+}
+
+/** Run `main` when `moduleUrl` is the script node was started with; exit with its code once stdout and stderr are flushed. */
 export function runAsMain(moduleUrl: string, main: (argv: string[]) => Promise<number>): void {
   const script = process.argv[1];
   if (!script || moduleUrl !== pathToFileURL(realpathSync(script)).href) return;
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e) => {
-      process.stderr.write(`internal error: ${(e as Error).stack ?? e}\n`);
-      process.exit(1);
-    },
-  );
+  const exit = async (code: number) => {
+    await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+    process.exit(code);
+  };
+  main(process.argv.slice(2)).then(exit, (e) => {
+    process.stderr.write(`internal error: ${(e as Error).stack ?? e}\n`);
+    return exit(1);
+  });
 }

@@ -137,6 +137,20 @@ export const CrawlConfigSchema = z
     /** Hosts the crawl may enter; empty = the seeds' hosts and everything they link to. */
     allowDomains: z.array(z.string()).default([]),
     denyDomains: z.array(z.string()).default([]),
+    /**
+     * Private, loopback and link-local addresses (src/fetch/gate.ts): never fetched, except the
+     * seeds' exact origins; true allows them all, a list allows these exact origins too.
+     * Cloud metadata addresses are refused regardless.
+     */
+    allowPrivate: z.union([z.boolean(), z.array(z.string().url())]).default(false),
+    /** Largest response body, decompressed, in bytes; a larger one is abandoned as it streams in. */
+    maxBodyBytes: z.number().int().positive().default(16 * 1024 * 1024),
+    /** Links taken from one page (in document order); the rest are ignored. */
+    maxLinksPerPage: z.number().int().positive().default(2000),
+    /** Longest URL fetched or queued, in characters. */
+    maxUrlLength: z.number().int().min(64).default(2048),
+    /** Redirect hops followed from one URL. */
+    maxRedirects: z.number().int().min(0).max(50).default(10),
     /** Tongyici Cilin file for the semantic tree (METHODS §2); absent = cosine only. */
     cilinPath: z.string().optional(),
     resume: z.boolean().default(false),

@@ -3,7 +3,8 @@
  * frontier → fetch (browser) → extract → topic (relevance) → score → frontier, and
  * store / report on the side. Stage logic lives in its own module; this file only routes.
  */
-import { mkdirSync } from 'node:fs';
+import '../fetch/loopback-only.js'; // first: before Crawlee's browser pool opens its proxy
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Dataset, log as crawleeLog, LogLevel, type Request } from 'crawlee';
 import type { Page } from 'playwright';
@@ -11,14 +12,21 @@ import { topicName, type CrawlConfig } from '../config/schema.js';
 import type { PageAnalysis } from '../extract/types.js';
 import { ProgressReporter, type ProgressStats } from '../report/progress.js';
 import { analyzePage } from '../extract/page.js';
+import { flattenHtml } from '../extract/flatten.js';
 import { browserLaunchOptions } from '../fetch/browser.js';
 import { AdaptivePolicy, createAdaptiveFetcher } from '../fetch/adaptive.js';
+import { FetchGate } from '../fetch/gate.js';
+import { ROBOTS_TOKEN } from '../fetch/gate-proxy.js';
+import { startGateProxyProcess } from '../fetch/gate-proxy-process.js';
+import { gatedFetchText } from '../fetch/gated-request.js';
+import { lockStorage } from '../store/storage-lock.js';
 import { createBrowserFetcher, createHttpFetcher, crawleeConfig, type Fetcher, type RenderedPage } from '../fetch/crawler.js';
 import { Frontier, uniqueKeyOf } from '../frontier/frontier.js';
 import { FrontierJournal } from '../frontier/journal.js';
 import { RobotsCache } from '../frontier/robots.js';
 import { findRunToResume, loadResumeState, ScorerInputLog, SCORER_PAGES, type ResumeState } from './resume.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
+import { JsonLinesWriter } from '../store/jsonl.js';
 import { RunState } from '../store/run-state.js';
 import { CountTally, type RunCounts } from '../report/counts.js';
 import { PageJudge, type Verdict } from './judge.js';
@@ -126,8 +134,15 @@ export interface CrawlTimings {
   storeMs: number;
 }
 
-function timestampId(d = new Date()): string {
-  return d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+/** `20261124-014045-123`: milliseconds included, and made unique in the folder (under the storage lock). */
+function timestampId(storageDir: string, d = new Date()): string {
+  let t = d.getTime();
+  for (;;) {
+    const iso = new Date(t).toISOString();
+    const id = `${iso.replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${iso.slice(20, 23)}`;
+    if (!existsSync(join(storageDir, 'runs', id))) return id;
+    t++;
+  }
 }
 
 export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
@@ -136,15 +151,35 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   const plugins = options.plugins ?? [];
   const started = Date.now();
   const storageDir = resolve(config.storageDir);
+  void config;
   const resumeFrom = options.resume ?? (config.resume || undefined);
-  const runId = resumeFrom ? findRunToResume(storageDir, typeof resumeFrom === 'string' ? resumeFrom : options.runId) : (options.runId ?? timestampId());
+  // One crawl per storage folder (src/store/storage-lock.ts); released when the crawl ends.
+  const unlock = await lockStorage(storageDir, { runId: typeof resumeFrom === 'string' ? resumeFrom : options.runId });
+  try {
+    return await crawlLocked(options, storageDir, resumeFrom, started, progress, plugins);
+  } finally {
+    await unlock();
+  }
+}
+
+async function crawlLocked(
+  options: CrawlOptions,
+  storageDir: string,
+  resumeFrom: string | boolean | undefined,
+  started: number,
+  progress: ProgressReporter,
+  plugins: CrawlPlugin[],
+): Promise<CrawlResult> {
+  const { config } = options;
+  const runId = resumeFrom ? findRunToResume(storageDir, typeof resumeFrom === 'string' ? resumeFrom : options.runId) : (options.runId ?? timestampId(storageDir));
   const runDir = join(storageDir, 'runs', runId);
   mkdirSync(runDir, { recursive: true });
 
   const launchOptions =
     config.fetcher !== 'http' ? (await browserLaunchOptions({ browser: config.browser, headed: config.headed, slowMo: config.slowMoMs })).launchOptions : undefined;
-  // Crawlee's own warnings (robots skips, retries) are in the crawl log already; keep the terminal for progress.
-  crawleeLog.setLevel(LogLevel.ERROR);
+  // Crawlee's own warnings and errors (with stack traces) are in the crawl log already, one line
+  // each with its reason; keep the terminal for progress.
+  crawleeLog.setLevel(LogLevel.OFF);
 
   const judge = await PageJudge.create(config, (l) => progress.log(l));
   // Dataset records name their topic as users do (its name, else its keywords), not by the model's id.
@@ -153,13 +188,25 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   // Read before the journal is reopened; replayed once the frontier and scorer exist.
   const resumed: ResumeState | undefined = resumeFrom ? loadResumeState(runDir, runId) : undefined;
   const journal = new FrontierJournal(runDir, resumed?.frontier.gen ?? 0);
+  // The fetch gate (src/fetch/gate.ts): the seeds' own origins may be private (a local test web);
+  // other private addresses only with allowPrivate.
+  const gate = new FetchGate({
+    allowDomains: [...config.score.allowDomains, ...config.allowDomains],
+    denyDomains: [...config.score.denyDomains, ...config.denyDomains],
+    allowPrivate: config.allowPrivate,
+    seedUrls: [...config.topics.flatMap((t) => t.seeds), ...(options.testwebOrigin ? [options.testwebOrigin] : [])],
+    maxUrlLength: config.maxUrlLength,
+  });
+  const robots = config.respectRobotsTxt
+    ? new RobotsCache({ userAgent: ROBOTS_TOKEN, fetchText: (url, timeoutMs) => gatedFetchText(gate, url, { timeoutMs, userAgent: ROBOTS_TOKEN }) })
+    : undefined;
   const frontier = new Frontier({
     maxPages: options.watch ? 0 : config.maxPages,
     maxDepth: config.maxDepth,
     perHostDelayMs: config.perHostDelayMs,
     perHostConcurrency: config.perHostConcurrency,
     // Our own robots.txt handling (honours Crawl-delay; disallowed URLs never cost budget).
-    robots: config.respectRobotsTxt ? new RobotsCache() : undefined,
+    robots,
     journal,
   });
   // What the crawl did not follow, for the summary's "stopped" line (src/crawl/stop-reason.ts).
@@ -167,6 +214,16 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   frontier.onDrop = (e, reason) => setAside.note(reason, e.url);
   const scorerInputs = new ScorerInputLog(join(runDir, SCORER_PAGES));
   const crawlLog = new CrawlLog(join(runDir, 'crawl-log.jsonl'));
+  // What the fetch gate refused: links never queued, and requests (redirect hops, sub-resources)
+  // the gate proxy turned away; one line per URL with the reason.
+  const refusedLog = new JsonLinesWriter<{ time: string; url: string; parent?: string; via: 'link' | 'request'; reason: string }>(join(runDir, 'refused.jsonl'));
+  const refusedSeen = new Set<string>();
+  const noteRefused = (url: string, reason: string, via: 'link' | 'request', parent?: string) => {
+    const key = url.slice(0, 500);
+    if (refusedSeen.has(key) || refusedSeen.size > 100_000) return;
+    refusedSeen.add(key);
+    refusedLog.append({ time: new Date().toISOString(), url: url.length > 500 ? `${url.slice(0, 500)}…` : url, parent, via, reason });
+  };
   const datasetName = `run-${runId}`;
   const dataset = await Dataset.open(datasetName, { config: crawleeConfig(storageDir) });
   const state = await RunState.open(join(runDir, 'state.json'), () => ({
@@ -182,12 +239,14 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   for (const p of plugins) await p.beforeRun?.(ctx);
 
   const seeds = resumed ? [] : [...new Set((await discoverSeeds(config, { testwebOrigin: options.testwebOrigin, log: (l) => progress.log(l) })).flat())];
+  const seedKeys = new Set([...seeds, ...config.topics.flatMap((t) => t.seeds)].map(uniqueKeyOf));
   if (resumed) {
     for (const p of resumed.scorerPages) scorer.onPageFetched(p); // rebuilds the scorer's state
     const r = frontier.restore(resumed.frontier, (key, url) => resumed.fetchedKeys.has(key) || resumed.fetchedKeys.has(uniqueKeyOf(url)));
     progress.log(`Resuming run ${runId}: ${resumed.log.length} pages already fetched, ${r.queued} URLs queued (${r.requeued} in flight at the stop, queued again)`);
   }
   for (const url of seeds) {
+    gate.allowOrigin(url); // seeds found by search: their exact origins, like given seeds
     const s = scorer.seedScore(url);
     frontier.offer({ url, depth: 0, score: s.score, components: s.components });
   }
@@ -256,8 +315,16 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     try {
       analysis = page.analysis ?? analyzePage({ html: page.html, url: page.url, fetchedAt: page.fetchedAt });
     } catch (e) {
-      record({ ...base, decision: 'failed', reason: `no document: ${(e as Error).message.split('\n')[0].slice(0, 200)}` });
-      return;
+      // Nested too deep for the extractor's recursion: analyse the page flattened (src/extract/flatten.ts).
+      // Anything else it cannot take is a failure with its reason, never a crash.
+      try {
+        if (!(e instanceof RangeError)) throw e;
+        analysis = analyzePage({ html: flattenHtml(page.html), url: page.url, fetchedAt: page.fetchedAt });
+        base.reason = 'nested too deep: analysed flattened';
+      } catch (e2) {
+        record({ ...base, decision: 'failed', reason: `no document: ${(e2 as Error).message.split('\n')[0].slice(0, 200)}` });
+        return;
+      }
     }
     lap('extractMs');
     if (!analysis.title && !analysis.text && analysis.links.length === 0 && analysis.headings.length === 0 && page.html.trim()) {
@@ -268,8 +335,15 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     if (page.url !== page.request.url) frontier.markSeen([uniqueKeyOf(page.url)]);
     const verdict = judge.judge(analysis, { isSeed: depth === 0, anchorText: m.anchorText, status: page.status, html: page.html });
     const anchorOf = new Map<string, string>();
-    for (const l of analysis.links) if (l.anchorText && !anchorOf.has(l.url)) anchorOf.set(l.url, l.anchorText);
-    const links = scorerLinks(analysis, judge);
+    // At most maxLinksPerPage links, each through the gate's checks that need no DNS (scheme,
+    // length, domain lists, literal private addresses): refused ones are never queued.
+    const taken = analysis.links.slice(0, config.maxLinksPerPage).filter((l) => {
+      const v = gate.checkSync(l.url);
+      if (!v.ok) noteRefused(l.url, v.reason, 'link', page.request.url);
+      return v.ok;
+    });
+    for (const l of taken) if (l.anchorText && !anchorOf.has(l.url)) anchorOf.set(l.url, l.anchorText);
+    const links = scorerLinks({ ...analysis, links: taken }, judge);
     lap('judgeMs');
     const fetchedPage = {
       url: page.request.url,
@@ -287,6 +361,8 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     const updates = scorer.onPageFetched(fetchedPage);
     lap('scoreMs');
     for (const u of updates) {
+      // A link to a seed must not re-score it below the seed score (a page with 100,000 links buried the other seeds).
+      if (seedKeys.has(uniqueKeyOf(u.url))) continue;
       if (u.drop) {
         frontier.drop(uniqueKeyOf(u.url), u.reason);
         setAside.note(u.reason ?? 'dropped', u.url);
@@ -373,9 +449,35 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     onPage,
     onFailure,
   };
+  // Every request goes through the gate proxy (src/fetch/gate-proxy.ts), in a process of its own.
+  const delayOf = (host: string) => Math.max(config.perHostDelayMs, robots?.crawlDelayMs(host) ?? 0);
+  const gateProxy = await startGateProxyProcess({
+    gate: {
+      allowDomains: [...config.score.allowDomains, ...config.allowDomains],
+      denyDomains: [...config.score.denyDomains, ...config.denyDomains],
+      allowPrivate: config.allowPrivate,
+      seedUrls: gate.allowedOrigins(),
+      maxUrlLength: config.maxUrlLength,
+    },
+    maxBodyBytes: config.maxBodyBytes,
+    // A little under the navigation timeout, so a stalled server ends with the proxy's clear reason.
+    timeoutMs: Math.max(5_000, config.navigationTimeoutSecs * 1000 - 2_000),
+    maxRedirects: config.maxRedirects,
+    robotsBlock: robots ? (url) => robots.block(url) : undefined,
+    hostDelayMs: delayOf,
+    onDecision: (d) => {
+      if (d.outcome === 'refused') noteRefused(d.url, d.reason ?? 'refused', 'request');
+    },
+  });
+  const previousHandOut = frontier.onHandOut;
+  frontier.onHandOut = (e) => {
+    previousHandOut?.(e);
+    gateProxy.noteNavigation(e.url);
+  };
   const browserOptions = launchOptions && {
     ...fetchOptions,
-    launchOptions,
+    gateProxy,
+    launchOptions: { ...launchOptions, proxy: { server: gateProxy.server, username: gateProxy.username, password: gateProxy.password, bypass: '<-loopback>' } },
     preNavigation: async (page: Page, request: Request) => {
       for (const p of plugins) await p.preNavigation?.(page, request);
     },
@@ -389,10 +491,15 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
         }
       : undefined,
   };
+  // The adaptive fetcher's own HTTP requests ask the gate on every hop (their browser renders use the proxy).
+  const checkUrl = async (url: string) => {
+    const v = await gate.check(url);
+    if (!v.ok) throw new Error(`refused: ${v.reason}`);
+  };
   const crawler: Fetcher = !browserOptions
-    ? createHttpFetcher(fetchOptions)
+    ? createHttpFetcher({ ...fetchOptions, gateProxy })
     : config.fetcher === 'adaptive'
-      ? createAdaptiveFetcher({ ...browserOptions, policy: new AdaptivePolicy({ ...config.adaptive, randomSeed: config.randomSeed }) })
+      ? createAdaptiveFetcher({ ...browserOptions, documentFetch: { checkUrl, maxBytes: config.maxBodyBytes, maxRedirects: config.maxRedirects }, policy: new AdaptivePolicy({ ...config.adaptive, randomSeed: config.randomSeed }) })
       : createBrowserFetcher(browserOptions);
 
   let stopReason = '';
@@ -416,6 +523,8 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     crawlLog.close();
     scorerInputs.close();
     journal.close();
+    await gateProxy.close();
+    refusedLog.close();
     progress.update(progressStats(), true);
     progress.end();
   }

@@ -3,7 +3,10 @@
  * passes plain data (final URL, status, rendered HTML, captured JSON responses) to the engine.
  * Everything that decides what to fetch lives elsewhere; keep this glue thin.
  */
-import { Configuration, HttpCrawler, PlaywrightCrawler, playwrightUtils, type IRequestManager, type Request } from 'crawlee';
+import './loopback-only.js'; // first: before Crawlee's browser pool opens its proxy
+import { Configuration, HttpCrawler, PlaywrightCrawler, playwrightUtils, ProxyConfiguration, type IRequestManager, type Request } from 'crawlee';
+import { gateFailure } from './gate-proxy.js';
+import { guardPage } from './page-guard.js';
 import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
 import type { LaunchOptions, Page } from 'playwright';
 import type { PageAnalysis } from '../extract/types.js';
@@ -61,6 +64,16 @@ export interface BrowserFetcherOptions {
   /** One browser context per page (Crawlee incognito pages), needed for per-page Playwright traces. */
   isolatePages?: boolean;
   onFailure(request: Request, error: Error): Promise<void>;
+  /** The gate proxy (src/fetch/gate-proxy.ts) every request goes through; `url` carries its credentials. */
+  gateProxy?: { url: string };
+}
+
+/** A response the gate proxy refused or could not fetch becomes a failure with its reason, not a page. */
+function throwIfGated(request: Request, headers: Record<string, string | string[] | undefined>): void {
+  const reason = gateFailure(headers);
+  if (!reason) return;
+  request.noRetry = true;
+  throw new Error(reason);
 }
 
 /** Crawlee configuration rooted at our storage folder (datasets, key-value stores). */
@@ -99,10 +112,15 @@ export function createHttpFetcher(opts: Omit<BrowserFetcherOptions, 'launchOptio
       respectRobotsTxtFile: opts.respectRobotsTxt,
       keepAlive: opts.keepAlive ?? false,
       useSessionPool: false,
+      proxyConfiguration: opts.gateProxy ? new ProxyConfiguration({ proxyUrls: [opts.gateProxy.url] }) : undefined,
+      // Hand us the bytes as they came: decodeHtml reads the declared charset itself, and Crawlee
+      // would otherwise re-encode them first, or fail on a charset it does not know.
+      forceResponseEncoding: 'latin1',
       // Non-HTML bodies are recorded by type, not rejected as errors.
       // (Crawlee matches these exactly, no wildcards; other types end in onFailure, where the engine logs them not-html.)
       additionalMimeTypes: ['application/octet-stream', 'application/json', 'application/pdf', 'text/plain'],
       requestHandler: async ({ request, body, response }) => {
+        throwIfGated(request, response.headers);
         const contentType = String(response.headers['content-type'] ?? '');
         const bytes = typeof body === 'string' ? Buffer.from(body) : body;
         const html = isHtmlResponse(contentType, bytes.subarray(0, 512)) ? decodeHtml(bytes, contentType) : undefined;
@@ -147,6 +165,7 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
       preNavigationHooks: [
         async ({ page, request }, gotoOptions) => {
           if (gotoOptions) gotoOptions.waitUntil = 'load';
+          await guardPage(page);
           await opts.preNavigation?.(page, request);
           const state = { inFlight: { n: 0, lastChange: Date.now() }, xhrJson: [] as { url: string; json: unknown }[] };
           pageState.set(page, state);
@@ -186,6 +205,7 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
         },
       ],
       requestHandler: async ({ page, request, response }) => {
+        if (response) throwIfGated(request, response.headers());
         const state = pageState.get(page);
         if (state) await waitForQuietNetwork(page, state.inFlight, 120, opts.settleTimeoutMs ?? 3000);
         const contentType = response?.headers()['content-type'] ?? '';

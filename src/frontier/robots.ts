@@ -23,6 +23,10 @@ export interface RobotsOptions {
   maxCrawlDelayMs?: number;
   /** Injectable for tests; default: global fetch. */
   fetchText?: (url: string, timeoutMs: number) => Promise<{ status: number; text: string } | undefined>;
+  /** After a 5xx or an unreachable robots.txt (disallow all), ask again after this long. */
+  retryAfterMs?: number;
+  /** Clock, injectable for tests. */
+  now?: () => number;
 }
 
 /** What was learned about one origin. */
@@ -32,6 +36,10 @@ export interface OriginRobots {
   status: number;
   robot?: Robot;
   crawlDelayMs?: number;
+  /** RFC 9309 §2.3.1.4: robots.txt unreachable or 5xx: the whole origin is disallowed until it recovers. */
+  disallowAll?: boolean;
+  /** When a disallow-all verdict is asked again. */
+  retryAt?: number;
 }
 
 async function defaultFetchText(url: string, timeoutMs: number): Promise<{ status: number; text: string } | undefined> {
@@ -61,32 +69,45 @@ export class RobotsCache {
   private readonly timeoutMs: number;
   private readonly maxDelay: number;
   private readonly fetchText: NonNullable<RobotsOptions['fetchText']>;
+  private readonly retryAfterMs: number;
+  private readonly now: () => number;
 
   constructor(opts: RobotsOptions = {}) {
     this.ua = opts.userAgent ?? 'focused-crawler';
     this.timeoutMs = opts.timeoutMs ?? 5000;
     this.maxDelay = opts.maxCrawlDelayMs ?? 60_000;
     this.fetchText = opts.fetchText ?? defaultFetchText;
+    this.retryAfterMs = opts.retryAfterMs ?? 60_000;
+    this.now = opts.now ?? Date.now;
+  }
+
+  private fresh(origin: string): OriginRobots | undefined {
+    const d = this.done.get(origin);
+    return d && (d.retryAt === undefined || this.now() < d.retryAt) ? d : undefined;
   }
 
   /** True when the origin's robots.txt is known (allowed() can answer without waiting). */
   isLoaded(url: string): boolean {
     const o = originOf(url);
-    return o === undefined || this.done.has(o);
+    return o === undefined || this.fresh(o) !== undefined;
   }
 
   /** Fetch and parse the origin's robots.txt once; concurrent callers share one request. */
   load(url: string): Promise<OriginRobots | undefined> {
     const origin = originOf(url);
     if (!origin) return Promise.resolve(undefined);
-    const d = this.done.get(origin);
+    const d = this.fresh(origin);
     if (d) return Promise.resolve(d);
     let p = this.loading.get(origin);
     if (!p) {
       p = this.fetchText(`${origin}/robots.txt`, this.timeoutMs).then((r) => {
-        // Missing (4xx), broken (5xx) or unreachable robots.txt: allow all.
+        // RFC 9309 §2.3.1: missing (4xx) = allow all; a server error (5xx) or no answer = disallow
+        // all, asked again after retryAfterMs ("until it recovers").
         const info: OriginRobots = { origin, status: r?.status ?? 0 };
-        if (r && r.status >= 200 && r.status < 300) {
+        if (!r || r.status >= 500 || r.status < 200) {
+          info.disallowAll = true;
+          info.retryAt = this.now() + this.retryAfterMs;
+        } else if (r.status >= 200 && r.status < 300) {
           info.robot = robotsParser(`${origin}/robots.txt`, r.text);
           const secs = info.robot.getCrawlDelay(this.ua);
           if (secs !== undefined && Number.isFinite(secs) && secs > 0) {
@@ -107,8 +128,17 @@ export class RobotsCache {
   isAllowed(url: string): boolean {
     const o = originOf(url);
     if (!o) return true;
-    const r = this.done.get(o)?.robot;
+    const d = this.done.get(o);
+    if (d?.disallowAll) return false;
+    const r = d?.robot;
     return r ? r.isAllowed(url, this.ua) !== false : true;
+  }
+
+  /** Why a URL may not be fetched (loading its robots.txt first), or undefined when it may. */
+  async block(url: string): Promise<string | undefined> {
+    const info = await this.load(url);
+    if (this.isAllowed(url)) return undefined;
+    return info?.disallowAll ? `robots: robots.txt unreachable or ${info.status || 'no answer'}: disallow all (RFC 9309)` : 'robots: disallowed by robots.txt';
   }
 
   /** Crawl-delay of a host (`host[:port]`, as in URL.host), in milliseconds. */

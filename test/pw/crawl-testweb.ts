@@ -15,7 +15,7 @@ const maxPages = Number(process.argv[3] ?? 40);
 const strategy = (process.argv[4] ?? 'combined') as 'combined';
 const web = await startTestWeb({});
 try {
-  const config = parseConfig({ topics: [{ keywords: web.demo.keywords, seeds: web.demo.seeds }], storageDir, maxPages, fetcher: 'http', strategy });
+  const config = parseConfig({ topics: [{ keywords: web.demo.keywords, seeds: web.demo.seeds }], allowPrivate: web.sites.map((s) => s.origin), storageDir, maxPages, fetcher: 'http', strategy });
   const plugin = reportPlugin(['csv']);
   const result = await runCrawl({ config, plugins: [plugin], truth: (u) => web.isRelevant(u, web.demo.topic), progress: new ProgressReporter({ quiet: true }) });
   const log = CrawlLog.read(result.logPath);

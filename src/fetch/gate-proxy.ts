@@ -1,0 +1,184 @@
+/**
+ * The gate proxy: a forward proxy on 127.0.0.1 (random port, per-run credentials) that every
+ * request of both fetchers goes through — Chromium's documents, redirect hops, scripts, XHR
+ * and iframes (Chromium is launched with it and `<-loopback>`, so loopback is proxied too), and
+ * the HTTP fetcher's requests. For each plain-HTTP request it asks the fetch gate (and for a
+ * redirect hop also robots.txt, the chain limit and the per-host delay), then makes the
+ * request itself with `gatedRequest` (pinned address, time and decompressed-size limits).
+ * HTTPS goes through CONNECT: the gate checks the host and port and the tunnel is opened to
+ * the checked address; paths inside TLS are not visible to it.
+ *
+ * Refusals and connection failures answer with a 4xx/5xx carrying `x-fetch-gate` (refused) or
+ * `x-fetch-error` (could not fetch), which the fetchers turn into a `failed` record with that
+ * reason (never a page). Built on `proxy-chain` (Apify's, which Crawlee already uses).
+ */
+import { randomBytes } from 'node:crypto';
+import type http from 'node:http';
+import { Server } from 'proxy-chain';
+import { FetchGate } from './gate.js';
+import { gatedRequest, GatedFetchError, DEFAULT_MAX_BODY_BYTES } from './gated-request.js';
+
+export const GATE_HEADER = 'x-fetch-gate';
+export const ERROR_HEADER = 'x-fetch-error';
+/** The robots.txt product token, also put in every request's User-Agent so the two agree. */
+export const ROBOTS_TOKEN = 'focused-crawler';
+export const UA_TOKEN = `${ROBOTS_TOKEN}/0.1`;
+
+export interface GateProxyOptions {
+  gate: FetchGate;
+  maxBodyBytes?: number;
+  /** Per request (headers and body). */
+  timeoutMs?: number;
+  /** Redirect hops followed from one fetched URL before the chain is refused. */
+  maxRedirects?: number;
+  /** robots.txt for redirect hops: undefined = allowed, otherwise the reason it is not. */
+  robotsBlock?: (url: string) => Promise<string | undefined>;
+  /** Minimum milliseconds between two page requests (hand-outs and redirect hops) to one host. */
+  hostDelayMs?: (host: string) => number | Promise<number>;
+  /** Observer of every decision (tests, the hostile-site suite). */
+  onDecision?: (d: { url: string; outcome: 'fetched' | 'refused' | 'error'; reason?: string; status?: number }) => void;
+}
+
+export interface GateProxy {
+  /** `http://127.0.0.1:PORT` */
+  server: string;
+  username: string;
+  password: string;
+  /** Proxy URL with credentials (for the HTTP fetcher). */
+  url: string;
+  /** A page URL handed out now: redirect hops from it are counted and paced from this moment. */
+  noteNavigation(url: string): void;
+  close(): Promise<void>;
+}
+
+function withToken(ua: string | string[] | undefined): string {
+  const s = Array.isArray(ua) ? ua.join(' ') : (ua ?? '');
+  if (s.includes(ROBOTS_TOKEN)) return s;
+  return s ? `${s} ${UA_TOKEN}` : `Mozilla/5.0 (compatible; ${UA_TOKEN})`;
+}
+
+const STRIP_RESPONSE = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+
+export async function startGateProxy(opts: GateProxyOptions): Promise<GateProxy> {
+  const username = 'crawler';
+  const password = randomBytes(12).toString('hex');
+  const maxRedirects = opts.maxRedirects ?? 10;
+  /** Redirect target → hops so far in its chain (kept small: cleared as chains are followed). */
+  const hops = new Map<string, number>();
+  const lastPageRequest = new Map<string, number>();
+  /** Page URLs handed out and not yet answered (their answer time counts for the host's delay too). */
+  const navigations = new Set<string>();
+  const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms).unref?.());
+
+  const answer = (status: number, header: string, reason: string) => ({
+    customResponseFunction: async () => ({
+      statusCode: status,
+      headers: { [header]: encodeURIComponent(reason).slice(0, 500), 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+      body: `${header === GATE_HEADER ? 'refused by the crawler' : 'not fetched'}: ${reason}\n`,
+    }),
+  });
+
+  const server = new Server({
+    port: 0,
+    host: '127.0.0.1',
+    verbose: false,
+    prepareRequestFunction: async ({ request, username: u, password: p, hostname, port, isHttp }) => {
+      if (u !== username || p !== password) return { requestAuthentication: true, failMsg: 'proxy credentials required' };
+      if (!isHttp) {
+        // CONNECT host:port (HTTPS): gate the host, pin the tunnel to the checked address.
+        const verdict = await opts.gate.check(`https://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}/`);
+        if (!verdict.ok) {
+          opts.onDecision?.({ url: `https://${hostname}:${port}/`, outcome: 'refused', reason: verdict.reason });
+          throw new Error(`refused: ${verdict.reason}`);
+        }
+        return { dnsLookup: verdict.addresses ? opts.gate.pinnedLookup(verdict.addresses) : undefined };
+      }
+      const url = request.url ?? '';
+      const refuse = (reason: string) => {
+        opts.onDecision?.({ url, outcome: 'refused', reason });
+        return answer(403, GATE_HEADER, reason);
+      };
+      const sync = opts.gate.checkSync(url);
+      if (!sync.ok) return refuse(sync.reason);
+      const hop = hops.get(url);
+      if (hop !== undefined) {
+        hops.delete(url);
+        if (hop > maxRedirects) return refuse(`redirect-chain: more than ${maxRedirects} redirects`);
+      }
+      const host = new URL(url).host;
+      if (hop !== undefined) {
+        // A redirect hop is a page fetch the frontier never saw: robots.txt applies here. (Hand-outs
+        // were checked by the frontier; a page's own sub-resources are not pages and skip robots.)
+        const robots = await opts.robotsBlock?.(url);
+        if (robots) return refuse(robots);
+        // A redirect hop is a page request to its host: it waits for the host's delay like a hand-out.
+        const wait = (lastPageRequest.get(host) ?? 0) + ((await opts.hostDelayMs?.(host)) ?? 0) - Date.now();
+        if (wait > 0) await sleep(wait);
+        lastPageRequest.set(host, Date.now());
+      }
+      return {
+        customResponseFunction: async () => {
+          try {
+            const res = await gatedRequest(opts.gate, url, {
+              method: request.method,
+              headers: { ...(request.headers as Record<string, string | string[]>), 'user-agent': withToken(request.headers['user-agent']) },
+              body: request.method === 'GET' || request.method === 'HEAD' ? undefined : (request as http.IncomingMessage),
+              maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+              timeoutMs: opts.timeoutMs,
+            });
+            const headers: Record<string, string | string[]> = {};
+            for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !STRIP_RESPONSE.has(k)) headers[k] = v;
+            const loc = res.headers.location;
+            if (res.status >= 300 && res.status < 400 && loc) {
+              try {
+                const target = new URL(loc, url).href;
+                hops.set(target, (hop ?? 0) + 1);
+                if (hops.size > 10_000) hops.delete(hops.keys().next().value!);
+              } catch {
+                // unparsable Location: the client will fail on it
+              }
+            }
+            // The delay runs from the end of a page request too, so arrivals at the host are never closer than it.
+            if (hop !== undefined || navigations.delete(url)) lastPageRequest.set(host, Date.now());
+            opts.onDecision?.({ url, outcome: 'fetched', status: res.status });
+            // proxy-chain types headers as strings; node's setHeader takes arrays (several Set-Cookie).
+            return { statusCode: res.status, headers: headers as Record<string, string>, body: res.body as unknown as string };
+          } catch (e) {
+            const code = e instanceof GatedFetchError ? e.code : 'error';
+            const reason = `${code}: ${(e as Error).message}`;
+            opts.onDecision?.({ url, outcome: code === 'refused' ? 'refused' : 'error', reason });
+            const r = code === 'refused' ? answer(403, GATE_HEADER, (e as Error).message) : answer(code === 'timeout' ? 504 : 502, ERROR_HEADER, reason);
+            return r.customResponseFunction();
+          }
+        },
+      };
+    },
+  });
+  await server.listen();
+  const serverUrl = `http://127.0.0.1:${server.port}`;
+  return {
+    server: serverUrl,
+    username,
+    password,
+    url: `http://${username}:${password}@127.0.0.1:${server.port}`,
+    noteNavigation(url: string) {
+      try {
+        lastPageRequest.set(new URL(url).host, Date.now());
+        navigations.add(url);
+        if (navigations.size > 10_000) navigations.delete(navigations.values().next().value!);
+      } catch {
+        // not a URL
+      }
+    },
+    close: () => server.close(true),
+  };
+}
+
+/** The reason a proxied response carries, when the gate proxy refused or could not fetch. */
+export function gateFailure(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const g = headers[GATE_HEADER];
+  if (g) return `refused: ${decodeURIComponent(String(g))}`;
+  const e = headers[ERROR_HEADER];
+  if (e) return decodeURIComponent(String(e));
+  return undefined;
+}

@@ -1,0 +1,24 @@
+/**
+ * Crawlee's browser pool starts a `proxy-chain` server at load time (browser-pool's
+ * proxy-server.js, port 0, no host: every interface, no authentication) and would point
+ * Chromium at it. We launch Chromium with our own gate proxy instead, but that server still
+ * listened on `*:<port>` as an open proxy into the machine's loopback services. A proxy-chain
+ * server given no host now listens on 127.0.0.1 only.
+ *
+ * This must run before @crawlee/browser-pool is first loaded, so it is the first import of the
+ * modules that load Crawlee (src/fetch/crawler.ts, src/crawl/engine.ts, src/cli/main.ts); a test
+ * crawls with the CLI and checks that no socket of the process listens beyond loopback.
+ */
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const chain = require('proxy-chain') as { Server: { prototype: { listen(cb?: unknown): Promise<void>; host?: string } } };
+const proto = chain.Server.prototype as { listen(cb?: unknown): Promise<void>; host?: string; __loopbackOnly?: boolean };
+if (!proto.__loopbackOnly) {
+  const listen = proto.listen;
+  proto.listen = function (this: { host?: string }, cb?: unknown) {
+    if (!this.host) this.host = '127.0.0.1';
+    return listen.call(this, cb);
+  };
+  proto.__loopbackOnly = true;
+}

@@ -1,0 +1,32 @@
+/**
+ * What a hostile page may not do to the browser: open dialogs (dismissed), windows (closed),
+ * downloads (cancelled), or navigate the tab somewhere else once it is loading (a script
+ * rewriting `location` in a loop made thousands of requests). The first main-frame navigation
+ * (the crawler's own; its redirect hops are the gate proxy's business) goes through, later ones
+ * are aborted. Everything else a page requests still passes the gate proxy.
+ */
+import type { Page } from 'playwright';
+
+/** Dialogs and windows answered inside the page: a hundred `alert`s cost no round trips to the driver. */
+const NO_DIALOGS = `(() => {
+  const w = window;
+  w.alert = () => undefined;
+  w.confirm = () => false;
+  w.prompt = () => null;
+  w.print = () => undefined;
+  w.open = () => null;
+})();`;
+
+export async function guardPage(page: Page): Promise<void> {
+  await page.addInitScript(NO_DIALOGS);
+  // Whatever still gets through (beforeunload, a popup from a plugin) is dismissed or closed.
+  page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
+  page.on('popup', (p) => void p.close().catch(() => undefined));
+  page.on('download', (d) => void d.cancel().catch(() => undefined));
+  let mainNavigations = 0;
+  await page.route('**/*', (route, request) => {
+    // 204 No Content: the browser stays on the page it has (an abort would show an error page instead).
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame() && mainNavigations++ > 0) return route.fulfill({ status: 204 });
+    return route.fallback();
+  });
+}
