@@ -159,6 +159,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
       };
       const config = parseConfig({
         topics: [{ keywords, seeds: web.demo.seeds }],
+        allowPrivate: true, // the test web is on loopback
         maxPages: opts.budget,
         maxConcurrency: opts.concurrency,
         fetcher,

@@ -82,6 +82,7 @@ describe('adaptive fetcher on the mixed test web (headless Chromium)', () => {
       // a JavaScript portal, a server-rendered one, the mixed one (home, its quake hub listing all
       // three of its article kinds, one JavaScript-built report), so the budget reaches every kind
       topics: [{ keywords: web.demo.keywords, seeds: seedUrls() }],
+      allowPrivate: web.sites.map((s) => s.origin), // the test web's loopback sites (src/fetch/gate.ts)
       maxPages: BUDGET,
       maxConcurrency: 3,
       perHostDelayMs: DELAY_MS,
