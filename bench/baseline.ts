@@ -52,7 +52,7 @@ export async function runCrawleeBaseline(opts: BaselineOptions): Promise<Baselin
     return true;
   };
   const common = {
-    requestQueue: queue,
+    requestManager: queue,
     maxConcurrency: opts.maxConcurrency,
     navigationTimeoutSecs: 30,
     maxRequestRetries: 1,

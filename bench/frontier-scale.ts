@@ -69,8 +69,8 @@ console.log(`heap structure: ${((afterPush - stringsBytes) / N).toFixed(1)} byte
   const rescoreNs = Number(process.hrtime.bigint() - t0);
   t0 = process.hrtime.bigint();
   let n = 0;
-  for (let r = await f.fetchNextRequest(); r; r = await f.fetchNextRequest()) {
-    await f.markRequestHandled(r);
+  for (let r = await f.requestManager.fetchNextRequest(); r; r = await f.requestManager.fetchNextRequest()) {
+    await f.requestManager.markRequestHandled(r);
     n++;
   }
   const fetchNs = Number(process.hrtime.bigint() - t0);

@@ -6,7 +6,7 @@
  * them depends only on the topic model, the scorer and the frontier. Page analyses (text,
  * links, dates) do not depend on the strategy, so they are extracted once and cached (the
  * Chinese test web rendered in a real browser, Wikispeedia over HTTP); each replay then runs
- * the engine's per-page path (judge → scorer → frontier) sequentially over the cache, with the
+ * the engine's per-page route (`routePage`: judge → scorer → frontier) sequentially over the cache, with the
  * real PageJudge (its seed set grows as in a crawl) and the real Frontier. Differences from
  * `npm run bench`: concurrency 1 and no politeness waits. Harvest is against ground truth, as in
  * the bench. The cache lives in $REPLAY_CACHE (default: the system temp folder).
@@ -34,10 +34,12 @@ import { PageJudge } from '../src/crawl/judge.js';
 import { analyzePage } from '../src/extract/page.js';
 import type { PageAnalysis } from '../src/extract/types.js';
 import { Frontier, uniqueKeyOf } from '../src/frontier/frontier.js';
+import { crawlUserData } from '../src/frontier/user-data.js';
+import { routePage } from '../src/crawl/route.js';
+import { crawlScorer } from '../src/crawl/scorer.js';
 import { RobotsCache } from '../src/frontier/robots.js';
 import { browserLaunchOptions } from '../src/fetch/browser.js';
 import { waitForQuietNetwork } from '../src/fetch/crawler.js';
-import { createScorer } from '../src/score/index.js';
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
 import { hash32, Rng } from '../src/testweb/rng.js';
 import { summarizeTopics, type TopicRuns } from './metrics.js';
@@ -143,53 +145,22 @@ export interface ReplayRun {
 async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean }, strategy: StrategyName, score: Record<string, unknown>, robots?: RobotsCache): Promise<Pick<ReplayRun, 'curve' | 'order'>> {
   const config = parseConfig({ topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score });
   const judge = await PageJudge.create(config);
-  const time = judge.model.topics[0].time;
-  const scorer = createScorer(
-    config.strategy,
-    { ...config.score, pageThreshold: config.pageThreshold },
-    { randomSeed: config.randomSeed, timePr: time ? (d) => time.Pr(d) : undefined, inTimeWindow: time ? (d) => time.timeRelevance(d) > 0 : undefined },
-  );
+  const scorer = crawlScorer(config, judge);
   const frontier = new Frontier({ maxPages: c.maxPages, maxDepth: config.maxDepth, robots });
   for (const url of c.seeds) frontier.offer({ url, depth: 0, ...scorer.seedScore(url) });
   const curve: number[] = [];
   const order: ReplayRun['order'] = [];
   let truthRelevant = 0;
   for (;;) {
-    const req = await frontier.fetchNextRequest();
+    const req = await frontier.requestManager.fetchNextRequest();
     if (!req) break;
-    const m = req.userData as { depth?: number; parentUrl?: string; anchorText?: string; score?: number };
+    const m = crawlUserData(req);
     const page = await cache.get(req.url);
     let relevant: boolean | null = null;
-    if (page.analysis) {
-      const analysis = page.analysis;
-      const depth = m.depth ?? 0;
-      if (analysis.url !== req.url) frontier.markSeen([uniqueKeyOf(analysis.url)]);
-      const verdict = judge.judge(analysis, { isSeed: depth === 0, anchorText: m.anchorText, status: page.status });
-      relevant = verdict.relevant;
-      const anchorOf = new Map<string, string>();
-      const links = analysis.links.map((l) => {
-        if (l.anchorText && !anchorOf.has(l.url)) anchorOf.set(l.url, l.anchorText);
-        return { url: l.url, tag: l.tag, anchorText: l.anchorText, context: `${l.contextBefore} ${l.contextAfter}`, contextSim: judge.linkRelevance(l), anchorKeywordFreq: judge.anchorKeywordFreq(l) };
-      });
-      const updates = scorer.onPageFetched({
-        url: req.url,
-        parentUrl: m.parentUrl,
-        depth,
-        host: new URL(req.url).host,
-        rel: verdict.rel,
-        relevant: verdict.relevant,
-        publishTime: analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined,
-        links,
-        status: page.status,
-        neverRelevant: verdict.neverRelevant?.reason,
-      });
-      for (const u of updates) {
-        if (u.drop) frontier.drop(uniqueKeyOf(u.url), u.reason);
-        else frontier.offer({ url: u.url, depth: u.depth, parentUrl: u.parentUrl ?? req.url, anchorText: anchorOf.get(u.url), score: u.score, components: u.breakdown.components });
-      }
-    } else if (page.status >= 300) {
+    if (page.analysis) relevant = routePage(page.analysis, { url: req.url, userData: m, status: page.status }, { judge, scorer, frontier }).verdict.relevant;
+    else if (page.status >= 300) {
       // A dead link (no analysis cached for error answers): the scorer still learns the host answers 404.
-      for (const u of scorer.onPageFetched({ url: req.url, parentUrl: m.parentUrl, depth: m.depth ?? 0, rel: 0, relevant: false, links: [], status: page.status }))
+      for (const u of scorer.onPageFetched({ url: req.url, parentUrl: m.parentUrl, depth: m.depth, rel: 0, relevant: false, links: [], status: page.status }))
         if (u.drop) frontier.drop(uniqueKeyOf(u.url), u.reason);
         else frontier.rescore(uniqueKeyOf(u.url), u.score, u.breakdown.components);
     }
@@ -197,7 +168,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
     if (truth) truthRelevant++;
     curve.push(truthRelevant / (curve.length + 1));
     order.push([req.url, truth, relevant, m.score ?? 0]);
-    await frontier.markRequestHandled(req);
+    await frontier.requestManager.markRequestHandled(req);
   }
   return { curve, order };
 }

@@ -20,11 +20,11 @@ describe('--explain', () => {
     f.offer({ url: 'http://a.test/q2', depth: 1, parentUrl: 'http://a.test/seed', score: 0.7, components: { parentPriority: 0.7 } });
     f.offer({ url: 'http://a.test/x', depth: 1, score: 0.1 });
     f.drop(f.get(uniqueKeyOf('http://a.test/x'))!.uniqueKey, 'tunnel-spent');
-    const r = await f.fetchNextRequest();
+    const r = await f.requestManager.fetchNextRequest();
     const log = new CrawlLog(join(runDir, 'crawl-log.jsonl'));
     log.append({ time: '2026-01-01T00:00:00Z', url: r!.url, status: 200, depth: 0, score: 1000, components: { seed: 1 }, decision: 'saved', relevance: 0.8, relevant: true });
     log.close();
-    await f.markRequestHandled(r!);
+    await f.requestManager.markRequestHandled(r!);
     j.close();
     writeFileSync(join(runDir, 'state.json'), JSON.stringify({ runId: 'r1', startedAt: '2026-01-01T00:00:00Z' }));
 

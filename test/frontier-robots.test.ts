@@ -89,12 +89,12 @@ describe('Frontier with robots.txt', () => {
     f.offer({ url: `${withRobots}/private/2`, depth: 1, score: 0.8 });
     f.offer({ url: `${without}/private/3`, depth: 1, score: 0.7 });
     f.offer({ url: `${withRobots}/ok`, depth: 1, score: 0.1 });
-    const a = await f.fetchNextRequest();
-    await f.markRequestHandled(a!);
+    const a = await f.requestManager.fetchNextRequest();
+    await f.requestManager.markRequestHandled(a!);
     // Fetching robots.txt was itself a request to that host: its Crawl-delay runs from there.
-    expect(await f.fetchNextRequest()).toBeNull();
+    expect(await f.requestManager.fetchNextRequest()).toBeNull();
     now += 2000;
-    const b = await f.fetchNextRequest();
+    const b = await f.requestManager.fetchNextRequest();
     expect([a!.url, b!.url]).toEqual([`${without}/private/3`, `${withRobots}/ok`]);
     expect(dropped).toEqual(['/private/1 robots.txt', '/private/2 robots.txt']);
     expect(f.pagesHandedOut).toBe(2);
@@ -108,15 +108,15 @@ describe('Frontier with robots.txt', () => {
     const f = new Frontier({ robots: rc, perHostDelayMs: 100, now: () => now });
     f.offer({ url: `${withRobots}/1`, depth: 1, score: 0.9 });
     f.offer({ url: `${withRobots}/2`, depth: 1, score: 0.8 });
-    const r1 = await f.fetchNextRequest();
-    expect(await f.fetchNextRequest()).toBeNull(); // one at a time on a delayed host
+    const r1 = await f.requestManager.fetchNextRequest();
+    expect(await f.requestManager.fetchNextRequest()).toBeNull(); // one at a time on a delayed host
     now += 500; // the request took 500 ms
-    await f.markRequestHandled(r1!);
+    await f.requestManager.markRequestHandled(r1!);
     expect(f.nextEligibleInMs()).toBe(2000);
     now += 1999;
-    expect(await f.fetchNextRequest()).toBeNull();
+    expect(await f.requestManager.fetchNextRequest()).toBeNull();
     now += 1;
-    expect((await f.fetchNextRequest())!.url).toBe(`${withRobots}/2`);
+    expect((await f.requestManager.fetchNextRequest())!.url).toBe(`${withRobots}/2`);
   });
 });
 
@@ -130,11 +130,11 @@ describe('Frontier journal and restore', () => {
     for (let i = 0; i < 5; i++) f.offer({ url: `http://a.test/${i}`, depth: 1, score: i / 10 });
     f.rescore(uniqueKeyOf('http://a.test/0'), 0.95, { boosted: 1 });
     f.drop(uniqueKeyOf('http://a.test/1'), 'tunnel-spent');
-    const r1 = await f.fetchNextRequest(); // a.test/0 (0.95)
-    await f.markRequestHandled(r1!);
+    const r1 = await f.requestManager.fetchNextRequest(); // a.test/0 (0.95)
+    await f.requestManager.markRequestHandled(r1!);
     f.snapshotNow(); // later operations go to the next journal generation
-    const r2 = await f.fetchNextRequest(); // a.test/4, finished and logged but 'f' lost
-    const r3 = await f.fetchNextRequest(); // a.test/3, in flight at the crash
+    const r2 = await f.requestManager.fetchNextRequest(); // a.test/4, finished and logged but 'f' lost
+    const r3 = await f.requestManager.fetchNextRequest(); // a.test/3, in flight at the crash
     f.offer({ url: 'http://a.test/5', depth: 2, score: 0.05 });
     f.flush();
     expect([r1!.url, r2!.url, r3!.url]).toEqual(['http://a.test/0', 'http://a.test/4', 'http://a.test/3']);
@@ -151,11 +151,53 @@ describe('Frontier journal and restore', () => {
     expect(g.offer({ url: 'http://a.test/4', depth: 1, score: 1 })).toBe('duplicate');
     expect(g.dropReason(uniqueKeyOf('http://a.test/1'))).toBe('tunnel-spent');
     const order: string[] = [];
-    for (let q = await g.fetchNextRequest(); q; q = await g.fetchNextRequest()) {
+    for (let q = await g.requestManager.fetchNextRequest(); q; q = await g.requestManager.fetchNextRequest()) {
       order.push(q.url);
-      await g.markRequestHandled(q);
+      await g.requestManager.markRequestHandled(q);
     }
     expect(order).toEqual(['http://a.test/3', 'http://a.test/2', 'http://a.test/5']);
     j.close();
+  });
+});
+
+describe('one apply for live calls and replay', () => {
+  it('a frontier replayed from its journal alone has the live state, for a random mix of operations', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'frontier-apply-'));
+    try {
+      const j = new FrontierJournal(dir);
+      const live = new Frontier({ journal: j, snapshotEveryOps: 1e9 });
+      let x = 7;
+      const rnd = (n: number) => ((x = (x * 1103515245 + 12345) % 2 ** 31), x % n);
+      const url = () => `http://h${rnd(4)}.test/${rnd(60)}`;
+      const inFlight: Awaited<ReturnType<typeof live.requestManager.fetchNextRequest>>[] = [];
+      for (let i = 0; i < 600; i++) {
+        const op = rnd(7);
+        if (op <= 1) live.offer({ url: url(), depth: rnd(3), score: rnd(100) / 100, components: { c: rnd(5) } });
+        else if (op === 2) live.rescore(uniqueKeyOf(url()), rnd(100) / 100);
+        else if (op === 3) live.drop(uniqueKeyOf(url()), 'test');
+        else if (op === 4) live.offerRevisit({ url: url(), depth: 1, score: rnd(100) / 100 });
+        else if (op === 5) inFlight.push(await live.requestManager.fetchNextRequest());
+        else {
+          const r = inFlight.shift();
+          if (r) await live.requestManager.markRequestHandled(r);
+        }
+      }
+      live.flush();
+      const replayed = new Frontier();
+      replayed.backend.load({ sequence: 0, revisitCount: 0, handedOut: 0, entries: [], inFlight: [], seen: [], dropped: [] });
+      for (const op of FrontierJournal.read(dir).ops) replayed.backend.apply(op);
+      const norm = (s: ReturnType<Frontier['snapshotState']>) => ({
+        ...s,
+        entries: [...s.entries].sort((a, b) => a.uniqueKey.localeCompare(b.uniqueKey)),
+        inFlight: [...s.inFlight].sort((a, b) => a.uniqueKey.localeCompare(b.uniqueKey)),
+        seen: [...s.seen].sort(),
+        dropped: [...s.dropped].sort(),
+      });
+      expect(live.snapshotState().entries.length).toBeGreaterThan(5);
+      expect(norm(replayed.snapshotState())).toEqual(norm(live.snapshotState()));
+      j.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,10 +4,10 @@ import { Frontier, uniqueKeyOf } from '../src/frontier/frontier.js';
 async function drain(f: Frontier): Promise<string[]> {
   const out: string[] = [];
   for (;;) {
-    const r = await f.fetchNextRequest();
+    const r = await f.requestManager.fetchNextRequest();
     if (!r) return out;
     out.push(r.url);
-    await f.markRequestHandled(r);
+    await f.requestManager.markRequestHandled(r);
   }
 }
 
@@ -39,10 +39,10 @@ describe('Frontier', () => {
     const f = new Frontier();
     expect(f.offer({ url: 'http://a.test/p?b=2&a=1#frag', depth: 1, score: 1 })).toBe('queued');
     expect(f.offer({ url: 'HTTP://A.TEST/p?a=1&b=2', depth: 1, score: 2 })).toBe('rescored');
-    const r = await f.fetchNextRequest();
-    await f.markRequestHandled(r!);
+    const r = await f.requestManager.fetchNextRequest();
+    await f.requestManager.markRequestHandled(r!);
     expect(f.offer({ url: 'http://a.test/p?a=1&b=2', depth: 1, score: 3 })).toBe('duplicate');
-    expect(await f.isFinished()).toBe(true);
+    expect(await f.requestManager.isFinished()).toBe(true);
   });
 
   it('drops URLs beyond the depth limit and removes dropped ones for good', async () => {
@@ -60,8 +60,8 @@ describe('Frontier', () => {
     for (let i = 0; i < 5; i++) f.offer({ url: `http://a.test/${i}`, depth: 1, score: i });
     expect(await drain(f)).toEqual(['http://a.test/4', 'http://a.test/3']);
     expect(f.size).toBe(3);
-    expect(await f.isEmpty()).toBe(true);
-    expect(await f.isFinished()).toBe(true);
+    expect(await f.requestManager.isEmpty()).toBe(true);
+    expect(await f.requestManager.isFinished()).toBe(true);
   });
 
   it('keeps the per-host delay: a waiting host is skipped for the next-best host', async () => {
@@ -70,48 +70,48 @@ describe('Frontier', () => {
     f.offer({ url: 'http://a.test/1', depth: 1, score: 0.9 });
     f.offer({ url: 'http://a.test/2', depth: 1, score: 0.8 });
     f.offer({ url: 'http://b.test/1', depth: 1, score: 0.1 });
-    const first = await f.fetchNextRequest();
-    await f.markRequestHandled(first!);
-    const second = await f.fetchNextRequest();
+    const first = await f.requestManager.fetchNextRequest();
+    await f.requestManager.markRequestHandled(first!);
+    const second = await f.requestManager.fetchNextRequest();
     expect([first!.url, second!.url]).toEqual(['http://a.test/1', 'http://b.test/1']);
-    await f.markRequestHandled(second!);
-    expect(await f.fetchNextRequest()).toBeNull(); // a.test must wait
-    expect(await f.isEmpty()).toBe(true);
-    expect(await f.isFinished()).toBe(false); // ...but the crawl is not over
+    await f.requestManager.markRequestHandled(second!);
+    expect(await f.requestManager.fetchNextRequest()).toBeNull(); // a.test must wait
+    expect(await f.requestManager.isEmpty()).toBe(true);
+    expect(await f.requestManager.isFinished()).toBe(false); // ...but the crawl is not over
     expect(f.nextEligibleInMs()).toBe(500);
     now += 500;
-    expect((await f.fetchNextRequest())!.url).toBe('http://a.test/2');
+    expect((await f.requestManager.fetchNextRequest())!.url).toBe('http://a.test/2');
   });
 
   it('caps concurrent requests per host', async () => {
     const f = new Frontier({ perHostConcurrency: 1 });
     f.offer({ url: 'http://a.test/1', depth: 1, score: 2 });
     f.offer({ url: 'http://a.test/2', depth: 1, score: 1 });
-    const r1 = await f.fetchNextRequest();
-    expect(await f.fetchNextRequest()).toBeNull();
-    await f.markRequestHandled(r1!);
-    expect((await f.fetchNextRequest())!.url).toBe('http://a.test/2');
+    const r1 = await f.requestManager.fetchNextRequest();
+    expect(await f.requestManager.fetchNextRequest()).toBeNull();
+    await f.requestManager.markRequestHandled(r1!);
+    expect((await f.requestManager.fetchNextRequest())!.url).toBe('http://a.test/2');
   });
 
   it('hands a reclaimed request back (Crawlee retries) as the same object, outside the budget', async () => {
     const f = new Frontier({ maxPages: 1 });
     f.offer({ url: 'http://a.test/1', depth: 1, score: 1 });
-    const r = await f.fetchNextRequest();
+    const r = await f.requestManager.fetchNextRequest();
     r!.retryCount = 1;
-    await f.reclaimRequest(r!);
-    expect(await f.isFinished()).toBe(false);
-    const again = await f.fetchNextRequest();
+    await f.requestManager.reclaimRequest(r!);
+    expect(await f.requestManager.isFinished()).toBe(false);
+    const again = await f.requestManager.fetchNextRequest();
     expect(again).toBe(r);
     expect(again!.retryCount).toBe(1);
-    await f.markRequestHandled(again!);
-    expect(await f.handledCount()).toBe(1);
-    expect(await f.isFinished()).toBe(true);
+    await f.requestManager.markRequestHandled(again!);
+    expect(await f.requestManager.handledCount()).toBe(1);
+    expect(await f.requestManager.isFinished()).toBe(true);
   });
 
   it('carries depth, parent and score breakdown to the Request', async () => {
     const f = new Frontier();
     f.offer({ url: 'http://a.test/c', depth: 2, parentUrl: 'http://a.test/p', score: 0.7, components: { parentPriority: 0.3 } });
-    const r = await f.fetchNextRequest();
+    const r = await f.requestManager.fetchNextRequest();
     expect(r!.userData).toMatchObject({ depth: 2, parentUrl: 'http://a.test/p', score: 0.7, components: { parentPriority: 0.3 } });
     expect(r!.crawlDepth).toBe(2);
   });
@@ -119,17 +119,17 @@ describe('Frontier', () => {
   it('queues revisits of fetched URLs as separate entries that share the budget', async () => {
     const f = new Frontier({ maxPages: 3 });
     f.offer({ url: 'http://a.test/thread-1-1-1.html', depth: 1, score: 0.5 });
-    const r = await f.fetchNextRequest();
-    await f.markRequestHandled(r!);
+    const r = await f.requestManager.fetchNextRequest();
+    await f.requestManager.markRequestHandled(r!);
     expect(f.offer({ url: 'http://a.test/thread-1-1-1.html', depth: 1, score: 0.5 })).toBe('duplicate');
     f.offer({ url: 'http://a.test/new', depth: 1, score: 0.2 });
     const key = f.offerRevisit({ url: 'http://a.test/thread-1-1-1.html', depth: 1, score: 0.9 });
     expect(key).toMatch(/#revisit-1$/);
-    const again = await f.fetchNextRequest();
+    const again = await f.requestManager.fetchNextRequest();
     expect(again!.url).toBe('http://a.test/thread-1-1-1.html');
     expect(again!.userData.revisit).toBe(true);
-    await f.markRequestHandled(again!);
-    expect((await f.fetchNextRequest())!.url).toBe('http://a.test/new');
-    expect(await f.fetchNextRequest()).toBeNull(); // budget of 3 spent: 2 discoveries + 1 revisit
+    await f.requestManager.markRequestHandled(again!);
+    expect((await f.requestManager.fetchNextRequest())!.url).toBe('http://a.test/new');
+    expect(await f.requestManager.fetchNextRequest()).toBeNull(); // budget of 3 spent: 2 discoveries + 1 revisit
   });
 });

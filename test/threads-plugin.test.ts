@@ -141,7 +141,7 @@ describe('threadsPlugin on rendered forum pages', () => {
     s.plugin.tick();
     expect([...s.frontier.queued()].filter((q) => q.revisit)).toHaveLength(2);
     // The frontier hands the hot revisit out first.
-    const first = await s.frontier.fetchNextRequest();
+    const first = await s.frontier.requestManager.fetchNextRequest();
     expect(first?.url).toBe(revisits[0].url);
     expect(first?.userData.revisit).toBe(true);
     s.plugin.afterRun!({} as never, s.ctx);

@@ -22,6 +22,7 @@ import { gatedFetchText } from '../fetch/gated-request.js';
 import { lockStorage } from '../store/storage-lock.js';
 import { createBrowserFetcher, createHttpFetcher, crawleeConfig, type Fetcher, type RenderedPage } from '../fetch/crawler.js';
 import { Frontier, uniqueKeyOf } from '../frontier/frontier.js';
+import { crawlUserData } from '../frontier/user-data.js';
 import { FrontierJournal } from '../frontier/journal.js';
 import { RobotsCache } from '../frontier/robots.js';
 import { findRunToResume, loadResumeState, ScorerInputLog, SCORER_PAGES, type ResumeState } from './resume.js';
@@ -32,7 +33,8 @@ import { CountTally, type RunCounts } from '../report/counts.js';
 import { PageJudge, type Verdict } from './judge.js';
 import { discoverSeeds } from './seeding.js';
 import { describeStop, SetAsideTally } from './stop-reason.js';
-import { crawlScorer, scorerLinks } from './scorer.js';
+import { crawlScorer } from './scorer.js';
+import { routePage } from './route.js';
 
 /** What a plugin sees of each analysed HTML page, after relevance and scoring. */
 export interface PageEvent {
@@ -279,16 +281,13 @@ async function crawlLocked(
     elapsedMs: Date.now() - started,
   });
 
-  const meta = (request: Request) =>
-    request.userData as { depth?: number; parentUrl?: string; anchorText?: string; score?: number; components?: Record<string, number> };
-
   // One crawl-log line per request: a retry after a late error (a plugin, the store) must not log a page twice.
   const logged = new Set<string>();
   const onPage = async (page: RenderedPage) => {
     if (logged.has(page.request.uniqueKey)) return;
     logged.add(page.request.uniqueKey);
-    const m = meta(page.request);
-    const depth = m.depth ?? 0;
+    const m = crawlUserData(page.request);
+    const depth = m.depth;
     const base: Omit<CrawlLogEntry, 'decision'> = {
       time: page.fetchedAt.toISOString(),
       url: page.request.url,
@@ -331,54 +330,24 @@ async function crawlLocked(
       record({ ...base, decision: 'failed', reason: 'no document: the HTML parses to an empty page' });
       return;
     }
-    // A redirect lands on another URL: mark it seen so it is not fetched again.
-    if (page.url !== page.request.url) frontier.markSeen([uniqueKeyOf(page.url)]);
-    const verdict = judge.judge(analysis, { isSeed: depth === 0, anchorText: m.anchorText, status: page.status, html: page.html });
-    const anchorOf = new Map<string, string>();
-    // At most maxLinksPerPage links, each through the gate's checks that need no DNS (scheme,
-    // length, domain lists, literal private addresses): refused ones are never queued.
-    const taken = analysis.links.slice(0, config.maxLinksPerPage).filter((l) => {
-      const v = gate.checkSync(l.url);
-      if (!v.ok) noteRefused(l.url, v.reason, 'link', page.request.url);
-      return v.ok;
-    });
-    for (const l of taken) if (l.anchorText && !anchorOf.has(l.url)) anchorOf.set(l.url, l.anchorText);
-    const links = scorerLinks({ ...analysis, links: taken }, judge);
-    lap('judgeMs');
-    const fetchedPage = {
-      url: page.request.url,
-      parentUrl: m.parentUrl,
-      depth,
-      host: new URL(page.request.url).host,
-      rel: verdict.rel,
-      relevant: verdict.relevant,
-      publishTime: analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined,
-      links,
-      status: page.status,
-      neverRelevant: verdict.neverRelevant?.reason,
-    };
-    scorerInputs.append(fetchedPage);
-    const updates = scorer.onPageFetched(fetchedPage);
-    lap('scoreMs');
-    for (const u of updates) {
+    const { verdict } = routePage(analysis, { url: page.request.url, userData: m, status: page.status, html: page.html }, {
+      judge,
+      scorer,
+      frontier,
+      // At most maxLinksPerPage links, each through the gate's checks that need no DNS (scheme,
+      // length, domain lists, literal private addresses): refused ones are never queued.
+      maxLinks: config.maxLinksPerPage,
+      keepLink: (l) => {
+        const v = gate.checkSync(l.url);
+        if (!v.ok) noteRefused(l.url, v.reason, 'link', page.request.url);
+        return v.ok;
+      },
       // A link to a seed must not re-score it below the seed score (a page with 100,000 links buried the other seeds).
-      if (seedKeys.has(uniqueKeyOf(u.url))) continue;
-      if (u.drop) {
-        frontier.drop(uniqueKeyOf(u.url), u.reason);
-        setAside.note(u.reason ?? 'dropped', u.url);
-      } else if (
-        frontier.offer({
-          url: u.url,
-          depth: u.depth,
-          parentUrl: u.parentUrl ?? page.request.url,
-          anchorText: anchorOf.get(u.url),
-          score: u.score,
-          components: u.breakdown.components,
-        }) === 'too-deep'
-      )
-        setAside.note(`deeper than ${config.maxDepth}`, u.url);
-    }
-    lap('frontierMs');
+      skipUpdate: (url) => seedKeys.has(uniqueKeyOf(url)),
+      onScorerInput: (p) => scorerInputs.append(p),
+      onSetAside: (url, reason) => setAside.note(reason === 'too-deep' ? `deeper than ${config.maxDepth}` : reason, url),
+      lap,
+    });
     if (verdict.relevant) {
       await dataset.pushData({
         url: page.url,
@@ -418,7 +387,7 @@ async function crawlLocked(
   const onFailure = async (request: Request, error: Error) => {
     if (logged.has(request.uniqueKey)) return;
     logged.add(request.uniqueKey);
-    const m = meta(request);
+    const m = crawlUserData(request);
     // A download (browser) or a content type the HTTP fetcher skips is not a failure: it is not HTML.
     const skippedType = /served Content-Type ([^\s,]+)/.exec(error.message);
     const notHtml = /Download is starting/i.test(error.message) || skippedType !== null;
@@ -428,7 +397,7 @@ async function crawlLocked(
       time: new Date().toISOString(),
       url: request.url,
       status: httpStatus ? Number(httpStatus[1]) : 0,
-      depth: m.depth ?? 0,
+      depth: m.depth,
       parent: m.parentUrl,
       score: m.score,
       components: m.components,
@@ -439,7 +408,7 @@ async function crawlLocked(
   };
 
   const fetchOptions = {
-    requestQueue: frontier,
+    requestManager: frontier.requestManager,
     maxConcurrency: config.maxConcurrency,
     navigationTimeoutSecs: config.navigationTimeoutSecs,
     maxRequestRetries: 1,

@@ -17,6 +17,7 @@ import type { CrawlConfig } from '../config/schema.js';
 import { UserError } from '../config/errors.js';
 import { extractThread, loadMatchers, MatcherFileError, type Post, type ReplyMatcher, type ThreadExtract, type XhrCapture } from '../extract/replies/index.js';
 import { uniqueKeyOf } from '../frontier/frontier.js';
+import { crawlUserData } from '../frontier/user-data.js';
 import { RobotsCache } from '../frontier/robots.js';
 import { latestHotness, type RunCounts } from '../report/counts.js';
 import { isHot, type HotnessOptions, type RevisitOptions } from '../score/hotness.js';
@@ -310,12 +311,12 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     if (!enabled() || !store) return;
     const { rendered, verdict } = event;
     if (rendered.html === undefined) return;
-    const request = rendered.request as Request<{ revisit?: boolean; depth?: number; score?: number }>;
-    const onRevisit = !!request.userData.revisit || fromRevisit.has(rendered.request.url);
+    const meta = crawlUserData(rendered.request);
+    const onRevisit = !!meta.revisit || fromRevisit.has(rendered.request.url);
     const queued = pendingByUrl.get(rendered.request.url);
     const early = annotated.get(rendered);
     const at = early?.at ?? clock(rendered.fetchedAt);
-    if (request.userData.revisit && queued !== undefined) {
+    if (meta.revisit && queued !== undefined) {
       pending.delete(queued.id);
       pendingByUrl.delete(rendered.request.url);
       stats.revisitsFetched++;
@@ -338,11 +339,11 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     // Follow a relevant thread's other HTML pages: offered with the page's own score unless the scorer already ranks them higher.
     // Pages a revisit uncovers (the thread grew) keep the revisit's priority while the revisit
     // share allows, and count against it; beyond it they are ordinary thread pages.
-    const depth = (request.userData.depth ?? 0) + 1;
+    const depth = meta.depth + 1;
     for (const u of split.html) {
       if (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))) continue;
       const asRevisit = onRevisit && allowanceNow(c) > 0;
-      const score = asRevisit ? (request.userData.score ?? REVISIT_SCORE_BASE) : threadPageScore(onRevisit ? undefined : request.userData.score, verdict.relevant);
+      const score = asRevisit ? (meta.score ?? REVISIT_SCORE_BASE) : threadPageScore(onRevisit ? undefined : meta.score, verdict.relevant);
       if (score === undefined) continue;
       const queued = c.frontier.get(uniqueKeyOf(u));
       if (queued && queued.score >= score) continue;

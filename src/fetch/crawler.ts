@@ -42,7 +42,8 @@ export interface Fetcher {
 }
 
 export interface BrowserFetcherOptions {
-  requestQueue: IRequestManager;
+  /** Our frontier, as Crawlee's request manager (src/frontier/request-manager.ts). */
+  requestManager: IRequestManager;
   launchOptions: LaunchOptions;
   maxConcurrency: number;
   navigationTimeoutSecs: number;
@@ -105,7 +106,9 @@ export async function waitForQuietNetwork(page: Page, inFlight: { n: number; las
 export function createHttpFetcher(opts: Omit<BrowserFetcherOptions, 'launchOptions' | 'blockResources' | 'settleTimeoutMs'>): HttpCrawler<any> {
   return new HttpCrawler(
     {
-      requestQueue: opts.requestQueue as never,
+      // Crawlee types a `requestManager` option, but 3.18's option check (ow exactShape) rejects it,
+      // so the request manager goes in as `requestQueue`, which BasicCrawler uses as one.
+      requestQueue: opts.requestManager as never,
       maxConcurrency: opts.maxConcurrency,
       maxRequestRetries: opts.maxRequestRetries,
       navigationTimeoutSecs: opts.navigationTimeoutSecs,
@@ -146,7 +149,9 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
   const pageState = new WeakMap<Page, { inFlight: { n: number; lastChange: number }; xhrJson: { url: string; json: unknown }[] }>();
   return new PlaywrightCrawler(
     {
-      requestQueue: opts.requestQueue as never,
+      // Crawlee types a `requestManager` option, but 3.18's option check (ow exactShape) rejects it,
+      // so the request manager goes in as `requestQueue`, which BasicCrawler uses as one.
+      requestQueue: opts.requestManager as never,
       maxConcurrency: opts.maxConcurrency,
       maxRequestRetries: opts.maxRequestRetries,
       navigationTimeoutSecs: opts.navigationTimeoutSecs,

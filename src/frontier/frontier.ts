@@ -1,42 +1,23 @@
 /**
- * The frontier: our scheduler, handed to Crawlee as `requestQueue` (it implements
- * IRequestManager). It always hands out the best-scored eligible URL.
- *
- * Layout: one indexed max-heap of URLs per host, and a heap of hosts keyed by each host's best
- * URL score. Politeness (a minimum delay and a concurrency cap per host) then only skips
- * *hosts*, never pops and re-pushes URLs, and every operation stays O(log n) even when scores
- * change after enqueueing (METHODS §3: new in-links, feedback and IPageRank re-score URLs).
+ * The frontier: our scheduler. It always hands out the best-scored URL whose host may be
+ * fetched now. Parts (the contract is written at the top of ./types.ts):
+ *   - the back end (./queue.ts, BestFirstQueue): best-first order, de-duplication, drops;
+ *     changed only through `apply(op)`, which live calls and journal replay share;
+ *   - host politeness (./politeness.ts): per-host delay and concurrency, robots.txt Crawl-delay;
+ *   - the robots.txt gate (./robots.ts), checked at hand-out so a disallowed URL costs no budget;
+ *   - the journal (./journal.ts): every applied op, for `--resume` and `--explain`;
+ *   - Crawlee's IRequestManager (./request-manager.ts): `frontier.requestManager`.
  */
-import {
-  Request,
-  type AddRequestsBatchedResult,
-  type IRequestManager,
-  type RequestOptions,
-  type RequestQueueOperationInfo,
-  type RequestsLike,
-  type Source,
-} from 'crawlee';
-import { IndexedMaxHeap } from './heap.js';
-import type { FrontierJournal, FrontierSnapshot, JournalOp } from './journal.js';
+import { BestFirstQueue } from './queue.js';
+import { HostPoliteness } from './politeness.js';
+import { FrontierRequestManager } from './request-manager.js';
 import type { RobotsCache } from './robots.js';
+import type { FrontierLog, FrontierOp, FrontierSnapshot, FrontierState, OfferResult, QueuedUrl, ScoreComponents } from './types.js';
+import { hostOf, uniqueKeyOf } from './url-key.js';
 
-export type ScoreComponents = Record<string, number>;
-
-/** One URL waiting in the frontier. */
-export interface QueuedUrl {
-  url: string;
-  uniqueKey: string;
-  depth: number;
-  parentUrl?: string;
-  /** Anchor text of the link it was found by: part of the page's vector once fetched (METHODS §0). */
-  anchorText?: string;
-  score: number;
-  components?: ScoreComponents;
-  /** A re-fetch of a known page for new replies (METHODS §4), not a discovery. */
-  revisit?: boolean;
-  /** Queue order (a counter); ties in score go to the older URL. */
-  queuedAt: number;
-}
+export type { FrontierBackend, FrontierLog, FrontierOp, FrontierSnapshot, FrontierState, JournalOp, OfferResult, QueuedUrl, ScoreComponents } from './types.js';
+export { hostOf, uniqueKeyOf } from './url-key.js';
+export { FrontierRequestManager } from './request-manager.js';
 
 export interface FrontierOptions {
   /** Pages to hand out in total; the queue itself is never capped. 0 = unlimited. */
@@ -54,74 +35,51 @@ export interface FrontierOptions {
   /** robots.txt gate: consulted before a URL is handed out; its Crawl-delay adds to hostDelayMs. */
   robots?: Pick<RobotsCache, 'isLoaded' | 'load' | 'isAllowed' | 'crawlDelayMs'>;
   /** Journal of operations for crash safety (src/frontier/journal.ts). */
-  journal?: FrontierJournal;
+  journal?: FrontierLog;
   /** Snapshot when the journal holds more operations than max(this, 4 × queued URLs). */
   snapshotEveryOps?: number;
 }
 
-/** What happened to an offered URL. */
-export type OfferResult = 'queued' | 'rescored' | 'duplicate' | 'too-deep';
-
-export function uniqueKeyOf(url: string): string {
-  return Request.computeUniqueKey({ url, method: 'GET' });
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '';
-  }
-}
-
-export class Frontier implements IRequestManager {
-  private readonly entries = new Map<string, QueuedUrl>();
-  private readonly urlHeaps = new Map<string, IndexedMaxHeap>();
-  private readonly hostHeap = new IndexedMaxHeap();
-  /** Every unique key ever queued: de-duplication outlives the entry. */
-  private readonly seen = new Set<string>();
-  private readonly inProgress = new Map<string, Request>();
-  /** Requests Crawlee gave back for a retry: handed out again as the same object. */
-  private readonly reclaimed = new Map<string, Request>();
-  private readonly inFlightPerHost = new Map<string, number>();
-  private readonly lastFetchPerHost = new Map<string, number>();
-  private handedOut = 0;
-  /** Better-scored hosts skipped for politeness at the last pick (for `--explain`). */
-  private lastSkippedHosts = 0;
-  private revisitCount = 0;
-  private sequence = 0;
-  private handled = 0;
-  private readonly opts: Required<Omit<FrontierOptions, 'hostDelayMs' | 'robots' | 'journal'>> & Pick<FrontierOptions, 'hostDelayMs' | 'robots' | 'journal'>;
-  /** Entries handed out and not finished, by key (snapshots put them back in the queue). */
-  private readonly inFlightEntries = new Map<string, QueuedUrl>();
-  /** Why a key was dropped (robots, filters, hard focus), for `--explain`. */
-  private readonly dropReasons = new Map<string, string>();
+export class Frontier {
+  readonly backend = new BestFirstQueue();
+  readonly politeness: HostPoliteness;
+  /** Crawlee's view of this frontier: pass it as the crawler's `requestManager`. */
+  readonly requestManager: FrontierRequestManager;
+  private readonly maxPages: number;
+  private readonly maxDepth: number;
+  private readonly robots?: FrontierOptions['robots'];
+  private readonly journal?: FrontierLog;
+  private readonly snapshotEveryOps: number;
   /** Called with each URL as it is handed out, for the crawl log and `--explain`. */
   onHandOut?: (entry: QueuedUrl) => void;
   /** Called when a URL is dropped at hand-out time (robots.txt): it is not fetched and not counted. */
   onDrop?: (entry: QueuedUrl, reason: string) => void;
 
   constructor(options: FrontierOptions = {}) {
-    this.opts = {
-      maxPages: options.maxPages ?? 0,
-      maxDepth: options.maxDepth ?? Number.POSITIVE_INFINITY,
-      perHostDelayMs: options.perHostDelayMs ?? 0,
-      perHostConcurrency: options.perHostConcurrency ?? Number.POSITIVE_INFINITY,
-      hostDelayMs: options.hostDelayMs,
-      now: options.now ?? Date.now,
-      robots: options.robots,
-      journal: options.journal,
-      snapshotEveryOps: options.snapshotEveryOps ?? 50_000,
-    };
+    this.maxPages = options.maxPages ?? 0;
+    this.maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+    this.robots = options.robots;
+    this.journal = options.journal;
+    this.snapshotEveryOps = options.snapshotEveryOps ?? 50_000;
+    const robots = options.robots;
+    this.politeness = new HostPoliteness({
+      perHostDelayMs: options.perHostDelayMs,
+      perHostConcurrency: options.perHostConcurrency,
+      hostDelayMs: (host) => Math.max(options.hostDelayMs?.(host) ?? 0, robots?.crawlDelayMs(host) ?? 0),
+      now: options.now,
+    });
+    this.requestManager = new FrontierRequestManager(this);
   }
 
-  private log(op: JournalOp): void {
-    this.opts.journal?.write(op);
+  /** The one way state changes: applied to the back end, then journalled. */
+  private do(op: FrontierOp): void {
+    this.backend.apply(op);
+    this.journal?.write(op);
   }
 
   /** Write journalled operations now (the engine calls it before appending to the crawl log). */
   flush(): void {
-    this.opts.journal?.flush();
+    this.journal?.flush();
   }
 
   /**
@@ -130,22 +88,14 @@ export class Frontier implements IRequestManager {
    */
   offer(item: Omit<QueuedUrl, 'uniqueKey' | 'queuedAt'> & { uniqueKey?: string }): OfferResult {
     const uniqueKey = item.uniqueKey ?? uniqueKeyOf(item.url);
-    const existing = this.entries.get(uniqueKey);
+    const existing = this.backend.get(uniqueKey);
     if (existing) {
-      existing.score = item.score;
-      existing.components = item.components;
-      if (item.depth < existing.depth) existing.depth = item.depth;
-      this.setScore(existing);
-      this.log({ o: 'q', e: existing });
+      this.do({ o: 'q', e: { ...existing, score: item.score, components: item.components, depth: Math.min(existing.depth, item.depth) } });
       return 'rescored';
     }
-    if (this.seen.has(uniqueKey)) return 'duplicate';
-    if (item.depth > this.opts.maxDepth) return 'too-deep';
-    const entry: QueuedUrl = { ...item, uniqueKey, queuedAt: this.sequence++ };
-    this.seen.add(uniqueKey);
-    this.entries.set(uniqueKey, entry);
-    this.setScore(entry);
-    this.log({ o: 'q', e: entry });
+    if (this.backend.hasSeen(uniqueKey)) return 'duplicate';
+    if (item.depth > this.maxDepth) return 'too-deep';
+    this.do({ o: 'q', e: { ...item, uniqueKey, queuedAt: this.backend.sequence } });
     return 'queued';
   }
 
@@ -155,185 +105,140 @@ export class Frontier implements IRequestManager {
    * discovery by score and uses the same page budget.
    */
   offerRevisit(item: { url: string; depth: number; score: number; components?: ScoreComponents }): string {
-    const uniqueKey = `${uniqueKeyOf(item.url)}#revisit-${++this.revisitCount}`;
-    const entry: QueuedUrl = { ...item, uniqueKey, revisit: true, queuedAt: this.sequence++ };
-    this.entries.set(uniqueKey, entry);
-    this.setScore(entry);
-    this.log({ o: 'q', e: entry });
+    const uniqueKey = `${uniqueKeyOf(item.url)}#revisit-${this.backend.revisitCount + 1}`;
+    this.do({ o: 'q', e: { ...item, uniqueKey, revisit: true, queuedAt: this.backend.sequence } });
     return uniqueKey;
   }
 
   /** Change a queued URL's score; false when it is not queued (fetched, dropped or unknown). */
   rescore(uniqueKey: string, score: number, components?: ScoreComponents): boolean {
-    const entry = this.entries.get(uniqueKey);
-    if (!entry) return false;
-    entry.score = score;
-    if (components) entry.components = components;
-    this.setScore(entry);
-    this.log({ o: 's', k: uniqueKey, s: score, c: components });
+    if (!this.backend.get(uniqueKey)) return false;
+    this.do({ o: 's', k: uniqueKey, s: score, c: components });
     return true;
   }
 
   /** Remove a queued URL (hard focus, site cutoff). It stays "seen", so it is not queued again. */
   drop(uniqueKey: string, reason = 'dropped'): boolean {
-    const entry = this.entries.get(uniqueKey);
+    const entry = this.backend.get(uniqueKey);
     if (!entry) return false;
-    this.removeEntry(entry);
-    this.dropReasons.set(uniqueKey, reason);
-    this.log({ o: 'x', k: uniqueKey, r: reason, u: entry.url });
+    this.do({ o: 'x', k: uniqueKey, r: reason, u: entry.url });
     return true;
+  }
+
+  /** Mark keys as already fetched (redirect targets, resume). */
+  markSeen(uniqueKeys: Iterable<string>): void {
+    for (const k of uniqueKeys) if (!this.backend.hasSeen(k)) this.do({ o: 'n', k });
   }
 
   /** Why a URL was dropped, if it was. */
   dropReason(uniqueKey: string): string | undefined {
-    return this.dropReasons.get(uniqueKey);
+    return this.backend.dropReason(uniqueKey);
   }
 
   get(uniqueKey: string): QueuedUrl | undefined {
-    return this.entries.get(uniqueKey);
+    return this.backend.get(uniqueKey);
   }
 
   /** Queued URLs, for state snapshots and reports. */
-  queued(): IterableIterator<QueuedUrl> {
-    return this.entries.values();
+  queued(): Iterable<QueuedUrl> {
+    return this.backend.queued();
   }
 
   hasSeen(url: string): boolean {
-    return this.seen.has(uniqueKeyOf(url));
-  }
-
-  /** Mark keys as already fetched (used when resuming a crawl). */
-  markSeen(uniqueKeys: Iterable<string>): void {
-    for (const k of uniqueKeys) {
-      if (this.seen.has(k)) continue;
-      this.seen.add(k);
-      this.log({ o: 'n', k });
-    }
+    return this.backend.hasSeen(uniqueKeyOf(url));
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.backend.size;
   }
 
   get pagesHandedOut(): number {
-    return this.handedOut;
-  }
-
-  set pagesHandedOutOffset(n: number) {
-    this.handedOut = n;
-  }
-
-  get inProgressCount(): number {
-    return this.inProgress.size;
+    return this.backend.handedOut;
   }
 
   private budgetLeft(): boolean {
-    return this.opts.maxPages === 0 || this.handedOut < this.opts.maxPages;
+    return this.maxPages === 0 || this.backend.handedOut < this.maxPages;
   }
 
-  private setScore(entry: QueuedUrl): void {
-    const host = hostOf(entry.url);
-    let heap = this.urlHeaps.get(host);
-    if (!heap) {
-      heap = new IndexedMaxHeap();
-      this.urlHeaps.set(host, heap);
-    }
-    // Ties go to the older URL: a tiny age bonus keeps equal scores FIFO.
-    heap.set(entry.uniqueKey, tieBreak(entry.score, entry.queuedAt));
-    this.hostHeap.set(host, heap.peek()!.score);
-  }
-
-  private removeEntry(entry: QueuedUrl): void {
-    const host = hostOf(entry.url);
-    const heap = this.urlHeaps.get(host);
-    this.entries.delete(entry.uniqueKey);
-    if (!heap) return;
-    heap.remove(entry.uniqueKey);
-    const top = heap.peek();
-    if (top) this.hostHeap.set(host, top.score);
-    else {
-      this.hostHeap.remove(host);
-      this.urlHeaps.delete(host);
-    }
-  }
-
-  /** Milliseconds until this host may be fetched again (0 = now). */
-  private hostWait(host: string, now: number): number {
-    if ((this.inFlightPerHost.get(host) ?? 0) >= this.opts.perHostConcurrency) return Number.POSITIVE_INFINITY;
-    const delay = this.delayOf(host);
-    // With a delay, one request at a time, and the delay counts from the previous request's
-    // end: gaps between requests as the server sees them are then never shorter than it.
-    if (delay > 0 && (this.inFlightPerHost.get(host) ?? 0) > 0) return Number.POSITIVE_INFINITY;
-    const last = this.lastFetchPerHost.get(host);
-    if (last === undefined || delay === 0) return 0;
-    return Math.max(0, last + delay - now);
-  }
-
-  private delayOf(host: string): number {
-    return Math.max(this.opts.perHostDelayMs, this.opts.hostDelayMs?.(host) ?? 0, this.opts.robots?.crawlDelayMs(host) ?? 0);
-  }
-
-  /** The best URL whose host may be fetched now, or undefined. */
-  private pickEligible(): QueuedUrl | undefined {
-    const now = this.opts.now();
-    const skipped: { key: string; score: number }[] = [];
-    let found: QueuedUrl | undefined;
-    while (this.hostHeap.size > 0) {
-      const top = this.hostHeap.pop()!;
-      skipped.push(top);
-      if (this.hostWait(top.key, now) > 0) continue;
-      const best = this.urlHeaps.get(top.key)!.peek()!;
-      found = this.entries.get(best.key);
-      this.lastSkippedHosts = skipped.length - 1;
-      break;
-    }
-    for (const s of skipped) this.hostHeap.set(s.key, s.score);
-    return found;
+  /** May a request to this URL's host start now? */
+  mayFetchNow(url: string): boolean {
+    return this.politeness.wait(hostOf(url)) === 0;
   }
 
   /** Earliest time (ms) at which some queued host becomes eligible; for waiting loops. */
   nextEligibleInMs(): number {
-    const now = this.opts.now();
+    const now = this.politeness.now();
     let min = Number.POSITIVE_INFINITY;
-    for (const host of this.urlHeaps.keys()) min = Math.min(min, this.hostWait(host, now));
+    for (const host of this.backend.hosts()) min = Math.min(min, this.politeness.wait(host, now));
     return min;
   }
 
-  private noteHandOut(url: string): void {
-    const host = hostOf(url);
-    this.inFlightPerHost.set(host, (this.inFlightPerHost.get(host) ?? 0) + 1);
-    this.lastFetchPerHost.set(host, this.opts.now());
+  private pickEligible(): { entry: QueuedUrl; skippedHosts: number } | undefined {
+    const now = this.politeness.now();
+    return this.backend.pickBest((host) => this.politeness.wait(host, now) === 0);
   }
 
-  private noteDone(request: Request): void {
-    const host = hostOf(request.url);
-    const n = (this.inFlightPerHost.get(host) ?? 1) - 1;
-    if (n <= 0) this.inFlightPerHost.delete(host);
-    else this.inFlightPerHost.set(host, n);
-    if (this.delayOf(host) > 0) this.lastFetchPerHost.set(host, Math.max(this.lastFetchPerHost.get(host) ?? 0, this.opts.now()));
+  /** True when `next()` would return null now (politeness waits count as empty). */
+  hasNothingToHandOut(): boolean {
+    return !this.budgetLeft() || this.pickEligible() === undefined;
+  }
+
+  /** Budget spent or queue empty (URLs in flight are the caller's to count). */
+  isExhausted(): boolean {
+    return !this.budgetLeft() || this.backend.size === 0;
+  }
+
+  /**
+   * Hand out the best URL whose host may be fetched now, or null (queue empty, budget spent, or
+   * every queued host waiting). robots.txt is fetched once per origin on the way; a disallowed
+   * URL is dropped here, before it costs a page of the budget.
+   */
+  async next(): Promise<QueuedUrl | null> {
+    if (!this.budgetLeft()) return null;
+    let picked: { entry: QueuedUrl; skippedHosts: number } | undefined;
+    for (;;) {
+      picked = this.pickEligible();
+      if (!picked) return null;
+      const { entry } = picked;
+      const robots = this.robots;
+      if (!robots || entry.revisit) break;
+      if (!robots.isLoaded(entry.url)) {
+        // Fetch robots.txt once per origin, then pick again: its Crawl-delay may now apply.
+        const info = await robots.load(entry.url);
+        if (info && info.status > 0) this.politeness.touchedOnce(hostOf(entry.url)); // robots.txt itself was a request
+        continue;
+      }
+      if (robots.isAllowed(entry.url)) break;
+      this.do({ o: 'x', k: entry.uniqueKey, r: 'robots.txt', u: entry.url });
+      this.onDrop?.(entry, 'robots.txt');
+    }
+    const { entry, skippedHosts } = picked;
+    this.do({ o: 'h', k: entry.uniqueKey, n: this.backend.handedOut + 1, ...(skippedHosts ? { sk: skippedHosts } : {}) });
+    this.flush();
+    this.politeness.started(hostOf(entry.url));
+    this.onHandOut?.(entry);
+    return entry;
+  }
+
+  /** A handed-out URL is done (fetched or failed for good). */
+  finish(uniqueKey: string, url: string): void {
+    this.politeness.ended(hostOf(url));
+    this.do({ o: 'f', k: uniqueKey });
+    this.flush();
+    this.maybeSnapshot();
   }
 
   // ---- crash safety ------------------------------------------------------------------
 
   /** The whole frontier as plain data (queued, in flight, seen, dropped). */
-  snapshotState(): Omit<FrontierSnapshot, 'gen' | 'version'> {
-    const seen: string[] = [];
-    for (const k of this.seen) if (!this.entries.has(k) && !this.inFlightEntries.has(k)) seen.push(k);
-    return {
-      sequence: this.sequence,
-      revisitCount: this.revisitCount,
-      handedOut: this.handedOut,
-      entries: [...this.entries.values()],
-      inFlight: [...this.inFlightEntries.values()],
-      seen,
-      dropped: [...this.dropReasons],
-    };
+  snapshotState(): FrontierState {
+    return this.backend.snapshot();
   }
 
   private maybeSnapshot(force = false): void {
-    const j = this.opts.journal;
+    const j = this.journal;
     if (!j) return;
-    if (force || j.opsSinceSnapshot > Math.max(this.opts.snapshotEveryOps, 4 * this.entries.size)) j.snapshot(this.snapshotState());
+    if (force || j.opsSinceSnapshot > Math.max(this.snapshotEveryOps, 4 * this.backend.size)) j.snapshot(this.backend.snapshot());
   }
 
   /** Write a snapshot now (end of run, after a resume). */
@@ -342,216 +247,21 @@ export class Frontier implements IRequestManager {
   }
 
   /**
-   * Rebuild the frontier after a crash from a snapshot and the journal after it. URLs handed
-   * out but not finished go back into the queue, except those `isDone` says were fetched (the
-   * crawl log is the record of fetched pages). Returns how many were put back.
+   * Rebuild the frontier after a crash from a snapshot and the journal after it (replayed
+   * through the same `apply` as live calls). URLs handed out but not finished go back into the
+   * queue, except those `isDone` says were fetched (the crawl log is the record of fetched
+   * pages). Returns how many were put back.
    */
-  restore(state: { snapshot?: FrontierSnapshot; ops: JournalOp[] }, isDone: (key: string, url: string) => boolean): { requeued: number; queued: number } {
-    const inFlight = new Map<string, QueuedUrl>();
-    const put = (e: QueuedUrl) => {
-      this.seen.add(e.uniqueKey);
-      const old = this.entries.get(e.uniqueKey);
-      if (old) Object.assign(old, e);
-      else this.entries.set(e.uniqueKey, { ...e });
-      this.setScore(this.entries.get(e.uniqueKey)!);
-    };
-    const snap = state.snapshot;
-    if (snap) {
-      this.sequence = snap.sequence;
-      this.revisitCount = snap.revisitCount;
-      this.handedOut = snap.handedOut;
-      for (const e of snap.entries) put(e);
-      for (const e of snap.inFlight) {
-        this.seen.add(e.uniqueKey);
-        inFlight.set(e.uniqueKey, e);
-      }
-      for (const k of snap.seen) this.seen.add(k);
-      for (const [k, r] of snap.dropped) {
-        this.seen.add(k);
-        this.dropReasons.set(k, r);
-      }
-    }
-    for (const op of state.ops) {
-      switch (op.o) {
-        case 'q':
-          put(op.e);
-          this.sequence = Math.max(this.sequence, op.e.queuedAt + 1);
-          if (op.e.revisit) this.revisitCount++;
-          break;
-        case 's': {
-          const e = this.entries.get(op.k);
-          if (e) {
-            e.score = op.s;
-            if (op.c) e.components = op.c;
-            this.setScore(e);
-          }
-          break;
-        }
-        case 'x': {
-          const e = this.entries.get(op.k);
-          if (e) this.removeEntry(e);
-          this.seen.add(op.k);
-          this.dropReasons.set(op.k, op.r ?? 'dropped');
-          break;
-        }
-        case 'n':
-          this.seen.add(op.k);
-          break;
-        case 'h': {
-          const e = this.entries.get(op.k);
-          if (e) {
-            this.removeEntry(e);
-            inFlight.set(op.k, e);
-          }
-          this.handedOut = op.n;
-          break;
-        }
-        case 'f':
-          inFlight.delete(op.k);
-          break;
-      }
-    }
+  restore(state: { snapshot?: FrontierSnapshot; ops: FrontierOp[] }, isDone: (key: string, url: string) => boolean): { requeued: number; queued: number } {
+    if (state.snapshot) this.backend.load(state.snapshot);
+    for (const op of state.ops) this.backend.apply(op);
     let requeued = 0;
-    for (const e of inFlight.values()) {
-      if (isDone(e.uniqueKey, e.url)) continue;
-      put(e);
-      this.handedOut--;
-      requeued++;
+    for (const e of this.backend.inFlightEntriesList()) {
+      // Fetched (the crawl log says so): finished. Not journalled: the snapshot below covers it.
+      if (isDone(e.uniqueKey, e.url)) this.backend.apply({ o: 'f', k: e.uniqueKey });
+      else if (this.backend.requeueInFlight(e.uniqueKey)) requeued++;
     }
     this.maybeSnapshot(true);
-    return { requeued, queued: this.entries.size };
+    return { requeued, queued: this.backend.size };
   }
-
-  // ---- IRequestManager ---------------------------------------------------------------
-
-  async fetchNextRequest<T extends Record<string, any> = Record<string, any>>(): Promise<Request<T> | null> {
-    for (const [key, req] of this.reclaimed) {
-      if (this.hostWait(hostOf(req.url), this.opts.now()) > 0) continue;
-      this.reclaimed.delete(key);
-      this.inProgress.set(key, req);
-      this.noteHandOut(req.url);
-      return req as unknown as Request<T>;
-    }
-    if (!this.budgetLeft()) return null;
-    let entry: QueuedUrl | undefined;
-    for (;;) {
-      entry = this.pickEligible();
-      if (!entry) return null;
-      const robots = this.opts.robots;
-      if (!robots || entry.revisit) break;
-      if (!robots.isLoaded(entry.url)) {
-        // Fetch robots.txt once per origin, then pick again: its Crawl-delay may now apply.
-        const info = await robots.load(entry.url);
-        const host = hostOf(entry.url);
-        if (info && info.status > 0 && this.delayOf(host) > 0 && !this.lastFetchPerHost.has(host)) {
-          this.lastFetchPerHost.set(host, this.opts.now()); // robots.txt itself was a request
-        }
-        continue;
-      }
-      if (robots.isAllowed(entry.url)) break;
-      // Disallowed: dropped before hand-out, so it never costs a page of the budget.
-      this.removeEntry(entry);
-      this.dropReasons.set(entry.uniqueKey, 'robots.txt');
-      this.log({ o: 'x', k: entry.uniqueKey, r: 'robots.txt', u: entry.url });
-      this.onDrop?.(entry, 'robots.txt');
-    }
-    this.removeEntry(entry);
-    this.handedOut++;
-    this.inFlightEntries.set(entry.uniqueKey, entry);
-    this.log({ o: 'h', k: entry.uniqueKey, n: this.handedOut, ...(this.lastSkippedHosts ? { sk: this.lastSkippedHosts } : {}) });
-    this.flush();
-    const request = new Request<T>({
-      url: entry.url,
-      uniqueKey: entry.uniqueKey,
-      userData: {
-        depth: entry.depth,
-        parentUrl: entry.parentUrl,
-        anchorText: entry.anchorText,
-        revisit: entry.revisit,
-        score: entry.score,
-        components: entry.components,
-      } as unknown as T,
-    });
-    request.crawlDepth = entry.depth;
-    this.inProgress.set(entry.uniqueKey, request as unknown as Request);
-    this.noteHandOut(entry.url);
-    this.onHandOut?.(entry);
-    return request;
-  }
-
-  async markRequestHandled(request: Request): Promise<RequestQueueOperationInfo | null> {
-    if (!this.inProgress.delete(request.uniqueKey)) return null;
-    this.noteDone(request);
-    this.handled++;
-    this.inFlightEntries.delete(request.uniqueKey);
-    this.log({ o: 'f', k: request.uniqueKey });
-    this.flush();
-    this.maybeSnapshot();
-    return { requestId: request.uniqueKey, uniqueKey: request.uniqueKey, wasAlreadyHandled: false, wasAlreadyPresent: true, forefront: false };
-  }
-
-  async reclaimRequest(request: Request): Promise<RequestQueueOperationInfo | null> {
-    if (!this.inProgress.delete(request.uniqueKey)) return null;
-    this.noteDone(request);
-    this.reclaimed.set(request.uniqueKey, request);
-    return { requestId: request.uniqueKey, uniqueKey: request.uniqueKey, wasAlreadyHandled: false, wasAlreadyPresent: true, forefront: false };
-  }
-
-  /** True when fetchNextRequest would return null now (politeness waits count as empty). */
-  async isEmpty(): Promise<boolean> {
-    if (this.reclaimed.size > 0) return false;
-    if (!this.budgetLeft()) return true;
-    return this.pickEligible() === undefined;
-  }
-
-  async isFinished(): Promise<boolean> {
-    if (this.inProgress.size > 0 || this.reclaimed.size > 0) return false;
-    return !this.budgetLeft() || this.entries.size === 0;
-  }
-
-  async handledCount(): Promise<number> {
-    return this.handled;
-  }
-
-  getTotalCount(): number {
-    return this.handled + this.inProgress.size + this.reclaimed.size + this.entries.size;
-  }
-
-  getPendingCount(): number {
-    return this.entries.size + this.reclaimed.size;
-  }
-
-  /** Crawlee's own addRequests path (seeds given to crawler.run()); scores from userData. */
-  async addRequest(source: Source): Promise<RequestQueueOperationInfo> {
-    const opts: RequestOptions = typeof source === 'string' ? { url: source } : (source as RequestOptions);
-    const userData = (opts.userData ?? {}) as { score?: number; depth?: number; parentUrl?: string };
-    const uniqueKey = opts.uniqueKey ?? uniqueKeyOf(opts.url);
-    const present = this.seen.has(uniqueKey);
-    this.offer({ url: opts.url, uniqueKey, depth: userData.depth ?? 0, parentUrl: userData.parentUrl, score: userData.score ?? 1 });
-    return { requestId: uniqueKey, uniqueKey, wasAlreadyHandled: present && !this.entries.has(uniqueKey), wasAlreadyPresent: present, forefront: false };
-  }
-
-  async addRequestsBatched(requests: RequestsLike): Promise<AddRequestsBatchedResult> {
-    const processedRequests: RequestQueueOperationInfo[] = [];
-    for await (const r of requests as AsyncIterable<Source> | Iterable<Source>) {
-      processedRequests.push(await this.addRequest(r));
-    }
-    return { addedRequests: processedRequests, waitForAllRequestsToBeAdded: Promise.resolve([]) } as unknown as AddRequestsBatchedResult;
-  }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<Request> {
-    for (;;) {
-      const r = await this.fetchNextRequest();
-      if (!r) return;
-      yield r;
-    }
-  }
-}
-
-/**
- * Equal scores are served oldest first. Folding the queue order into the key keeps one heap;
- * at 1e-12 per URL even a million URLs shift a score by only 1e-6.
- */
-function tieBreak(score: number, sequence: number): number {
-  return score - sequence * 1e-12;
 }

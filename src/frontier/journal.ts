@@ -10,42 +10,14 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { QueuedUrl, ScoreComponents } from './frontier.js';
+import type { FrontierLog, FrontierOp, FrontierSnapshot, FrontierState } from './types.js';
 
-export type JournalOp =
-  /** queued, or re-queued with a new score/depth (the full entry) */
-  | { o: 'q'; e: QueuedUrl }
-  /** rescored in place */
-  | { o: 's'; k: string; s: number; c?: ScoreComponents }
-  /** dropped (filter, hard focus, robots.txt…) */
-  | { o: 'x'; k: string; r?: string; u?: string }
-  /** marked seen without queueing (redirect targets, resume) */
-  | { o: 'n'; k: string }
-  /** handed out to the fetcher */
-  | { o: 'h'; k: string; n: number; sk?: number }
-  /** finished (handled, successfully or not) */
-  | { o: 'f'; k: string };
-
-export interface FrontierSnapshot {
-  version: 1;
-  gen: number;
-  sequence: number;
-  revisitCount: number;
-  handedOut: number;
-  /** Queued URLs. */
-  entries: QueuedUrl[];
-  /** Handed out and not finished when the snapshot was taken. */
-  inFlight: QueuedUrl[];
-  /** Unique keys seen that are neither queued nor in flight. */
-  seen: string[];
-  /** Keys dropped, with reasons (for --explain). */
-  dropped: [string, string][];
-}
+export type { FrontierSnapshot, JournalOp } from './types.js';
 
 const SNAPSHOT = 'frontier-snapshot.json';
 const journalName = (gen: number) => `frontier-${gen}.jsonl`;
 
-export class FrontierJournal {
+export class FrontierJournal implements FrontierLog {
   private fd = -1;
   private buf: string[] = [];
   private bufBytes = 0;
@@ -59,7 +31,7 @@ export class FrontierJournal {
     this.fd = openSync(join(dir, journalName(gen)), 'a');
   }
 
-  write(op: JournalOp): void {
+  write(op: FrontierOp): void {
     const line = JSON.stringify(op) + '\n';
     this.buf.push(line);
     this.bufBytes += line.length;
@@ -79,7 +51,7 @@ export class FrontierJournal {
    * Write a snapshot atomically, then continue in a fresh journal generation. A crash between
    * the two leaves the snapshot (gen n+1) and no journal n+1: replay finds nothing to add.
    */
-  snapshot(s: Omit<FrontierSnapshot, 'gen' | 'version'>): void {
+  snapshot(s: FrontierState): void {
     this.flush();
     const next = this.gen + 1;
     const tmp = join(this.dir, `${SNAPSHOT}.tmp`);
@@ -121,7 +93,7 @@ export class FrontierJournal {
   }
 
   /** Read the snapshot (if any) and the journal of its generation; torn lines are skipped. */
-  static read(dir: string): { snapshot?: FrontierSnapshot; ops: JournalOp[]; gen: number } {
+  static read(dir: string): { snapshot?: FrontierSnapshot; ops: FrontierOp[]; gen: number } {
     let snapshot: FrontierSnapshot | undefined;
     const sp = join(dir, SNAPSHOT);
     if (existsSync(sp)) snapshot = JSON.parse(readFileSync(sp, 'utf8')) as FrontierSnapshot;
@@ -134,13 +106,13 @@ export class FrontierJournal {
         .map(Number);
       if (gens.length) gen = Math.min(...gens);
     }
-    const ops: JournalOp[] = [];
+    const ops: FrontierOp[] = [];
     const jp = join(dir, journalName(gen));
     if (existsSync(jp)) {
       for (const line of readFileSync(jp, 'utf8').split('\n')) {
         if (!line) continue;
         try {
-          ops.push(JSON.parse(line) as JournalOp);
+          ops.push(JSON.parse(line) as FrontierOp);
         } catch {
           // torn last line from a crash
         }

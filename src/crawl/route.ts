@@ -1,0 +1,87 @@
+/**
+ * One route for an analysed page, shared by the engine and `bench/replay.ts` so the two cannot
+ * drift apart: judge (topic relevance) → scorer (METHODS §3) → frontier. Both build their scorer
+ * with `crawlScorer()` (./scorer.ts), so a replay scores exactly as a crawl does.
+ */
+import type { LinkInfo, PageAnalysis } from '../extract/types.js';
+import type { Frontier } from '../frontier/frontier.js';
+import { uniqueKeyOf } from '../frontier/url-key.js';
+import type { CrawlUserData } from '../frontier/user-data.js';
+import type { FetchedPage, Scorer } from '../score/index.js';
+import { scorerLinks } from './scorer.js';
+import type { PageJudge, Verdict } from './judge.js';
+
+export interface RouteDeps {
+  judge: PageJudge;
+  scorer: Scorer;
+  frontier: Frontier;
+  /** Called with the scorer's input before it is scored (the resume log keeps it). */
+  onScorerInput?: (page: FetchedPage) => void;
+  /** Links read per page (the first ones); default all. */
+  maxLinks?: number;
+  /** A link is scored only when this accepts it (the fetch gate's checks); default all. */
+  keepLink?: (link: LinkInfo) => boolean;
+  /** Score updates for these URLs are ignored (seeds keep their seed score). */
+  skipUpdate?: (url: string) => boolean;
+  /** A linked URL not followed: dropped by the scorer (its reason), or deeper than maxDepth ('too-deep'). */
+  onSetAside?: (url: string, reason: string) => void;
+  /** Called after each stage, for per-stage timings. */
+  lap?: (stage: 'judgeMs' | 'scoreMs' | 'frontierMs') => void;
+}
+
+export interface RoutedPage {
+  verdict: Verdict;
+  scorerInput: FetchedPage;
+}
+
+/**
+ * Route one page: `request.url` is the URL the frontier handed out (its key), `analysis.url`
+ * where it landed; `status` and `html` let the judge rule out error and login pages. Returns the verdict; the frontier has the page's score updates applied.
+ */
+export function routePage(analysis: PageAnalysis, request: { url: string; userData: CrawlUserData; status?: number; html?: string }, deps: RouteDeps): RoutedPage {
+  const { judge, scorer, frontier } = deps;
+  const m = request.userData;
+  // A redirect lands on another URL: mark it seen so it is not fetched again.
+  if (analysis.url !== request.url) frontier.markSeen([uniqueKeyOf(analysis.url)]);
+  const verdict = judge.judge(analysis, { isSeed: m.depth === 0, anchorText: m.anchorText, status: request.status, html: request.html });
+  const anchorOf = new Map<string, string>();
+  const limited = deps.maxLinks !== undefined ? analysis.links.slice(0, deps.maxLinks) : analysis.links;
+  const taken = deps.keepLink ? limited.filter(deps.keepLink) : limited;
+  for (const l of taken) if (l.anchorText && !anchorOf.has(l.url)) anchorOf.set(l.url, l.anchorText);
+  const links = scorerLinks(taken === analysis.links ? analysis : { ...analysis, links: taken }, judge);
+  deps.lap?.('judgeMs');
+  const scorerInput: FetchedPage = {
+    url: request.url,
+    parentUrl: m.parentUrl,
+    depth: m.depth,
+    host: new URL(request.url).host,
+    rel: verdict.rel,
+    relevant: verdict.relevant,
+    publishTime: analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined,
+    links,
+    status: request.status,
+    neverRelevant: verdict.neverRelevant?.reason,
+  };
+  deps.onScorerInput?.(scorerInput);
+  const updates = scorer.onPageFetched(scorerInput);
+  deps.lap?.('scoreMs');
+  for (const u of updates) {
+    if (deps.skipUpdate?.(u.url)) continue;
+    if (u.drop) {
+      frontier.drop(uniqueKeyOf(u.url), u.reason);
+      deps.onSetAside?.(u.url, u.reason ?? 'dropped');
+    } else if (
+      frontier.offer({
+        url: u.url,
+        depth: u.depth,
+        parentUrl: u.parentUrl ?? request.url,
+        anchorText: anchorOf.get(u.url),
+        score: u.score,
+        components: u.breakdown.components,
+      }) === 'too-deep'
+    )
+      deps.onSetAside?.(u.url, 'too-deep');
+  }
+  deps.lap?.('frontierMs');
+  return { verdict, scorerInput };
+}

@@ -1,0 +1,120 @@
+/**
+ * Crawlee's IRequestManager over a Frontier (pass `frontier.requestManager` as the crawler's
+ * `requestManager` option). Thin on purpose: it turns queue entries into Crawlee `Request`s and
+ * back, and keeps the Request objects Crawlee gives back for a retry; choosing, politeness,
+ * robots and the journal are the Frontier's.
+ */
+import {
+  Request,
+  type AddRequestsBatchedResult,
+  type IRequestManager,
+  type RequestOptions,
+  type RequestQueueOperationInfo,
+  type RequestsLike,
+  type Source,
+} from 'crawlee';
+import type { Frontier } from './frontier.js';
+import { hostOf, uniqueKeyOf } from './url-key.js';
+import { crawlUserData, type CrawlUserData } from './user-data.js';
+
+export class FrontierRequestManager implements IRequestManager {
+  private readonly inProgress = new Map<string, Request>();
+  /** Requests Crawlee gave back for a retry: handed out again as the same object. */
+  private readonly reclaimed = new Map<string, Request>();
+  private handled = 0;
+
+  constructor(private readonly frontier: Frontier) {}
+
+  get inProgressCount(): number {
+    return this.inProgress.size;
+  }
+
+  async fetchNextRequest<T extends Record<string, any> = CrawlUserData>(): Promise<Request<T> | null> {
+    for (const [key, req] of this.reclaimed) {
+      if (!this.frontier.mayFetchNow(req.url)) continue;
+      this.reclaimed.delete(key);
+      this.inProgress.set(key, req);
+      this.frontier.politeness.started(hostOf(req.url));
+      return req as unknown as Request<T>;
+    }
+    const entry = await this.frontier.next();
+    if (!entry) return null;
+    const userData: CrawlUserData = {
+      depth: entry.depth,
+      parentUrl: entry.parentUrl,
+      anchorText: entry.anchorText,
+      revisit: entry.revisit,
+      score: entry.score,
+      components: entry.components,
+    };
+    const request = new Request<CrawlUserData>({ url: entry.url, uniqueKey: entry.uniqueKey, userData });
+    request.crawlDepth = entry.depth;
+    this.inProgress.set(entry.uniqueKey, request as unknown as Request);
+    return request as unknown as Request<T>;
+  }
+
+  async markRequestHandled(request: Request): Promise<RequestQueueOperationInfo | null> {
+    if (!this.inProgress.delete(request.uniqueKey)) return null;
+    this.handled++;
+    this.frontier.finish(request.uniqueKey, request.url);
+    return info(request.uniqueKey);
+  }
+
+  async reclaimRequest(request: Request): Promise<RequestQueueOperationInfo | null> {
+    if (!this.inProgress.delete(request.uniqueKey)) return null;
+    this.frontier.politeness.ended(hostOf(request.url));
+    this.reclaimed.set(request.uniqueKey, request);
+    return info(request.uniqueKey);
+  }
+
+  /** True when fetchNextRequest would return null now (politeness waits count as empty). */
+  async isEmpty(): Promise<boolean> {
+    if (this.reclaimed.size > 0) return false;
+    return this.frontier.hasNothingToHandOut();
+  }
+
+  async isFinished(): Promise<boolean> {
+    if (this.inProgress.size > 0 || this.reclaimed.size > 0) return false;
+    return this.frontier.isExhausted();
+  }
+
+  async handledCount(): Promise<number> {
+    return this.handled;
+  }
+
+  getTotalCount(): number {
+    return this.handled + this.inProgress.size + this.reclaimed.size + this.frontier.size;
+  }
+
+  getPendingCount(): number {
+    return this.frontier.size + this.reclaimed.size;
+  }
+
+  /** Crawlee's own addRequests path (e.g. `enqueueLinks`); scores from userData. */
+  async addRequest(source: Source): Promise<RequestQueueOperationInfo> {
+    const opts: RequestOptions = typeof source === 'string' ? { url: source } : (source as RequestOptions);
+    const m = crawlUserData(opts);
+    const uniqueKey = opts.uniqueKey ?? uniqueKeyOf(opts.url);
+    const present = this.frontier.backend.hasSeen(uniqueKey);
+    this.frontier.offer({ url: opts.url, uniqueKey, depth: m.depth, parentUrl: m.parentUrl, score: m.score ?? 1 });
+    return { ...info(uniqueKey), wasAlreadyHandled: present && !this.frontier.get(uniqueKey), wasAlreadyPresent: present };
+  }
+
+  async addRequestsBatched(requests: RequestsLike): Promise<AddRequestsBatchedResult> {
+    const processedRequests: RequestQueueOperationInfo[] = [];
+    for await (const r of requests as AsyncIterable<Source> | Iterable<Source>) processedRequests.push(await this.addRequest(r));
+    return { addedRequests: processedRequests, waitForAllRequestsToBeAdded: Promise.resolve([]) } as unknown as AddRequestsBatchedResult;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Request> {
+    for (;;) {
+      const r = await this.fetchNextRequest();
+      if (!r) return;
+      yield r;
+    }
+  }
+}
+
+function info(uniqueKey: string): RequestQueueOperationInfo {
+  return { requestId: uniqueKey, uniqueKey, wasAlreadyHandled: false, wasAlreadyPresent: true, forefront: false };
+}
