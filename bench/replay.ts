@@ -193,7 +193,7 @@ async function main(): Promise<number> {
   for (const w of webs) if (w !== 'testweb' && w !== 'wikispeedia') throw new UserError(`--web: unknown web "${w}" (testweb, wikispeedia)`);
   const wantTopic = (id: string) => !o.topics || o.topics.split(',').includes(id);
   const strategies = o.strategies.split(',') as StrategyName[];
-  for (const st of strategies) if (!STRATEGIES.includes(st)) throw new UserError(`--strategies: unknown strategy "${st}" (${STRATEGIES.join(', ')})`);
+  for (const st of strategies) if (!(STRATEGIES as readonly string[]).includes(st)) throw new UserError(`--strategies: unknown strategy "${st}" (${STRATEGIES.join(', ')})`);
   if (!['tune', 'holdout', 'all'].includes(o.split)) throw new UserError(`--split must be tune, holdout or all, got "${o.split}"`);
   for (const [flag, v] of [['--test-pages', o.testPages], ['--wiki-pages', o.wikiPages], ['--wiki-seeds', o.wikiSeeds]] as const) {
     if (!Number.isInteger(Number(v)) || Number(v) < 1) throw new UserError(`${flag} must be a positive integer, got "${v}"`);

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { UserError } from './errors.js';
 import { ScoreOptionsSchema } from '../score/options.js';
+import { getStrategy, strategyNames } from '../score/strategies/registry.js';
 
 export const KeywordSchema = z.union([
   z.string().min(1),
@@ -73,8 +74,8 @@ export const ThreadsOptionsSchema = z
   })
   .strict();
 
-export const STRATEGIES = ['bfs', 'best-first', 'topology', 'semantic', 'time', 'ipagerank', 'classic', 'combined'] as const;
-export type StrategyName = (typeof STRATEGIES)[number];
+/** Built-in strategy names; `strategy` also accepts any added with `registerStrategy()` (src/score/strategies/registry.ts). */
+export { BUILTIN_STRATEGIES as STRATEGIES, type StrategyName } from '../score/strategies/registry.js';
 
 export const FETCHERS = ['adaptive', 'browser', 'http'] as const;
 export const AdaptiveOptionsSchema = z
@@ -98,7 +99,10 @@ export const CrawlConfigSchema = z
   .object({
     /** One topic, or several crawled at once (seed 002): each page is classified into its best topic. */
     topics: z.array(TopicSchema).min(1, 'give at least one topic (--topic or a topic file)'),
-    strategy: z.enum(STRATEGIES).default('combined'),
+    strategy: z
+      .string()
+      .refine((name) => getStrategy(name) !== undefined, { error: (i) => `unknown strategy "${String(i.input)}" (${strategyNames().join(', ')})` })
+      .default('combined'),
     /** Pages to fetch (the frontier itself is never capped). */
     maxPages: z.number().int().positive().default(200),
     maxDepth: z.number().int().positive().default(20),

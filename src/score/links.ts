@@ -1,0 +1,55 @@
+/**
+ * The scorer's link bookkeeping: URLs known from links and not fetched (with their in-links),
+ * fetched pages, and the queued URLs of each host (for the site cutoff). Strategies read it;
+ * only the scorer (src/score/scorer.ts) changes it.
+ */
+import type { Contribution, FetchedInfo, Pending } from './types.js';
+
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
+
+export class LinkBook {
+  readonly pending = new Map<string, Pending>();
+  readonly fetched = new Map<string, FetchedInfo>();
+  private readonly pendingByHost = new Map<string, Set<string>>();
+  private seq = 0;
+
+  /** The pending URL, created (with the next discovery number) when new. */
+  pend(url: string, depth: number, urlTime: Date | undefined): { p: Pending; created: boolean } {
+    const old = this.pending.get(url);
+    if (old) return { p: old, created: false };
+    const host = hostOf(url);
+    const p: Pending = { url, host, depth, seq: this.seq++, urlTime, contributions: [] };
+    this.pending.set(url, p);
+    let set = this.pendingByHost.get(host);
+    if (!set) this.pendingByHost.set(host, (set = new Set()));
+    set.add(url);
+    return { p, created: true };
+  }
+
+  removePending(url: string): void {
+    const p = this.pending.get(url);
+    if (!p) return;
+    this.pending.delete(url);
+    this.pendingByHost.get(p.host)?.delete(url);
+  }
+
+  pendingOnHost(host: string): Iterable<string> {
+    return this.pendingByHost.get(host) ?? [];
+  }
+}
+
+/** The most generous tunnel buffer over several in-links: undefined (a relevant parent) wins. */
+export function bestBuffer(cs: readonly Contribution[]): number | undefined {
+  let best = -1;
+  for (const c of cs) {
+    if (c.buffer === undefined) return undefined;
+    best = Math.max(best, c.buffer);
+  }
+  return best < 0 ? undefined : best;
+}

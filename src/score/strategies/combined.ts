@@ -1,0 +1,143 @@
+/**
+ * `combined`: every METHODS §3 component as one score. Their product is the starting point;
+ * with `learnWeights`, a logistic model over the components (src/score/learned.ts) re-weights
+ * them online from the crawl's own verdicts.
+ */
+import { OnlineLogistic } from '../learned.js';
+import { LinkRanker, type LinkFeatures } from '../link-ranker.js';
+import { childLinkSmoothing, parentAnchorPriority } from '../priority.js';
+import type { LearnerFeatures, StrategyDefinition } from '../strategy.js';
+
+/** Inputs of combined's learned weights (src/score/learned.ts), each in about [0, 1]. */
+export const COMBINED_FEATURES = [
+  'product', // log of the fixed product of §3.1–§3.6 terms, /4
+  'maxContextSim', // best cos(T, A_u) over in-links (§3.1)
+  'parentRel', // rel of the best in-linker (§3.1)
+  'relevantInlinks', // log(1 + relevant in-linkers) (§3.2 accumulation)
+  'inlinks', // log(1 + in-linkers)
+  'wPath', // path relation of the best in-link (§3.2)
+  'fAnchor', // topic keyword share in the link context (§3.2)
+  'siteRelevance', // relevant/fetched of the URL's host (§3.6)
+  'tunnel', // 1 when the best in-linker is irrelevant (§3.2 tunnelling)
+  'ipagerank', // IPR(u) - (1-d), clipped to [0,1] (§3.5)
+  'timePr', // Pr(t|T) of the URL's date (§3.4)
+  'depth', // link depth / 10, capped
+  'linkRanker', // the link ranker's log-odds evidence (src/score/link-ranker.ts), /4
+] as const;
+
+export type CombinedFeature = (typeof COMBINED_FEATURES)[number];
+
+/** The learner's input vector, in COMBINED_FEATURES order (looked up by name, never by position). */
+export function featureVector(f: Record<CombinedFeature, number>): number[] {
+  return COMBINED_FEATURES.map((k) => f[k]);
+}
+
+export const combined: StrategyDefinition = {
+  name: 'combined',
+  description: 'all of the above as one score, re-weighted online by a logistic model of the crawl\'s own verdicts',
+  create(o) {
+    // Feature `product` is the log of the fixed product /4: prior weight 4 undoes the scaling,
+    // so the first ranking is exactly the product's.
+    const learner = o.learnWeights
+      ? new OnlineLogistic({ size: COMBINED_FEATURES.length, prior: COMBINED_FEATURES.map((f) => (f === 'product' || f === 'linkRanker' ? 4 : 0)), learningRate: o.learningRate, l2: o.learnL2, maxDeviation: o.learnWeightBound, minEvidence: o.learnMinEvidence })
+      : undefined;
+    // The learned link ranker: its evidence enters the score in log-odds (prior weight 4 undoes the /4).
+    const ranker = o.linkRanker ? new LinkRanker({ decay: o.decay }) : undefined;
+    return {
+      traits: { tunnel: true, feedback: 'irrelevant-parents', ipagerank: true, periodicRescore: true, time: true, pathEnds: true, stoplist: true, dropsRedundant: true },
+      term(c, rel, tf, fb, env) {
+        const prio = parentAnchorPriority(rel, childLinkSmoothing(c.sim, c.c, o.delta), o.theta, o.gamma);
+        return { term: prio * c.omega * env.clampedBias(c.parent) * c.stoplistWeight * tf * fb, prio };
+      },
+      aggregate(s, _p, _env, ex) {
+        // In-links from other *relevant* parents add up to inlinkShare × best, no more: an
+        // unbounded sum made generic hub pages (linked from everywhere) outrank on-topic links.
+        const others = s.sumRelevantTerms - (s.best.parentRelevant ? s.bestTerm : 0);
+        const acc = s.bestTerm > 0 ? o.inlinkShare * Math.tanh(others / s.bestTerm) : 0;
+        if (ex) ex.inlinkBonus = 1 + acc;
+        return s.bestTerm * (1 + acc);
+      },
+      finish(score, s, p, env, ex, timePr) {
+        let evidence = 0;
+        if (ranker && ranker.trainedOn > 0) {
+          evidence = -Infinity;
+          let bestLink: LinkFeatures | undefined;
+          for (const c of p.contributions) {
+            if (!c.link) continue;
+            const e = ranker.evidence(c.link);
+            if (e > evidence) (evidence = e), (bestLink = c.link);
+          }
+          if (!bestLink) evidence = 0;
+          else if (ex) {
+            const pr = ranker.predict(bestLink);
+            ex.linkTarget = pr.target;
+            ex.linkBeyond = pr.beyond;
+            ex.linkRanker = evidence;
+          }
+        }
+        const v = env.unfetchedIpr(p);
+        const iprFactor = 1 + o.iprBonus * Math.min(1, Math.max(0, v - (1 - o.damping)));
+        const siteFactor = 1 + o.siteBonus * env.sites.relevance(p.host);
+        if (ex) {
+          ex.ipagerank = v;
+          ex.iprFactor = iprFactor;
+          ex.siteBonus = siteFactor;
+        }
+        let out = score * iprFactor * siteFactor;
+        if (!learner) return { score: out };
+        const features: Record<CombinedFeature, number> = {
+          product: Math.min(3, Math.max(-12, Math.log(Math.max(out, 1e-12)))) / 4,
+          maxContextSim: s.maxSim,
+          parentRel: s.best.parentRel,
+          relevantInlinks: Math.log1p(s.relevantParents),
+          inlinks: Math.log1p(p.contributions.length),
+          wPath: s.best.wPath,
+          fAnchor: s.maxAnchor,
+          siteRelevance: env.sites.relevance(p.host),
+          tunnel: s.best.parentRelevant ? 0 : 1,
+          ipagerank: Math.min(1, Math.max(0, v - (1 - o.damping))),
+          timePr,
+          depth: Math.min(p.depth, 10) / 10,
+          linkRanker: evidence / 4,
+        };
+        const learned = learner.predict(featureVector(features));
+        if (ex) {
+          ex.fixedProduct = out;
+          ex.learnedWeight = learned;
+        }
+        out = learned;
+        return { score: out, features };
+      },
+      explainTerm(c, prio, _rel, env, ex) {
+        ex.parentPriority = prio;
+        ex.smoothedSim = childLinkSmoothing(c.sim, c.c, o.delta);
+        if (c.c !== undefined) ex.pageLinkTerm = c.c;
+        ex.wPath = c.wPath;
+        ex.omega = c.omega;
+        ex.scaleFree = env.clampedBias(c.parent);
+        ex.stoplist = c.stoplistWeight;
+      },
+      learn: learner ? (f: LearnerFeatures, relevant: boolean) => learner.update(featureVector(f as Record<CombinedFeature, number>), relevant) : undefined,
+      // The link ranker learns from this page's verdict: every in-link's target outcome, and the
+      // parent's own in-link's "beyond" outcome (a page linked from its target was judged). Not
+      // from a dead link (the scorer does not call this for one): its anchor may have named the
+      // topic well; the page is gone.
+      fetched: ranker
+        ? (was, page, env) => {
+            const links = was.contributions.filter((c) => c.link);
+            for (const c of links) ranker.learnTarget(c.link!, page.relevant, 1 / links.length);
+            const inlink = (links.find((c) => c.parent === page.parentUrl) ?? links[0])?.link;
+            const parentIn = page.parentUrl ? env.fetched.get(page.parentUrl)?.inlink : undefined;
+            if (parentIn) ranker.learnBeyond(parentIn, page.relevant);
+            return inlink;
+          }
+        : undefined,
+      linkFeatures: ranker
+        ? (link, p, page, sinceRelevant) =>
+            ranker.features({ url: link.url, anchorText: link.anchorText, context: link.context, host: p.host, parentRelevant: page.relevant, sinceRelevant })
+        : undefined,
+      learner,
+      rescoreEvery: learner || ranker ? o.learnRescoreEvery : undefined,
+    };
+  },
+};
