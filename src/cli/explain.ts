@@ -3,9 +3,9 @@
  * components, parent, depth, fetch position), or that it is still queued (with its rank), or
  * that it was dropped and why. Reads the run's crawl log and frontier journal; no crawl needed.
  */
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { UserError } from '../config/errors.js';
-import { findRunToResume } from '../crawl/resume.js';
+import { resolveRun, RunDir } from '../store/run-dir.js';
 import { Frontier, uniqueKeyOf } from '../frontier/frontier.js';
 import { FrontierJournal, type JournalOp } from '../frontier/journal.js';
 import { CrawlLog } from '../store/crawl-log.js';
@@ -27,9 +27,10 @@ export function explainUrl(storageDir: string, url: string, runId?: string): str
   } catch {
     throw new UserError(`--explain: "${url}" is not a valid URL`);
   }
-  const id = findRunToResume(resolve(storageDir), runId);
-  const runDir = join(resolve(storageDir), 'runs', id);
-  const log = CrawlLog.read(join(runDir, 'crawl-log.jsonl'));
+  const id = resolveRun(resolve(storageDir), runId, '--explain');
+  const run = new RunDir(storageDir, id);
+  const runDir = run.dir;
+  const log = CrawlLog.read(run.file('crawlLog'));
   const lines = [`${url}  (run ${id})`];
 
   const idx = log.findIndex((e) => uniqueKeyOf(e.url) === key);

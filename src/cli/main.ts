@@ -183,13 +183,14 @@ export async function main(argv: string[]): Promise<number> {
 /** `--resume [RUN_ID]`: the run's own saved config, with any flags given now on top. */
 async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | string; watch?: boolean }, exportFormats: ExportFormat[]): Promise<number> {
   const { readFile } = await import('node:fs/promises');
-  const { join, resolve } = await import('node:path');
+  const { resolve } = await import('node:path');
   const { findRunToResume } = await import('../crawl/resume.js');
+  const { RunDir } = await import('../store/run-dir.js');
   const storage = resolve(flags.storage ?? 'storage');
   const runId = findRunToResume(storage, typeof flags.resume === 'string' ? flags.resume : undefined);
   let saved: Partial<CrawlConfigInput>;
   try {
-    saved = (JSON.parse(await readFile(join(storage, 'runs', runId, 'state.json'), 'utf8')) as { config: Partial<CrawlConfigInput> }).config;
+    saved = (JSON.parse(await readFile(new RunDir(storage, runId).file('state'), 'utf8')) as { config: Partial<CrawlConfigInput> }).config;
   } catch (e) {
     throw new UserError(`--resume: cannot read the state of run ${runId}: ${(e as Error).message}`);
   }

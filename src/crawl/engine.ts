@@ -25,11 +25,12 @@ import { Frontier, uniqueKeyOf } from '../frontier/frontier.js';
 import { crawlUserData } from '../frontier/user-data.js';
 import { FrontierJournal } from '../frontier/journal.js';
 import { RobotsCache } from '../frontier/robots.js';
-import { findRunToResume, loadResumeState, ScorerInputLog, SCORER_PAGES, type ResumeState } from './resume.js';
+import { findRunToResume, loadResumeState, ScorerInputLog, type ResumeState } from './resume.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { JsonLinesWriter } from '../store/jsonl.js';
 import { RunState } from '../store/run-state.js';
 import { CountTally, type RunCounts } from '../report/counts.js';
+import { datasetName, RunDir } from '../store/run-dir.js';
 import { PageJudge, type Verdict } from './judge.js';
 import { discoverSeeds } from './seeding.js';
 import { describeStop, SetAsideTally } from './stop-reason.js';
@@ -174,7 +175,8 @@ async function crawlLocked(
 ): Promise<CrawlResult> {
   const { config } = options;
   const runId = resumeFrom ? findRunToResume(storageDir, typeof resumeFrom === 'string' ? resumeFrom : options.runId) : (options.runId ?? timestampId(storageDir));
-  const runDir = join(storageDir, 'runs', runId);
+  const run = new RunDir(storageDir, runId);
+  const runDir = run.dir;
   mkdirSync(runDir, { recursive: true });
 
   const launchOptions =
@@ -214,11 +216,11 @@ async function crawlLocked(
   // What the crawl did not follow, for the summary's "stopped" line (src/crawl/stop-reason.ts).
   const setAside = new SetAsideTally();
   frontier.onDrop = (e, reason) => setAside.note(reason, e.url);
-  const scorerInputs = new ScorerInputLog(join(runDir, SCORER_PAGES));
-  const crawlLog = new CrawlLog(join(runDir, 'crawl-log.jsonl'));
+  const scorerInputs = new ScorerInputLog(run.file('scorerPages'));
+  const crawlLog = new CrawlLog(run.file('crawlLog'));
   // What the fetch gate refused: links never queued, and requests (redirect hops, sub-resources)
   // the gate proxy turned away; one line per URL with the reason.
-  const refusedLog = new JsonLinesWriter<{ time: string; url: string; parent?: string; via: 'link' | 'request'; reason: string }>(join(runDir, 'refused.jsonl'));
+  const refusedLog = new JsonLinesWriter<{ time: string; url: string; parent?: string; via: 'link' | 'request'; reason: string }>(run.file('refused'));
   const refusedSeen = new Set<string>();
   const noteRefused = (url: string, reason: string, via: 'link' | 'request', parent?: string) => {
     const key = url.slice(0, 500);
@@ -226,9 +228,8 @@ async function crawlLocked(
     refusedSeen.add(key);
     refusedLog.append({ time: new Date().toISOString(), url: url.length > 500 ? `${url.slice(0, 500)}…` : url, parent, via, reason });
   };
-  const datasetName = `run-${runId}`;
-  const dataset = await Dataset.open(datasetName, { config: crawleeConfig(storageDir) });
-  const state = await RunState.open(join(runDir, 'state.json'), () => ({
+  const dataset = await Dataset.open(datasetName(runId), { config: crawleeConfig(storageDir) });
+  const state = await RunState.open(run.file('state'), () => ({
     runId,
     startedAt: new Date(started).toISOString(),
     updatedAt: new Date(started).toISOString(),
@@ -508,7 +509,7 @@ async function crawlLocked(
   const result: CrawlResult = {
     runId,
     runDir,
-    datasetDir: join(storageDir, 'datasets', datasetName),
+    datasetDir: run.datasetDir,
     logPath: crawlLog.path,
     fetched: final.fetched,
     relevant: final.relevant,

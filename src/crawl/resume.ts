@@ -8,37 +8,20 @@
  *                         it rebuilds the link graph, tunnel buffers, feedback runs, site table
  *                         and the RWB generator exactly (scoring is a pure function of it).
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../config/errors.js';
 import { FrontierJournal, type FrontierSnapshot, type JournalOp } from '../frontier/journal.js';
 import { uniqueKeyOf } from '../frontier/frontier.js';
 import type { FetchedPage } from '../score/index.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { JsonLinesWriter, readJsonLines } from '../store/jsonl.js';
 import { CountTally, type RunCounts } from '../report/counts.js';
+import { resolveRun, RUN_FILES } from '../store/run-dir.js';
 
-export const SCORER_PAGES = 'scorer-pages.jsonl';
+export const SCORER_PAGES = RUN_FILES.scorerPages;
 
-/** Run ids are timestamps (or names); the latest is the last modified run folder with a crawl log. */
+/** The run `--resume` continues: `runId`, or the latest run (src/store/run-dir.ts defines it). */
 export function findRunToResume(storageDir: string, runId?: string): string {
-  const runs = join(storageDir, 'runs');
-  if (runId) {
-    if (!existsSync(join(runs, runId, 'crawl-log.jsonl')) && !existsSync(join(runs, runId, 'frontier-snapshot.json'))) {
-      throw new UserError(`--resume: no run "${runId}" in ${runs} (nothing to resume)`);
-    }
-    return runId;
-  }
-  const ids = existsSync(runs) ? readdirSync(runs).filter((d) => existsSync(join(runs, d, 'state.json'))) : [];
-  if (ids.length === 0) throw new UserError(`--resume: no earlier run in ${runs} to resume`);
-  const started = (id: string) => {
-    try {
-      return String((JSON.parse(readFileSync(join(runs, id, 'state.json'), 'utf8')) as { startedAt?: string }).startedAt ?? '');
-    } catch {
-      return '';
-    }
-  };
-  return ids.sort((a, b) => started(a).localeCompare(started(b)) || a.localeCompare(b)).at(-1)!;
+  return resolveRun(storageDir, runId, '--resume');
 }
 
 /** Append-only log of the scorer's inputs (synchronous, like the crawl log). */
@@ -66,7 +49,7 @@ export interface ResumeState {
 }
 
 export function loadResumeState(runDir: string, runId: string): ResumeState {
-  const log = CrawlLog.read(join(runDir, 'crawl-log.jsonl'));
+  const log = CrawlLog.read(join(runDir, RUN_FILES.crawlLog));
   const fetchedKeys = new Set(log.map((e) => uniqueKeyOf(e.url)));
   const tally = new CountTally();
   const truthCurve: number[] = [];

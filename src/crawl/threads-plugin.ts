@@ -12,12 +12,12 @@
  */
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Request } from 'crawlee';
 import type { CrawlConfig } from '../config/schema.js';
 import { UserError } from '../config/errors.js';
 import { extractThread, loadMatchers, MatcherFileError, type Post, type ReplyMatcher, type ThreadExtract, type XhrCapture } from '../extract/replies/index.js';
 import { uniqueKeyOf } from '../frontier/frontier.js';
 import { crawlUserData } from '../frontier/user-data.js';
+import { RUN_FILES } from '../store/run-dir.js';
 import { RobotsCache } from '../frontier/robots.js';
 import { latestHotness, type RunCounts } from '../report/counts.js';
 import { isHot, type HotnessOptions, type RevisitOptions } from '../score/hotness.js';
@@ -395,8 +395,8 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
       if (!c.config.threads.enabled) return;
       hotThreshold = c.config.threads.hotThreshold;
       matchers = opts.matchers ?? loadUserMatchers(c.config.threads.matchers);
-      store = new ThreadStore(join(c.runDir, 'threads.json'), hotnessOptions(c.config));
-      repliesPath = join(c.runDir, 'replies.jsonl');
+      store = new ThreadStore(join(c.runDir, RUN_FILES.threads), hotnessOptions(c.config));
+      repliesPath = join(c.runDir, RUN_FILES.replies);
       if (c.config.respectRobotsTxt) robots = new RobotsCache();
       // A resumed run's store already holds threads: hot is judged at each one's latest visit, as in countThreads.
       for (const r of store.records()) if (isHot(latestHotness(r), hotThreshold)) hot.add(r.id);

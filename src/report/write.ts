@@ -3,13 +3,14 @@
  * storage/report/index.html and storage/runs/<id>/report/index.html; the plugin that does it
  * at the end of every crawl.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { displayPath } from './paths.js';
 import { UserError } from '../config/errors.js';
 import type { CrawlContext, CrawlPlugin, CrawlResult } from '../crawl/engine.js';
 import { CrawlLog } from '../store/crawl-log.js';
 import type { RunStateData } from '../store/run-state.js';
+import { listRuns } from '../store/run-dir.js';
 import type { ThreadRecord } from '../store/threads.js';
 import { topicName } from '../config/schema.js';
 import { exportRecords, writeExport, type ExportFormat } from './export.js';
@@ -24,16 +25,8 @@ function readJson<T>(path: string): T | undefined {
   }
 }
 
-/** Run ids under storage/runs, newest first (by the state file's modification time). */
-export function listRuns(storageDir: string): string[] {
-  const dir = join(resolve(storageDir), 'runs');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'crawl-log.jsonl')))
-    .map((d) => ({ id: d.name, t: statSync(join(dir, d.name, 'crawl-log.jsonl')).mtimeMs }))
-    .sort((a, b) => b.t - a.t || b.id.localeCompare(a.id))
-    .map((r) => r.id);
-}
+/** Run ids under storage/runs, latest first (one definition: src/store/run-dir.ts). */
+export { listRuns } from '../store/run-dir.js';
 
 export function loadReportInput(storageDir: string, runId: string, generatedAt = new Date()): ReportInput {
   const root = resolve(storageDir);
