@@ -9,6 +9,9 @@
  * documents (Chromium would render them as a text page, cost a page of budget and give the
  * engine nothing to analyse), the widget itself loads only page 1 (more need a click), and a
  * plain GET of a small JSON body is cheap. They obey robots.txt (own cache) when the crawl does.
+ *
+ * Long because: the plugin's state (thread store, revisit queue, revisit share, replies file)
+ * is shared by its hooks; the pure parts (hotness, extraction, page merging) live elsewhere.
  */
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -10,14 +10,14 @@
  */
 import { BestFirstQueue } from './queue.js';
 import { HostPoliteness } from './politeness.js';
-import { FrontierRequestManager } from './request-manager.js';
+import { FrontierRequestManager, type HandOutSource } from './request-manager.js';
 import type { RobotsCache } from './robots.js';
 import type { FrontierLog, FrontierOp, FrontierSnapshot, FrontierState, OfferResult, QueuedUrl, ScoreComponents } from './types.js';
 import { hostOf, uniqueKeyOf } from './url-key.js';
 
 export type { FrontierBackend, FrontierLog, FrontierOp, FrontierSnapshot, FrontierState, JournalOp, OfferResult, QueuedUrl, ScoreComponents } from './types.js';
 export { hostOf, uniqueKeyOf } from './url-key.js';
-export { FrontierRequestManager } from './request-manager.js';
+export { FrontierRequestManager, type HandOutSource } from './request-manager.js';
 
 export interface FrontierOptions {
   /** Pages to hand out in total; the queue itself is never capped. 0 = unlimited. */
@@ -40,7 +40,7 @@ export interface FrontierOptions {
   snapshotEveryOps?: number;
 }
 
-export class Frontier {
+export class Frontier implements HandOutSource {
   readonly backend = new BestFirstQueue();
   readonly politeness: HostPoliteness;
   /** Crawlee's view of this frontier: pass it as the crawler's `requestManager`. */
@@ -158,6 +158,18 @@ export class Frontier {
 
   private budgetLeft(): boolean {
     return this.maxPages === 0 || this.backend.handedOut < this.maxPages;
+  }
+
+  hasSeenKey(uniqueKey: string): boolean {
+    return this.backend.hasSeen(uniqueKey);
+  }
+
+  requestStarted(url: string): void {
+    this.politeness.started(hostOf(url));
+  }
+
+  requestEnded(url: string): void {
+    this.politeness.ended(hostOf(url));
   }
 
   /** May a request to this URL's host start now? */

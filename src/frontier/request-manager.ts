@@ -13,9 +13,25 @@ import {
   type RequestsLike,
   type Source,
 } from 'crawlee';
-import type { Frontier } from './frontier.js';
-import { hostOf, uniqueKeyOf } from './url-key.js';
+import type { OfferResult, QueuedUrl } from './types.js';
+import { uniqueKeyOf } from './url-key.js';
 import { crawlUserData, type CrawlUserData } from './user-data.js';
+
+/** What the adapter needs of a frontier (the Frontier class in ./frontier.ts provides it). */
+export interface HandOutSource {
+  next(): Promise<QueuedUrl | null>;
+  finish(uniqueKey: string, url: string): void;
+  offer(item: Omit<QueuedUrl, 'uniqueKey' | 'queuedAt'> & { uniqueKey?: string }): OfferResult;
+  get(uniqueKey: string): QueuedUrl | undefined;
+  hasSeenKey(uniqueKey: string): boolean;
+  mayFetchNow(url: string): boolean;
+  /** Politeness bookkeeping for a request handed out again after a retry, or given back. */
+  requestStarted(url: string): void;
+  requestEnded(url: string): void;
+  hasNothingToHandOut(): boolean;
+  isExhausted(): boolean;
+  readonly size: number;
+}
 
 export class FrontierRequestManager implements IRequestManager {
   private readonly inProgress = new Map<string, Request>();
@@ -23,7 +39,7 @@ export class FrontierRequestManager implements IRequestManager {
   private readonly reclaimed = new Map<string, Request>();
   private handled = 0;
 
-  constructor(private readonly frontier: Frontier) {}
+  constructor(private readonly frontier: HandOutSource) {}
 
   get inProgressCount(): number {
     return this.inProgress.size;
@@ -34,7 +50,7 @@ export class FrontierRequestManager implements IRequestManager {
       if (!this.frontier.mayFetchNow(req.url)) continue;
       this.reclaimed.delete(key);
       this.inProgress.set(key, req);
-      this.frontier.politeness.started(hostOf(req.url));
+      this.frontier.requestStarted(req.url);
       return req as unknown as Request<T>;
     }
     const entry = await this.frontier.next();
@@ -62,7 +78,7 @@ export class FrontierRequestManager implements IRequestManager {
 
   async reclaimRequest(request: Request): Promise<RequestQueueOperationInfo | null> {
     if (!this.inProgress.delete(request.uniqueKey)) return null;
-    this.frontier.politeness.ended(hostOf(request.url));
+    this.frontier.requestEnded(request.url);
     this.reclaimed.set(request.uniqueKey, request);
     return info(request.uniqueKey);
   }
@@ -95,7 +111,7 @@ export class FrontierRequestManager implements IRequestManager {
     const opts: RequestOptions = typeof source === 'string' ? { url: source } : (source as RequestOptions);
     const m = crawlUserData(opts);
     const uniqueKey = opts.uniqueKey ?? uniqueKeyOf(opts.url);
-    const present = this.frontier.backend.hasSeen(uniqueKey);
+    const present = this.frontier.hasSeenKey(uniqueKey);
     this.frontier.offer({ url: opts.url, uniqueKey, depth: m.depth, parentUrl: m.parentUrl, score: m.score ?? 1 });
     return { ...info(uniqueKey), wasAlreadyHandled: present && !this.frontier.get(uniqueKey), wasAlreadyPresent: present };
   }

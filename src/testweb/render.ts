@@ -2,6 +2,9 @@
  * Routing and HTML rendering of the test web: a pure function of (model, site, path, clock).
  * The server (server.ts) and the ground-truth queries (index.ts) both go through resolve(),
  * so what is served and what is labelled can never disagree.
+ *
+ * Long because: one template per page kind of the test web (portal, channel, article, forum,
+ * comments, search, traps, faults), kept together so the ground truth's routing is in one file.
  */
 import iconv from 'iconv-lite';
 import { Rng, hash32 } from './rng.js';

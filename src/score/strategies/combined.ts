@@ -83,7 +83,7 @@ export const combined: StrategyDefinition = {
           ex.iprFactor = iprFactor;
           ex.siteBonus = siteFactor;
         }
-        let out = score * iprFactor * siteFactor;
+        let out = score * (iprFactor * siteFactor); // as `s *= iprFactor * siteFactor`: same rounding as before the split
         if (!learner) return { score: out };
         const features: Record<CombinedFeature, number> = {
           product: Math.min(3, Math.max(-12, Math.log(Math.max(out, 1e-12)))) / 4,
