@@ -7,8 +7,7 @@ import '../fetch/loopback-only.js'; // first: before Crawlee's browser pool open
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Dataset, log as crawleeLog, LogLevel, type Request } from 'crawlee';
-import type { Page } from 'playwright';
-import { topicName, type CrawlConfig } from '../config/schema.js';
+import { topicName } from '../config/schema.js';
 import type { PageAnalysis } from '../extract/types.js';
 import { ProgressReporter, type ProgressStats } from '../report/progress.js';
 import { analyzePage } from '../extract/page.js';
@@ -31,111 +30,14 @@ import { JsonLinesWriter } from '../store/jsonl.js';
 import { RunState } from '../store/run-state.js';
 import { CountTally, type RunCounts } from '../report/counts.js';
 import { datasetName, RunDir } from '../store/run-dir.js';
-import { PageJudge, type Verdict } from './judge.js';
+import { PageJudge } from './judge.js';
 import { discoverSeeds } from './seeding.js';
 import { describeStop, SetAsideTally } from './stop-reason.js';
 import { crawlScorer } from './scorer.js';
 import { routePage } from './route.js';
 
-/** What a plugin sees of each analysed HTML page, after relevance and scoring. */
-export interface PageEvent {
-  rendered: RenderedPage;
-  analysis: PageAnalysis;
-  verdict: Verdict;
-  entry: CrawlLogEntry;
-}
-
-/** Live handles a plugin may use (the frontier for revisits, the progress line for messages). */
-export interface CrawlContext {
-  config: CrawlConfig;
-  runId: string;
-  runDir: string;
-  storageDir: string;
-  frontier: Frontier;
-  progress: ProgressReporter;
-}
-
-/**
- * Features that ride along a crawl (reply threads, traces, the report) attach here rather than
- * editing the engine: data still flows one way, plugins observe and add.
- */
-export interface CrawlPlugin {
-  name: string;
-  beforeRun?(ctx: CrawlContext): Promise<void> | void;
-  /** Navigation hooks on the browser page (tracing, response capture). */
-  preNavigation?(page: Page, request: Request): Promise<void> | void;
-  postNavigation?(page: Page, request: Request, failed: boolean): Promise<void> | void;
-  /** Before a browser page closes (every attempt, failed or not); keep it short (Crawlee closes pages within 5 s). */
-  pageClosing?(page: Page): Promise<void> | void;
-  /** Ask for one browser context per page (per-page traces). */
-  isolatePages?: boolean;
-  onPage?(event: PageEvent, ctx: CrawlContext): Promise<void> | void;
-  onRecord?(entry: CrawlLogEntry, ctx: CrawlContext): void;
-  /** Add fields to an analysed page's crawl-log line before it is written (threads: the reply matcher that decided). */
-  annotate?(entry: CrawlLogEntry, page: RenderedPage): void;
-  afterRun?(result: CrawlResult, ctx: CrawlContext): Promise<void> | void;
-  /** Lines for the end-of-crawl summary. */
-  summary?(): string[];
-  /** Fields this plugin adds to the progress line. */
-  progress?(): Partial<ProgressStats>;
-  /** Counts this plugin owns (reply threads found and hot), read by the progress line, summary, `--json` and state.json alike. */
-  counts?(): Partial<RunCounts>;
-}
-
-export interface CrawlOptions {
-  config: CrawlConfig;
-  /** Ground-truth label of a URL, when the crawl runs on a labelled web (test web, benchmarks). */
-  truth?: (url: string) => boolean;
-  /** Live progress (default: a status line on stderr). */
-  progress?: ProgressReporter;
-  plugins?: CrawlPlugin[];
-  /** Run id; default a timestamp. */
-  runId?: string;
-  /** Continue an earlier run: true = the latest in the storage folder, or its run id (src/crawl/resume.ts). */
-  resume?: boolean | string;
-  /** Origin of the local test web's search site, for the `testweb` search provider. */
-  testwebOrigin?: string;
-  /** `--watch`: no page budget, Crawlee keepAlive; runs until Ctrl-C or the time limit (plugins keep offering revisits). */
-  watch?: boolean;
-}
-
-export interface CrawlResult {
-  runId: string;
-  runDir: string;
-  datasetDir: string;
-  logPath: string;
-  fetched: number;
-  relevant: number;
-  failed: number;
-  /** Every count, from the one tally (src/report/counts.ts); fetched/relevant/failed above are copies. */
-  counts: RunCounts;
-  /** Relevant (as judged by the crawler) / fetched. */
-  harvestRate: number;
-  /** Relevant by ground truth / fetched, when a truth function was given. */
-  truthHarvestRate?: number;
-  /** Ground-truth harvest-rate curve: value after each fetched page. */
-  truthCurve?: number[];
-  /** Where the handler's time went, summed over pages (benchmarks; fetch/render is the rest of the wall time). */
-  timings?: CrawlTimings;
-  elapsedMs: number;
-  pagesPerSecond: number;
-  frontierSize: number;
-  stopReason: string;
-  /** Extra summary lines from plugins. */
-  summaryLines: string[];
-}
-
-/** Milliseconds spent per stage in the page handler, summed over all HTML pages. */
-export interface CrawlTimings {
-  pages: number;
-  extractMs: number;
-  /** Tokenizing and relevance (the topic model). */
-  judgeMs: number;
-  scoreMs: number;
-  frontierMs: number;
-  /** Dataset, crawl log and plugins' record hooks. */
-  storeMs: number;
-}
+export type { CrawlContext, CrawlOptions, CrawlPlugin, CrawlResult, CrawlTimings, PageEvent } from './types.js';
+import type { CrawlContext, CrawlOptions, CrawlResult, CrawlTimings } from './types.js';
 
 /** `20261124-014045-123`: milliseconds included, and made unique in the folder (under the storage lock). */
 function timestampId(storageDir: string, d = new Date()): string {
