@@ -7,6 +7,7 @@ import '../fetch/loopback-only.js'; // first: before Crawlee's browser pool open
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Dataset, log as crawleeLog, LogLevel, type Request } from 'crawlee';
+import type { Page } from 'playwright';
 import { topicName } from '../config/schema.js';
 import type { PageAnalysis } from '../extract/types.js';
 import { ProgressReporter, type ProgressStats } from '../report/progress.js';
