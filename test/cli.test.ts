@@ -82,7 +82,7 @@ describe('CLI: user mistakes get one clear line, not a stack trace', () => {
 
   it('an unknown --strategy in the demo fails before the test web starts', async () => {
     const r = await cli(['--strategy', 'psychic']);
-    expectOneCleanError(r, /strategy: Invalid option: expected one of "bfs"/);
+    expectOneCleanError(r, /strategy: unknown strategy "psychic" \(bfs, best-first/);
     expect(r.stderr).not.toContain('Started the local test web');
   });
 
