@@ -2,6 +2,9 @@
  * The engine: wires the stages together and owns the data flow, one way per page:
  * frontier → fetch (browser) → extract → topic (relevance) → score → frontier, and
  * store / report on the side. Stage logic lives in its own module; this file only routes.
+ *
+ * Long because: one crawl's lifecycle (storage lock, resume, fetch gate, plugins, stop reasons,
+ * counts) shares the run's state; each page's route itself is src/crawl/route.ts.
  */
 import '../fetch/loopback-only.js'; // first: before Crawlee's browser pool opens its proxy
 import { existsSync, mkdirSync } from 'node:fs';
@@ -38,7 +41,7 @@ import { crawlScorer } from './scorer.js';
 import { routePage } from './route.js';
 
 export type { CrawlContext, CrawlOptions, CrawlPlugin, CrawlResult, CrawlTimings, PageEvent } from './types.js';
-import type { CrawlContext, CrawlOptions, CrawlResult, CrawlTimings } from './types.js';
+import type { CrawlContext, CrawlOptions, CrawlPlugin, CrawlResult, CrawlTimings } from './types.js';
 
 /** `20261124-014045-123`: milliseconds included, and made unique in the folder (under the storage lock). */
 function timestampId(storageDir: string, d = new Date()): string {
