@@ -20,10 +20,10 @@ import { CrawlLog } from '../src/store/crawl-log.js';
 const { values } = parseArgs({
   options: {
     kills: { type: 'string', default: '20' },
-    budget: { type: 'string', default: '60' },
+    budget: { type: 'string', default: '400' },
     fetcher: { type: 'string', default: 'browser' },
     seed: { type: 'string', default: '1' },
-    'max-delay': { type: 'string', default: '40' },
+    'max-delay': { type: 'string', default: '20' },
   },
 });
 const kills = Number(values.kills);
@@ -34,7 +34,7 @@ if (!Number.isInteger(kills) || kills < 0 || !Number.isInteger(budget) || budget
   process.stderr.write('error: usage: npm run bench:faults -- [--kills N] [--budget N] [--fetcher browser|http] [--seed N] [--max-delay SECS]\n');
   process.exit(2);
 }
-const rng = new Rng(Number(values.seed));
+const rng = new Rng(Number(values.seed)).fork('kill-times'); // forked: a fresh small seed's first draws sit together
 const root = new URL('..', import.meta.url).pathname;
 
 /** Every process whose parent chain leads to `pid` (from /proc). */
