@@ -33,7 +33,7 @@ export function runReportCommand(storageDir: string, runId?: string, exportForma
  * Also refuses --headed without a display, in one line, before any browser starts.
  */
 export async function observePlugins(config: CrawlConfig, exportFormats: ExportFormat[] = []): Promise<CrawlPlugin[]> {
-  if (config.headed && config.fetcher === 'browser' && !process.env.DISPLAY && process.platform === 'linux') {
+  if (config.headed && config.fetcher !== 'http' && !process.env.DISPLAY && process.platform === 'linux') {
     throw new UserError('--headed needs a display and $DISPLAY is not set: run it under a virtual one, e.g. xvfb-run -a npm start -- --headed …');
   }
   const plugins: CrawlPlugin[] = [reportPlugin(exportFormats)];
