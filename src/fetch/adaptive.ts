@@ -24,6 +24,7 @@ import { commentsFromXhr } from '../extract/replies/xhr.js';
 import type { PageAnalysis } from '../extract/types.js';
 import { Rng } from '../testweb/rng.js';
 import { createBrowserFetcher, type BrowserFetcherOptions, type RenderedPage } from './crawler.js';
+import { hostOf } from '../frontier/url-key.js';
 
 // ---------------------------------------------------------------- URL patterns
 
@@ -63,14 +64,6 @@ export function urlShape(url: string): string {
   const path = u.pathname.split('/').map((s) => generalise(s).replace(/[A-Za-z_]+/g, 'a')).join('/');
   const ext = /\.(\w+)$/.exec(u.pathname)?.[1] ?? '';
   return `${u.host}${path}${ext ? '~' + ext : ''}${u.search ? '?' + [...new Set(u.searchParams.keys())].sort().join('&') : ''}`;
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '';
-  }
 }
 
 // ---------------------------------------------------------------- comparing two renderings

@@ -5,6 +5,7 @@
  */
 import type { Contribution, FetchedInfo, Pending } from './types.js';
 
+/** `host[:port]`, or ''. A copy of src/frontier/url-key.ts's: that module imports crawlee, and scoring stays plain data. */
 export function hostOf(url: string): string {
   try {
     return new URL(url).host;
