@@ -25,6 +25,8 @@ let result: CrawlResult;
 let log: CrawlLogEntry[];
 /** Requests the Crawl-delay site saw during a crawl confined to it. */
 let delayedSite: { host: string; requests: { at: number; path: string }[] };
+/** When the first crawl ended: requests after it belong to the second (a separate run, its own politeness). */
+let firstCrawlEnded: number;
 
 beforeAll(async () => {
   web = await startTestWeb({ slowPageMs: 500 });
@@ -47,6 +49,7 @@ beforeAll(async () => {
   // machine load); a small crawl confined to it always does.
   const host = new URL(misc).host;
   const since = Date.now();
+  firstCrawlEnded = since;
   await runCrawl({
     config: parseConfig({ topics: [{ keywords: web.demo.keywords, seeds: [`${misc}/`] }], maxPages: 3, allowDomains: [host], storageDir: storage }),
     progress: new ProgressReporter({ quiet: true }),
@@ -64,6 +67,7 @@ function crawlerRequestsByHost(): Map<string, { at: number; path: string }[]> {
   const fetched = new Set(log.map((e) => { const u = new URL(e.url); return `${u.host}${u.pathname}${u.search}`; }));
   const out = new Map<string, { at: number; path: string }[]>();
   for (const r of web.requestLog) {
+    if (r.at >= firstCrawlEnded) continue; // the second, confined crawl: a run of its own
     if (r.path !== '/robots.txt' && !fetched.has(`${r.host}${r.path}`)) continue; // page XHR, redirects' sources
     if (!out.has(r.host)) out.set(r.host, []);
     out.get(r.host)!.push({ at: r.at, path: r.path });
