@@ -8,7 +8,8 @@
  * F1 with the text lost and the text kept in excess, wrong titles (gold vs ours), wrong dates
  * (gold vs ours, and the source ours came from). Work from that file, not from the totals.
  *
- * `--only aeb,zh,htmldate` runs some sets; `--parsers` adds the jsdom/linkedom comparison.
+ * `--only aeb,zh,htmldate` runs some sets; `--parsers` adds the jsdom/linkedom comparison;
+ * `--repeat N` times each page's analysis N times and keeps the fastest (for the speed figures).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -23,6 +24,9 @@ import { htmldateCacheDir, readHtmldateSet } from './htmldate-set.js';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = sharedDataDir();
 const argv = process.argv.slice(2);
+/** `--repeat N`: analyse each page N times and keep its fastest run (the machine is shared; load only adds time). */
+const repeatArg = argv.indexOf('--repeat');
+const REPEAT = repeatArg >= 0 ? Math.max(1, Number(argv[repeatArg + 1]) || 1) : 1;
 const onlyArg = argv.find((a) => a.startsWith('--only'));
 const only = onlyArg ? new Set((onlyArg.includes('=') ? onlyArg.split('=')[1]! : argv[argv.indexOf(onlyArg) + 1] ?? '').split(',')) : null;
 const wanted = (set: string) => !only || only.has(set);
@@ -120,16 +124,37 @@ const pageMs: number[] = [];
 const stageMs: Record<string, number[]> = {};
 const FETCHED = new Date('2026-01-01T00:00:00Z');
 
-function analyse(bytes: Buffer, urlOf: (html: string) => string, timeZone?: string): PageAnalysis {
+/** Per-page analysis time with the page's name, for the slow tail. */
+const slowest: { page: string; ms: number; stages: Record<string, number> }[] = [];
+
+function analyse(page: string, bytes: Buffer, urlOf: (html: string) => string, timeZone?: string, unwrap = (html: string) => html): PageAnalysis {
   const timings: Record<string, number> = {};
   const t0 = performance.now();
-  const html = decodeHtml(bytes);
+  const decoded = decodeHtml(bytes);
   timings.decode = performance.now() - t0;
-  const a = analyzePage({ html, url: urlOf(html), fetchedAt: FETCHED, timeZone }, { timings });
-  pageMs.push(performance.now() - t0);
-  for (const [k, v] of Object.entries(timings)) (stageMs[k] ??= []).push(v);
+  const url = urlOf(decoded);
+  const html = unwrap(decoded);
+  let best = { ms: Infinity, stages: timings };
+  let a!: PageAnalysis;
+  for (let run = 0; run < REPEAT; run++) {
+    const stages: Record<string, number> = { decode: timings.decode };
+    const t1 = performance.now();
+    a = analyzePage({ html, url, fetchedAt: FETCHED, timeZone }, { timings: stages });
+    const ms = stages.decode + performance.now() - t1;
+    if (ms < best.ms) best = { ms, stages };
+  }
+  pageMs.push(best.ms);
+  slowest.push({ page, ...best });
+  for (const [k, v] of Object.entries(best.stages)) (stageMs[k] ??= []).push(v);
   return a;
 }
+
+/**
+ * The zh set saves each page inside a `<text id="URL" title="…" encoding="…">…</text>` wrapper
+ * of its own. It is not part of the page: left in, the page's <head> (and its <title>) would be
+ * parsed as body content. The URL is read from it, then it is removed.
+ */
+const unwrapZh = (html: string) => html.replace(/^\s*<text\s[^>]*>/, '').replace(/<\/text>\s*$/, '');
 
 function aeb() {
   const dir = join(DATA, 'article-extraction-benchmark');
@@ -140,7 +165,7 @@ function aeb() {
   const gt = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string; url: string }>;
   const rows: { id: string; f1: number; counts: Counts; url: string; text: string; gold: string }[] = [];
   for (const [id, g] of Object.entries(gt)) {
-    const a = analyse(gunzipSync(readFileSync(join(dir, 'html', `${id}.html.gz`))), () => g.url);
+    const a = analyse(`aeb/${id}`, gunzipSync(readFileSync(join(dir, 'html', `${id}.html.gz`))), () => g.url);
     const c = shingleMatch(g.articleBody, a.text, wordTokens);
     rows.push({ id, url: g.url, counts: c, f1: f1Of(c), text: a.text, gold: g.articleBody });
   }
@@ -176,6 +201,9 @@ function zh() {
   // Our own annotation (the set has none): the headline as the page shows it.
   const titleFile = join(root, 'bench/gold/zh-content-extraction-titles.json');
   const goldTitles = existsSync(titleFile) ? (JSON.parse(readFileSync(titleFile, 'utf8')) as Record<string, string>) : null;
+  const reviewFile = join(root, 'bench/gold/zh-content-extraction-date-review.json');
+  const review = existsSync(reviewFile) ? (JSON.parse(readFileSync(reviewFile, 'utf8')) as Record<string, { pageShows?: string }>) : {};
+  let reviewedOk = 0;
   const ids = readdirSync(join(dir, 'original')).filter((f) => f.endsWith('.html')).map((f) => f.slice(0, -5)).sort();
   const counts: Counts[] = [];
   const rows: { id: string; f1: number; a: PageAnalysis; gold: string; goldDate: string; ok: boolean | null }[] = [];
@@ -183,8 +211,8 @@ function zh() {
   const wrongTitles: string[] = [];
   for (const id of ids) {
     // The saved pages carry their URL in a `<text id="URL">` wrapper; else a placeholder.
-    const a = analyse(readFileSync(join(dir, 'original', `${id}.html`)),
-      (html) => /^\s*<text id="(https?:[^"]+)"/.exec(html)?.[1] ?? `http://zh.example/${id}.html`, 'Asia/Shanghai');
+    const a = analyse(`zh/${id}`, readFileSync(join(dir, 'original', `${id}.html`)),
+      (html) => /^\s*<text id="(https?:[^"]+)"/.exec(html)?.[1] ?? `http://zh.example/${id}.html`, 'Asia/Shanghai', unwrapZh);
     const gold = readFileSync(join(dir, 'cleaned', `${id}.txt`), 'utf8');
     const goldDate = existsSync(join(dir, 'date', `${id}.txt`)) ? readFileSync(join(dir, 'date', `${id}.txt`), 'utf8').trim() : 'UNKNOWN';
     const c = shingleMatch(gold, a.text, cjkTokens);
@@ -198,8 +226,11 @@ function zh() {
     } else {
       dateTotal++;
       const f = found ? { y: Number(found.slice(0, 4)), m: Number(found.slice(5, 7)), d: Number(found.slice(8, 10)) } : null;
-      ok = !!f && f.y === g.y && (g.m === undefined || f.m === g.m) && (g.d === undefined || f.d === g.d);
+      const same = (x: { y: number; m?: number; d?: number }) => !!f && f.y === x.y && (x.m === undefined || f.m === x.m) && (x.d === undefined || f.d === x.d);
+      ok = same(g);
       if (ok) dateOk++;
+      const shown = review[id]?.pageShows ? goldDay(review[id]!.pageShows!) : null;
+      if (shown ? same(shown) : ok) reviewedOk++;
     }
     const gt = goldTitles?.[id];
     if (suffixLeft(a.title, gt)) suffixed++;
@@ -213,6 +244,8 @@ function zh() {
   const agg = aggregate(counts);
   console.log(`\nzh-content-extraction (${ids.length} pages): content F1 ${agg.f1.toFixed(3)} (P ${agg.precision.toFixed(3)}, R ${agg.recall.toFixed(3)}), Han-character 4-gram shingles; goal >= ${GOALS.zhF1}`);
   console.log(`  publish date: ${dateOk}/${dateTotal} = ${(100 * dateOk / dateTotal).toFixed(1)}% same day (gold at year or month precision compared at that precision; ${unknownGold} UNKNOWN/unparsable gold excluded, of which we also found none on ${unknownOk}); goal >= ${100 * GOALS.zhDate}%`);
+  const reviewed = Object.keys(review).filter((k) => !k.startsWith('_')).length;
+  console.log(`  publish date with ${reviewed} gold dates reviewed as the page shows them (bench/gold/zh-content-extraction-date-review.json, evidence there): ${reviewedOk}/${dateTotal} = ${(100 * reviewedOk / dateTotal).toFixed(1)}%`);
   console.log(`  titles: exact match ${goldTitles ? `${titleOk}/${titleTotal}` : '(no gold titles file)'}; with site/channel parts left ${suffixed}/${ids.length} (goal 0)`);
   misses.push(`\n== zh-content-extraction: content, pages under F1 0.95, worst first`);
   for (const w of rows.slice().sort((a, b) => a.f1 - b.f1).filter((r) => r.f1 < 0.95)) {
@@ -224,7 +257,7 @@ function zh() {
   misses.push(`\n== zh-content-extraction: wrong or missing dates (gold vs ours, and where ours came from)`);
   for (const w of rows.filter((r) => r.ok === false)) {
     const p = w.a.publishTime;
-    misses.push(`  ${w.id}\n      gold: ${w.goldDate}\n      ours: ${p ? `${p.iso} from ${p.source}: ${snippet(p.raw, 80)}` : '(none)'}`);
+    misses.push(`  ${w.id}${review[w.id] ? `  (reviewed: the page shows ${review[w.id]!.pageShows})` : ''}\n      gold: ${w.goldDate}\n      ours: ${p ? `${p.iso} from ${p.source}: ${snippet(p.raw, 80)}` : '(none)'}`);
   }
   for (const w of rows.filter((r) => r.ok === null && r.a.publishTime)) {
     const p = w.a.publishTime!;
@@ -232,7 +265,7 @@ function zh() {
   }
   return {
     pages: ids.length, ...agg,
-    dateAccuracy: dateOk / dateTotal, dateCorrect: dateOk, dateTotal, unknownGold, unknownAlsoNone: unknownOk,
+    dateAccuracy: dateOk / dateTotal, dateCorrect: dateOk, dateTotal, dateAccuracyReviewed: reviewedOk / dateTotal, datesReviewed: reviewed, unknownGold, unknownAlsoNone: unknownOk,
     titlesWithSuffix: suffixed, titleExact: goldTitles ? titleOk / titleTotal : null, titleExactCount: titleOk, titleTotal,
     titles: rows.map((r) => ({ id: r.id, title: r.a.title })),
   };
@@ -253,7 +286,7 @@ function htmldate() {
   let tp = 0, fp = 0, fn = 0, tn = 0;
   misses.push(`\n== htmldate evaluation set: wrong or missing dates (gold vs ours, and where ours came from)`);
   for (const p of set.pages) {
-    const a = analyse(readFileSync(p.path), () => p.url);
+    const a = analyse(`htmldate/${p.file}`, readFileSync(p.path), () => p.url);
     const found = a.publishTime?.iso.slice(0, 10) ?? null;
     if (!found) { fn++; if (p.date === null) tn++; }
     else if (found === p.date) tp++;
@@ -307,15 +340,24 @@ const aebResult = wanted('aeb') ? aeb() : null;
 const zhResult = wanted('zh') ? zh() : null;
 const htmldateResult = wanted('htmldate') ? htmldate() : null;
 const round1 = (x: number) => Math.round(10 * x) / 10;
+const SLOWEST_SHOWN = 8;
 const analysis = {
   pages: pageMs.length,
   medianMs: round1(quantile(pageMs, 0.5)),
   p90Ms: round1(quantile(pageMs, 0.9)),
+  p95Ms: round1(quantile(pageMs, 0.95)),
+  p99Ms: round1(quantile(pageMs, 0.99)),
   maxMs: round1(quantile(pageMs, 1)),
   stageMedianMs: Object.fromEntries(Object.entries(stageMs).map(([k, v]) => [k, round1(quantile(v, 0.5))])),
+  stageP95Ms: Object.fromEntries(Object.entries(stageMs).map(([k, v]) => [k, round1(quantile(v, 0.95))])),
+  slowest: slowest.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN)
+    .map((p) => ({ page: p.page, ms: round1(p.ms), stages: Object.fromEntries(Object.entries(p.stages).map(([k, v]) => [k, round1(v)])) })),
 };
 const result = { aeb: aebResult, zh: zhResult, htmldate: htmldateResult, analysis, totalMs: Math.round(performance.now() - t0), parsers: null as unknown };
-console.log(`\nanalysis time per page (decode, parse, meta, dates, links, Readability) over ${analysis.pages} pages: median ${analysis.medianMs} ms, p90 ${analysis.p90Ms}, max ${analysis.maxMs}; stage medians ${Object.entries(analysis.stageMedianMs).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+const stageList = (o: Record<string, number>) => Object.entries(o).map(([k, v]) => `${k} ${v}`).join(', ');
+console.log(`\nanalysis time per page (decode, parse, meta, dates, links, Readability) over ${analysis.pages} pages: p50 ${analysis.medianMs} ms, p90 ${analysis.p90Ms}, p95 ${analysis.p95Ms}, p99 ${analysis.p99Ms}, max ${analysis.maxMs}`);
+console.log(`  stage p50: ${stageList(analysis.stageMedianMs)}; stage p95: ${stageList(analysis.stageP95Ms)}`);
+console.log(`  slowest pages: ${analysis.slowest.map((p) => `${p.page} ${p.ms} ms (${Object.entries(p.stages).sort((a, b) => b[1] - a[1]).slice(0, 2).map(([k, v]) => `${k} ${v}`).join(', ')})`).join('; ')}`);
 if (argv.includes('--parsers')) result.parsers = await compareParsers();
 mkdirSync(join(root, 'bench/results'), { recursive: true });
 writeFileSync(join(root, 'bench/results/extract-latest.json'), JSON.stringify(result, null, 2));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDateText, toZonedIso, zonedTimeToUtc } from '../src/extract/dates.js';
+import { analyzePage } from '../src/extract/page.js';
 
 // 2024-03-10 16:00 in Shanghai.
 const REF = new Date('2024-03-10T08:00:00Z');
@@ -50,5 +51,59 @@ describe('parseDateText', () => {
     expect(parseDateText('14:28', REF, SH)).toBeNull();
     expect(parseDateText('2008年前的政策', REF, SH)).toBeNull();
     expect(parseDateText('', REF, SH)).toBeNull();
+  });
+});
+
+describe('publish time from the visible page (hand-written pages, METHODS §3.4)', () => {
+  const page = (body: string, title = '某某新闻网') => `<html><head><title>${title}</title></head><body>${body}</body></html>`;
+  const pt = (html: string, url = 'http://news.example.cn/a.html') => analyzePage({ html, url, fetchedAt: REF }).publishTime;
+  const text = '<p>这是正文第一段，讲述了一件事情的来龙去脉，内容足够长，可以被当作文章的正文来读取和分析。</p>'.repeat(4);
+
+  it('does not read the adverb 刚刚 in running text as "just now"', () => {
+    const html = page(`<h1>播客热潮迅速蔓延 挑逗传统传媒业</h1><p>作为一个新兴事物，刚刚开始起步的播客还面临很多问题。</p>${text}<p>2006年12月27日</p>`, '播客热潮迅速蔓延 挑逗传统传媒业');
+    expect(pt(html)?.raw).toBe('2006年12月27日');
+  });
+
+  it('takes a blog post stamp just above its headline (ordinal day) over the header clock and comment stamps', () => {
+    const html = page(`<div class="top">2006年12月27日（京港台时间）</div><div class="date">Saturday, September 10th, 2005 10:56 am</div>
+      <h2>播客热潮迅速蔓延 挑逗传统传媒业</h2>${text}
+      <ul><li>网友回复: 好文 (2006-12-24 03:45:27)</li></ul>`, '多维博客 » 播客热潮迅速蔓延 挑逗传统传媒业');
+    expect(pt(html)?.iso.slice(0, 10)).toBe('2005-09-10');
+  });
+
+  it('skips a "today is" widget', () => {
+    const html = page(`<div>今天是2024年3月10日 星期日</div><h1>某地举行植树活动</h1>${text}<div>2019年5月2日</div>`);
+    expect(pt(html)?.raw).toBe('2019年5月2日');
+  });
+
+  it('skips the fetch day shown with its weekday above the headline (a header clock)', () => {
+    const html = page(`<div>2024年3月10日 星期日</div><h1>某地举行植树活动</h1>${text}`, '某地举行植树活动_某某新闻网');
+    expect(pt(html, 'http://news.example.cn/2019/05/02/a.html')).toMatchObject({ iso: '2019-05-02T00:00:00+08:00', source: 'url' });
+    // The same line on another day is the article's dateline.
+    expect(pt(html.replace('2024年3月10日', '2019年5月1日'), 'http://news.example.cn/a.html')?.raw).toBe('2019年5月1日');
+  });
+
+  it('never takes a copyright line', () => {
+    const html = page(`<h1>某地举行植树活动</h1>${text}<div>Copyright © 2024.01.01 某某新闻网 版权所有</div>`);
+    expect(pt(html)).toBeUndefined();
+  });
+
+  it('reads comment-box stamps only when nothing else dates the page', () => {
+    const article = `<h1>某地举行植树活动</h1>${text}`;
+    const comments = '<div class="comment-list"><p>网友甲 2024-03-01 10:00</p><p>好</p></div>';
+    expect(pt(page(`<div class="side">2019-05-02</div>${article}${comments}`))?.raw).toBe('2019-05-02');
+    expect(pt(page(`${article}${comments}`))?.raw).toBe('2024-03-01 10:00');
+  });
+
+  it('prefers the URL date over a stamp not next to the headline, keeping a visible time on that day', () => {
+    const side = '<div class="side">最新回复 2024-03-01 10:00</div>';
+    const url = 'http://news.example.cn/2019/05/02/a.html';
+    expect(pt(page(`${side}<div>2019-05-02 08:30</div><h1>某地</h1>${text}`), url)).toMatchObject({ iso: '2019-05-02T08:30:00+08:00', source: 'text' });
+    expect(pt(page(`${side}<h1>某地</h1>${text}`), url)).toMatchObject({ iso: '2019-05-02T00:00:00+08:00', source: 'url' });
+  });
+
+  it('reads Chinese-numeral relative stamps and forum stamps without a year', () => {
+    expect(pt(page(`<h1>某地举行植树活动</h1><div>两小时前</div>${text}`, '某地举行植树活动'))?.iso).toBe('2024-03-10T14:00:00+08:00');
+    expect(pt(page(`<h1>某地举行植树活动</h1><div>发表于 03-09 14:28</div>${text}`, '某地举行植树活动'))?.iso).toBe('2024-03-09T14:28:00+08:00');
   });
 });

@@ -2,7 +2,7 @@
  * Publish time of a page (METHODS §3.4), from the most to the least reliable source:
  * JSON-LD datePublished, meta tags, <time datetime>, a visible date near the headline, the URL.
  */
-import { parseDateText, toZonedIso, zonedTimeToUtc } from './dates.js';
+import { parseDateText, toZonedIso, zonedFields, zonedTimeToUtc } from './dates.js';
 import type { PublishTime } from './types.js';
 
 /**
@@ -87,46 +87,80 @@ function fromTimeElement(doc: Document): string | null {
   return (pick.getAttribute('datetime') ?? pick.getAttribute('content') ?? pick.textContent ?? '').trim() || null;
 }
 
+/** Chinese numerals and 半 as counts in relative forms (`两小时前`, `半小时前`). */
+const CN_COUNT = '[一两二三四五六七八九十半]';
+
 /** Date-shaped substrings: numeric with a year, Chinese forms, relative forms, English month names. */
 export const DATE_IN_TEXT = new RegExp([
   String.raw`(?<!\d)(?:19|20)\d\d\s*(?:[-/.]|年)\s*\d{1,2}\s*(?:[-/.]|月)\s*\d{1,2}(?!\d)\s*日?(?:\s*(?:[T ]|上午|下午|晚上)?\s*\d{1,2}\s*[:：时]\s*\d{1,2}(?:\s*[:：分]\s*\d{1,2})?)?`,
-  String.raw`(?<![\d月])\d{1,3}\s*(?:秒钟?|分钟|个?小时|天|周)\s*前`,
+  String.raw`(?<![\d月])(?:\d{1,3}|${CN_COUNT})\s*(?:秒钟?|分钟|个?小时|小時|天|周|个月)\s*前`,
   String.raw`(?:今天|昨天|前天)\s*\d{1,2}[:：]\d{2}`,
-  String.raw`刚刚`,
-  String.raw`\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d(?:,?\s+\d{1,2}:\d{2}\s*(?:[ap]\.?m\.?)?)?`,
-  String.raw`\b\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+(?:19|20)\d\d`,
-  String.raw`\b\d+\s+(?:minutes?|hours?|days?)\s+ago`,
+  // 刚刚 as a stamp, not the adverb (`刚刚开始起步` is followed by the verb).
+  String.raw`刚刚(?![\u3400-\u9fff])`,
+  // A forum or feed stamp without a year, with a time of day (`12-27 10:30`, `12月27日 10:30`).
+  String.raw`(?<![\d/.-])(?:1[0-2]|0?[1-9])\s*(?:-|月)\s*(?:3[01]|[12]\d|0?[1-9])\s*日?\s+\d{1,2}[:：]\d{2}(?![\d/.-])`,
+  String.raw`\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d(?:,?\s+(?:at\s+)?\d{1,2}:\d{2}\s*(?:[ap]\.?m\.?)?)?`,
+  String.raw`\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?,?\s+(?:19|20)\d\d`,
+  String.raw`\b(?:\d+|an?)\s+(?:minutes?|hours?|days?)\s+ago`,
   String.raw`(?<![\d/])\d{1,2}/\d{1,2}/(?:19|20)\d\d(?:\s+\d{1,2}:\d{2}(?::\d{2})?\s*(?:[AP]M)?)?`,
 ].join('|'), 'gi');
 
-const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SELECT', 'OPTION', 'TEXTAREA']);
+const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SELECT', 'OPTION', 'TEXTAREA', 'TITLE']);
 
-function textNodes(root: Node): string[] {
-  const out: string[] = [];
-  const walk = (n: Node) => {
+/**
+ * Containers of comments or replies (by class or id): their stamps are when readers wrote, not
+ * when the article was published. `postcomment`, `comment-list`, `replies`, `respond`, `评论`.
+ */
+const COMMENT_BOX = /comment|repl(?:y|ies)|respond|discuss|评论|回复|留言/i;
+
+interface TextPiece { text: string; inComment: boolean }
+
+function textNodes(root: Node): TextPiece[] {
+  const out: TextPiece[] = [];
+  const walk = (n: Node, inComment: boolean) => {
     for (let c = n.firstChild; c; c = c.nextSibling) {
       if (c.nodeType === 3) {
-        const t = (c.nodeValue ?? '').replace(/[\s\u00a0\u3000]+/g, ' ').trim();
-        if (t) out.push(t);
-      } else if (c.nodeType === 1 && !SKIP.has((c as Element).tagName.toUpperCase())) walk(c);
+        const text = (c.nodeValue ?? '').replace(/[\s\u00a0\u3000]+/g, ' ').trim();
+        if (text) out.push({ text, inComment });
+      } else if (c.nodeType === 1 && !SKIP.has((c as Element).tagName.toUpperCase())) {
+        const e = c as Element;
+        walk(c, inComment || COMMENT_BOX.test(`${e.getAttribute('class') ?? ''} ${e.getAttribute('id') ?? ''}`));
+      }
     }
   };
-  walk(root);
+  walk(root, false);
   return out;
 }
 
-interface Found { raw: string; date: Date; pos: number; hasTime: boolean; labelled: boolean }
+interface Found { raw: string; date: Date; pos: number; hasTime: boolean; labelled: boolean; inComment: boolean }
 
 const LABEL = /(发布|发表|时间|日期|更新|published|posted|updated|date)/i;
+/** A "today is" widget (`今天是2024年3月10日 星期日`): the visitor's date, not the article's. */
+const TODAY_LABEL = /(今天是|今日是|今天[:：]|今日[:：]|today is|today[:：])\s*$/i;
+/** Copyright lines (`© 2003-2020`, `版权所有 2005.1.1`) date the site, not the article. */
+const COPYRIGHT = /©|\(c\)|copyright|版权所有|版權所有/i;
+const WEEKDAY = /星期[一二三四五六日天]|周[一二三四五六日]|礼拜[一二三四五六日天]|\b(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs)?|Fri|Sat(?:ur)?|Sun)(?:day)?\b/i;
+/** Relative forms (`3天前`, `刚刚`) count only in a short stamp, not inside running text. */
+const MAX_RELATIVE_STAMP_CHARS = 20;
+/** How far after the headline (characters of visible text) its dateline is looked for. */
+const HEADLINE_WINDOW_CHARS = 1500;
+/** How far above the headline (characters) a blog's date header counts as the post's dateline. */
+const DATELINE_ABOVE_CHARS = 80;
 const YEAR_MONTH = /(?<!\d)((?:19|20)\d\d)年(\d{1,2})月(?!\d{1,2}日)/g;
+const DAY_MS = 86_400_000;
+
+/** How a visible date was chosen: next to the headline, by a label or a time of day, or as any date. */
+export type VisibleHow = 'headline' | 'stamp' | 'any';
 
 /**
- * A visible date: the first one within ~1500 characters after the headline; failing that, the
- * first stamp with a time of day (a publish stamp, unlike archive lists and calendars), preferring
- * a labelled one (`发布时间：`); then any labelled date, any date, and last a bare `1998年3月`
- * (magazine issues).
+ * A visible date: the first one within ~1500 characters after the headline (a stamp with a time
+ * of day first); failing that, the first stamp with a time of day (a publish stamp, unlike archive
+ * lists and calendars), preferring a labelled one (`发布时间：`); then any labelled date, any date,
+ * and last a bare `1998年3月` (magazine issues). Rejected: "today is" widgets, copyright lines,
+ * dates after the fetch, relative forms inside running text; dates in comment boxes are used only
+ * when the page has no other.
  */
-function fromVisibleText(doc: Document, headline: string | undefined, ref: Date, tz: string): { raw: string; date: Date } | null {
+function fromVisibleText(doc: Document, headline: string | undefined, ref: Date, tz: string): { raw: string; date: Date; how: VisibleHow; all: Found[] } | null {
   const body = doc.body;
   if (!body) return null;
   const texts = textNodes(body);
@@ -136,37 +170,58 @@ function fromVisibleText(doc: Document, headline: string | undefined, ref: Date,
   // A very short title (`海姑娘`, a blog's name) says nothing about where the article starts.
   const key = headline && headline.replace(/\s/g, '').length >= 6 ? headline.slice(0, 12) : '';
   for (let i = 0; i < texts.length; i++) {
-    const t = texts[i]!;
+    const { text: t, inComment } = texts[i]!;
     if (key && headPos < 0 && t.includes(key)) headPos = pos;
+    const before = (texts[i - 1]?.text ?? '').slice(-12);
     // Join a label split from its value (`发布时间：` `<span>2008-05-12</span>`).
-    const labelled = LABEL.test((texts[i - 1] ?? '').slice(-12) + ' ' + t);
+    const labelled = LABEL.test(before + ' ' + t);
+    const copyright = COPYRIGHT.test(t);
     for (const m of t.matchAll(DATE_IN_TEXT)) {
-      // Relative forms (`3天前`, `刚刚`) count only as a short label, not inside running text.
-      if (!/\d{4}/.test(m[0]) && !/[A-Za-z]{3}/.test(m[0]) && t.length > 40) continue;
+      const relative = !/\d{4}/.test(m[0]) && !/[A-Za-z]{3}/.test(m[0]);
+      if (relative && t.length > MAX_RELATIVE_STAMP_CHARS) continue;
+      if (copyright) continue;
+      const lead = (before + ' ' + t.slice(0, m.index ?? 0)).slice(-12);
+      if (TODAY_LABEL.test(lead)) continue;
       const d = parseDateText(m[0], ref, tz);
       // A future date is an event date or an ad, not a publish time.
-      if (!d || d.getTime() > ref.getTime() + 86_400_000) continue;
-      found.push({ raw: m[0], date: d, pos: pos + (m.index ?? 0), hasTime: /\d[:：时]\d|前|刚刚|ago/i.test(m[0]), labelled });
+      if (!d || d.getTime() > ref.getTime() + DAY_MS) continue;
+      // A date on the fetch day with its weekday, above the headline: the page header's clock.
+      if (headPos < 0 && key && WEEKDAY.test(t) && Math.abs(d.getTime() - ref.getTime()) < DAY_MS && !/\d[:：]\d/.test(m[0])) continue;
+      found.push({ raw: m[0], date: d, pos: pos + (m.index ?? 0), hasTime: /\d[:：时]\d|前|刚刚|ago/i.test(m[0]), labelled, inComment });
     }
     pos += t.length + 1;
   }
-  const pick = (f: Found | undefined) => (f ? { raw: f.raw, date: f.date } : null);
+  const pick = (f: Found | undefined, how: VisibleHow) => (f ? { raw: f.raw, date: f.date, how, all: found } : null);
   if (headPos >= 0) {
     // Within the window a stamp with a time of day beats a bare date (sidebars: `建立于:2004年10月6日`).
-    const win = found.filter((f) => f.pos >= headPos && f.pos - headPos <= 1500);
-    const near = win.find((f) => f.hasTime) ?? win[0];
-    if (near) return pick(near);
+    const after = found.filter((f) => f.pos >= headPos && f.pos - headPos <= HEADLINE_WINDOW_CHARS && !f.inComment);
+    // Blogs put the post's stamp just above its headline (`Saturday, September 10th, 2005 10:56 am`);
+    // the stamp nearest the headline wins. A bare date above it is more often the header's clock, so it comes last.
+    const before = found.filter((f) => f.pos < headPos && headPos - f.pos <= DATELINE_ABOVE_CHARS && !f.inComment).reverse();
+    const nearest = (a: Found | undefined, b: Found | undefined) => (a && b ? (headPos - b.pos < a.pos - headPos ? b : a) : a ?? b);
+    const near = nearest(after.find((f) => f.hasTime), before.find((f) => f.hasTime)) ?? after[0] ?? before[0];
+    if (near) return pick(near, 'headline');
   }
-  const timed = found.filter((f) => f.hasTime);
-  const r = pick(timed.find((f) => f.labelled) ?? timed[0] ?? found.find((f) => f.labelled) ?? found[0]);
-  if (r) return r;
-  for (const t of texts) {
+  const page = found.filter((f) => !f.inComment);
+  for (const pool of [page, found]) {
+    const timed = pool.filter((f) => f.hasTime);
+    const stamp = timed.find((f) => f.labelled) ?? timed[0] ?? pool.find((f) => f.labelled);
+    if (stamp) return pick(stamp, 'stamp');
+    if (pool[0]) return pick(pool[0], 'any');
+  }
+  for (const { text: t } of texts) {
+    if (COPYRIGHT.test(t)) continue;
     for (const m of t.matchAll(YEAR_MONTH)) {
       const [y, mo] = [Number(m[1]), Number(m[2])];
-      if (mo >= 1 && mo <= 12) return { raw: m[0], date: zonedTimeToUtc(y, mo, 1, 0, 0, 0, tz) };
+      if (mo >= 1 && mo <= 12) return { raw: m[0], date: zonedTimeToUtc(y, mo, 1, 0, 0, 0, tz), how: 'any', all: found };
     }
   }
   return null;
+}
+
+function sameWallDay(d: Date, day: { year: number; month: number; day: number }, tz: string): boolean {
+  const f = zonedFields(d, tz);
+  return f.y === day.year && f.mo === day.month && f.d === day.day;
 }
 
 /** Parse a machine-readable date (ISO or near it); wall times without an offset are in `tz`. */
@@ -194,8 +249,13 @@ export function extractPublishTime(doc: Document, url: string, fetchedAt: Date, 
   }
   const h = headline ?? doc.querySelector('h1')?.textContent?.trim();
   const vis = fromVisibleText(doc, h, fetchedAt, tz);
-  if (vis) return { iso: toZonedIso(vis.date, tz), source: 'text', raw: vis.raw };
   const u = urlDate(url);
+  if (vis && u && vis.how !== 'headline') {
+    // Not found next to the headline, the visible date may be a sidebar's or a comment's; a date
+    // in the URL is the article's own. A visible stamp on the URL's day adds the time of day.
+    const sameDay = vis.all.find((f) => sameWallDay(f.date, u, tz));
+    if (sameDay) return { iso: toZonedIso(sameDay.date, tz), source: 'text', raw: sameDay.raw };
+  } else if (vis) return { iso: toZonedIso(vis.date, tz), source: 'text', raw: vis.raw };
   if (u) return { iso: toZonedIso(zonedTimeToUtc(u.year, u.month, u.day, 0, 0, 0, tz), tz), source: 'url', raw: url };
-  return undefined;
+  return vis ? { iso: toZonedIso(vis.date, tz), source: 'text', raw: vis.raw } : undefined;
 }
