@@ -14,6 +14,7 @@ import { runCrawl, type CrawlResult } from '../src/crawl/engine.js';
 import { countLog, formatFailures } from '../src/report/counts.js';
 import { ProgressReporter } from '../src/report/progress.js';
 import { CrawlLog } from '../src/store/crawl-log.js';
+import { countSubRequests, SubRequestLog } from '../src/store/sub-requests.js';
 import type { RunStateData } from '../src/store/run-state.js';
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
 
@@ -104,8 +105,10 @@ describe('counts agree everywhere', () => {
     const listed = /<table id="threads-table"[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(report)![1].match(/<tr>/g)!.length;
     expect(listed).toBe(c.hotThreads);
     // the crawl log read back gives the same tally
-    const { threadsFound: _t, hotThreads: _h, ...logCounts } = c;
+    const { threadsFound: _t, hotThreads: _h, subRequests, ...logCounts } = c;
     expect(countLog(CrawlLog.read(result.logPath))).toEqual(logCounts);
+    // the sub-request log (comment-API requests) read back gives the same counts
+    expect(countSubRequests(SubRequestLog.read(join(result.runDir, 'subrequests.jsonl')))).toEqual(subRequests);
   });
 
   it('state.json holds one page threshold', () => {

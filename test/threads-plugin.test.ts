@@ -11,9 +11,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import type { CrawlContext, PageEvent } from '../src/crawl/engine.js';
 import {
-  isNewReply, mergePages, threadPageScore, planRevisits, REVISIT_SCORE_BASE, revisitAllowance, splitPageUrls, threadsPlugin, type ReplyRecord,
+  isNewReply, mergePages, threadPageScore, planRevisits, revisitAllowance, splitPageUrls, threadsPlugin, type ReplyRecord,
 } from '../src/crawl/threads-plugin.js';
 import { Frontier } from '../src/frontier/frontier.js';
+import { DEFAULT_SCORE_BANDS } from '../src/score/bands.js';
+const REVISIT_SCORE_BASE = DEFAULT_SCORE_BANDS.revisit;
 import { ProgressReporter } from '../src/report/progress.js';
 import { resolveOptions } from '../src/testweb/index.js';
 import { generateModel } from '../src/testweb/model.js';
@@ -70,7 +72,7 @@ describe('page bookkeeping', () => {
   it('thread pages score like the page found (≥ 1 when relevant), never above revisit priority', () => {
     expect(threadPageScore(0.3, true)).toBe(1);
     expect(threadPageScore(0.3, false)).toBeUndefined(); // off-topic thread: left to the scorer
-    expect(threadPageScore(1000, true)).toBe(10); // a seed thread's pages stay below revisits (100 + H)
+    expect(threadPageScore(1000, true)).toBe(20); // a seed thread's pages stay below revisits (100 + H)
   });
   it('a new reply is younger than the first visit; without a time, one found on a revisit', () => {
     const first = '2008-06-01T04:00:00.000Z';

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { UserError } from './errors.js';
 import { ScoreOptionsSchema } from '../score/options.js';
+import { scoreBands, scoreBandsProblem } from '../score/bands.js';
 import { getStrategy, strategyNames } from '../score/strategies/registry.js';
 
 export const KeywordSchema = z.union([
@@ -159,7 +160,11 @@ export const CrawlConfigSchema = z
     cilinPath: z.string().optional(),
     resume: z.boolean().default(false),
     /** Every constant of the topic-weight formula (METHODS §3; fields in src/score/options.ts). */
-    score: ScoreOptionsSchema.prefault({}),
+    score: ScoreOptionsSchema.superRefine((o, c) => {
+      // seed > revisit > thread page > strategy (src/score/bands.ts): who the frontier hands out first.
+      const p = scoreBandsProblem(scoreBands(o));
+      if (p) c.addIssue({ code: 'custom', path: [p.field], message: p.message });
+    }).prefault({}),
     /** Seed for every random choice (RWB exploration, sampling), so crawls are reproducible. */
     randomSeed: z.number().int().default(1),
     /** Reply threads: hotness, revisits, extra reply templates (METHODS §4; src/crawl/threads-plugin.ts). */

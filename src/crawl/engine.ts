@@ -39,6 +39,7 @@ import { discoverSeeds } from './seeding.js';
 import { describeStop, SetAsideTally } from './stop-reason.js';
 import { crawlScorer } from './scorer.js';
 import { routePage } from './route.js';
+import { crawlPoliteFetch } from './polite-fetch.js';
 
 export type { CrawlContext, CrawlOptions, CrawlPlugin, CrawlResult, CrawlTimings, PageEvent } from './types.js';
 import type { CrawlContext, CrawlOptions, CrawlPlugin, CrawlResult, CrawlTimings } from './types.js';
@@ -144,7 +145,18 @@ async function crawlLocked(
     counters: new CountTally().counts(),
   }));
 
-  const ctx: CrawlContext = { config, runId, runDir, storageDir, frontier, progress };
+  // Requests that are not pages (comment-API pages) go through the gate, robots.txt and this
+  // frontier's per-host delay too, logged in subrequests.jsonl (src/crawl/polite-fetch.ts).
+  const subFetch = crawlPoliteFetch({
+    gate,
+    politeness: frontier.politeness,
+    robotsBlock: robots ? (url) => robots.block(url) : undefined,
+    maxBodyBytes: config.maxBodyBytes,
+    timeoutMs: Math.min(10_000, config.navigationTimeoutSecs * 1000),
+    maxRedirects: config.maxRedirects,
+    logPath: run.file('subRequests'),
+  });
+  const ctx: CrawlContext = { config, runId, runDir, storageDir, frontier, progress, fetch: subFetch.fetch };
   for (const p of plugins) await p.beforeRun?.(ctx);
 
   const seeds = resumed ? [] : [...new Set((await discoverSeeds(config, { testwebOrigin: options.testwebOrigin, log: (l) => progress.log(l) })).flat())];
@@ -167,7 +179,7 @@ async function crawlLocked(
     });
   }
   const tally = new CountTally(resumed?.counters);
-  const counts = (): RunCounts => Object.assign(tally.counts(), ...plugins.map((p) => p.counts?.() ?? {}));
+  const counts = (): RunCounts => Object.assign(tally.counts(), { subRequests: subFetch.fetch.counts() }, ...plugins.map((p) => p.counts?.() ?? {}));
   const truthCurve: number[] = resumed ? resumed.truthCurve : [];
   const timings: CrawlTimings = { pages: 0, extractMs: 0, judgeMs: 0, scoreMs: 0, frontierMs: 0, storeMs: 0 };
   const record = (entry: CrawlLogEntry) => {
@@ -401,6 +413,7 @@ async function crawlLocked(
     journal.close();
     await gateProxy.close();
     refusedLog.close();
+    subFetch.close();
     progress.update(progressStats(), true);
     progress.end();
   }

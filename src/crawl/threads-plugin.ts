@@ -5,15 +5,17 @@
  * budget), and replies that arrived since the first visit are written as records
  * (storage/runs/<id>/replies.jsonl, one post per line).
  *
- * Comment-API pages (JSON) are fetched directly, not through the frontier: they are not
- * documents (Chromium would render them as a text page, cost a page of budget and give the
- * engine nothing to analyse), the widget itself loads only page 1 (more need a click), and a
- * plain GET of a small JSON body is cheap. They obey robots.txt (own cache) when the crawl does.
+ * Comment-API pages (JSON) are not queued in the frontier: they are not documents (Chromium
+ * would render them as a text page, cost a page of budget and give the engine nothing to
+ * analyse), the widget itself loads only page 1 (more need a click), and a plain GET of a small
+ * JSON body is cheap. They go through the crawl's own polite fetching (ctx.fetch,
+ * src/crawl/polite-fetch.ts): the fetch gate, robots.txt, the frontier's per-host delay, the
+ * crawl's limits, and the sub-request log. Replies are appended through the store's JSON Lines
+ * writer (src/store/jsonl.ts), synchronously, like the crawl log.
  *
  * Long because: the plugin's state (thread store, revisit queue, revisit share, replies file)
  * is shared by its hooks; the pure parts (hotness, extraction, page merging) live elsewhere.
  */
-import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CrawlConfig } from '../config/schema.js';
 import { UserError } from '../config/errors.js';
@@ -21,7 +23,8 @@ import { extractThread, loadMatchers, MatcherFileError, type Post, type ReplyMat
 import { uniqueKeyOf } from '../frontier/frontier.js';
 import { crawlUserData } from '../frontier/user-data.js';
 import { RUN_FILES } from '../store/run-dir.js';
-import { RobotsCache } from '../frontier/robots.js';
+import { JsonLinesWriter } from '../store/jsonl.js';
+import { DEFAULT_SCORE_BANDS, revisitBandScore, scoreBands, threadPageBandScore, type ScoreBands } from '../score/bands.js';
 import { latestHotness, type RunCounts } from '../report/counts.js';
 import { isHot, type HotnessOptions, type RevisitOptions } from '../score/hotness.js';
 import { ThreadStore, type ThreadRecord } from '../store/threads.js';
@@ -30,11 +33,6 @@ import type { RenderedPage } from '../fetch/crawler.js';
 
 const HOUR_MS = 3_600_000;
 
-/**
- * Revisits are queued with this base score plus H: above any discovery score (those stay well
- * below 10), so a due revisit is fetched next, and among revisits the hotter thread goes first.
- */
-export const REVISIT_SCORE_BASE = 100;
 
 export interface ThreadsPluginOptions {
   /**
@@ -48,8 +46,11 @@ export interface ThreadsPluginOptions {
   tickMs?: number;
   /** Reply templates tried before the built-in ones (default: config.threads.matchers loaded). */
   matchers?: ReplyMatcher[];
-  /** GET a comment-API page (default: global fetch, 10 s timeout). */
-  fetchJson?: (url: string) => Promise<unknown>;
+  /**
+   * GET a comment-API page (default: the crawl's polite fetch, ctx.fetch; the JSON body parsed).
+   * Tests without a crawl pass their own.
+   */
+  fetchJson?: (url: string, parent: { url: string; fetchedAt: Date }) => Promise<unknown>;
 }
 
 /** One reply that arrived after the thread's first visit (a line of replies.jsonl). */
@@ -126,14 +127,15 @@ export interface DueThread {
 
 /**
  * Due threads to queue now: hottest first, none already waiting for its revisit, at most
- * `allowance`. The frontier score orders them among themselves by H as well.
+ * `allowance`. Queued in the revisit band (revisit + H, src/score/bands.ts): above discovery and
+ * thread pages, so a due revisit is fetched next, and among revisits the hotter thread first.
  */
-export function planRevisits(due: readonly DueThread[], pending: ReadonlySet<string>, allowance: number): { id: string; url: string; h: number; score: number }[] {
+export function planRevisits(due: readonly DueThread[], pending: ReadonlySet<string>, allowance: number, bands: ScoreBands = DEFAULT_SCORE_BANDS): { id: string; url: string; h: number; score: number }[] {
   return [...due]
     .filter((d) => !pending.has(d.id))
     .sort((a, b) => b.h - a.h || a.id.localeCompare(b.id))
     .slice(0, Math.max(0, allowance))
-    .map((d) => ({ ...d, score: REVISIT_SCORE_BASE + d.h }));
+    .map((d) => ({ ...d, score: revisitBandScore(bands, d.h) }));
 }
 
 /** Split a thread's other pages into HTML pages (frontier) and comment-API pages (JSON, by path of a captured XHR). */
@@ -182,18 +184,13 @@ export function isNewReply(post: Post, firstSeen: string | undefined, onRevisit:
   return onRevisit;
 }
 
-/** Above any discovery score, below revisit priority: a seed's 1000 must not outrank revisits through its thread pages. */
-export const THREAD_PAGE_MAX_SCORE = 10;
-
 /**
  * Frontier score for a relevant thread's other pages: the thread is one document split up, so its
- * pages are as good as the page found (at least 1), capped below revisits. An off-topic thread's
- * pages get no promotion (undefined): the scorer already ranks them as ordinary links, and
- * promoting them let off-topic threads eat the budget page by page.
+ * pages are as good as the page found, in the thread-page band (src/score/bands.ts): a seed's
+ * 1000 must not outrank revisits through its thread pages.
  */
-export function threadPageScore(pageScore: number | undefined, relevant: boolean): number | undefined {
-  if (!relevant) return undefined;
-  return Math.min(THREAD_PAGE_MAX_SCORE, Math.max(1, pageScore ?? 0));
+export function threadPageScore(pageScore: number | undefined, relevant: boolean, bands: ScoreBands = DEFAULT_SCORE_BANDS): number | undefined {
+  return threadPageBandScore(bands, pageScore, relevant);
 }
 
 export function hotnessOptions(config: CrawlConfig): { hotness: HotnessOptions; revisit: RevisitOptions } {
@@ -237,8 +234,9 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
   let ctx: CrawlContext | undefined;
   let store: ThreadStore | undefined;
   let repliesPath: string | undefined;
+  let replies: JsonLinesWriter<ReplyRecord> | undefined;
+  let bands = DEFAULT_SCORE_BANDS;
   let matchers: ReplyMatcher[] = [];
-  let robots: RobotsCache | undefined;
   let timer: NodeJS.Timeout | undefined;
   let hotThreshold = 15;
   const pages = new Map<string, string[]>(); // thread id → ordered page URLs
@@ -250,12 +248,14 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
   const hot = new Set<string>();
   const stats: ThreadsStats = { threads: 0, hot: 0, revisitsOffered: 0, revisitsFetched: 0, newReplies: 0, apiPagesFetched: 0 };
   const clock = (fallback: Date) => (opts.now ? opts.now() : fallback);
+  // The crawl's polite fetching (gate, robots.txt, per-host delay, limits, sub-request log).
   const fetchJson =
     opts.fetchJson ??
-    (async (url: string) => {
-      const res = await fetch(url, { signal: AbortSignal.timeout(10_000), headers: { accept: 'application/json' } });
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      return res.json();
+    (async (url: string, parent: { url: string; fetchedAt: Date }) => {
+      if (!ctx?.fetch) throw new Error('no polite fetch in this crawl context');
+      const res = await ctx.fetch({ url, kind: 'comment-api', parent });
+      if (!res.ok) throw new Error(res.refused ? `refused: ${res.reason}` : res.reason);
+      return JSON.parse(res.body.toString('utf8')) as unknown;
     });
 
   const enabled = () => !!ctx && !!store && ctx.config.threads.enabled;
@@ -277,7 +277,7 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     const allowance = allowanceNow(c);
     if (allowance <= 0) return;
     const due = store.dueRevisits(now).map((r) => ({ id: r.id, url: r.url, h: store!.hotnessAt(r, now) }));
-    const plan = planRevisits(due, pending, allowance);
+    const plan = planRevisits(due, pending, allowance, bands);
     if (plan.length) batches++;
     for (const r of plan) {
       c.frontier.offerRevisit({ url: r.url, depth: 0, score: r.score, components: { hotness: r.h } });
@@ -287,21 +287,17 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     }
   }
 
-  async function fetchApiPages(api: string[], have: XhrCapture[], max: number): Promise<XhrCapture[]> {
+  async function fetchApiPages(api: string[], have: XhrCapture[], max: number, parent: { url: string; fetchedAt: Date }): Promise<XhrCapture[]> {
     const got = new Set(have.map((x) => x.url));
     const out: XhrCapture[] = [];
     for (const url of api) {
       if (out.length >= max) break;
       if (got.has(url)) continue;
-      if (robots) {
-        if (!robots.isLoaded(url)) await robots.load(url);
-        if (!robots.isAllowed(url)) continue;
-      }
       try {
-        out.push({ url, json: await fetchJson(url) });
+        out.push({ url, json: await fetchJson(url, parent) });
         stats.apiPagesFetched++;
-      } catch (e) {
-        ctx?.progress.log(`threads: comment page ${url} not read: ${(e as Error).message}`);
+      } catch {
+        // Not read (refused, robots.txt, HTTP error…): the reason is in the sub-request log.
       }
     }
     return out;
@@ -333,7 +329,7 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     }
     let split = splitPageUrls(ex.pageUrls, rendered.xhrJson.map((x) => x.url));
     if (split.api.length && c.config.threads.maxApiPages > 0) {
-      const extra = await fetchApiPages(split.api, rendered.xhrJson, c.config.threads.maxApiPages);
+      const extra = await fetchApiPages(split.api, rendered.xhrJson, c.config.threads.maxApiPages, { url: rendered.url, fetchedAt: rendered.fetchedAt });
       if (extra.length) {
         ex = extractThread({ ...input, xhr: [...rendered.xhrJson, ...extra] }) ?? ex;
         split = splitPageUrls(ex.pageUrls, [...rendered.xhrJson, ...extra].map((x) => x.url));
@@ -346,7 +342,7 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     for (const u of split.html) {
       if (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))) continue;
       const asRevisit = onRevisit && allowanceNow(c) > 0;
-      const score = asRevisit ? (meta.score ?? REVISIT_SCORE_BASE) : threadPageScore(onRevisit ? undefined : meta.score, verdict.relevant);
+      const score = asRevisit ? (meta.score ?? bands.revisit) : threadPageScore(onRevisit ? undefined : meta.score, verdict.relevant, bands);
       if (score === undefined) continue;
       const queued = c.frontier.get(uniqueKeyOf(u));
       if (queued && queued.score >= score) continue;
@@ -359,15 +355,14 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     const before: ThreadRecord | undefined = store.get(ex.threadId);
     const firstSeen = before?.firstSeen;
     const { newPosts, hotness } = store.recordVisit(ex, at, list[list.length - 1]);
-    const lines: string[] = [];
+    let found = 0;
     for (const p of newPosts) {
       if (!isNewReply(p, firstSeen, onRevisit)) continue;
-      const rec: ReplyRecord = { threadId: ex.threadId, url: rendered.url, author: p.author, time: p.time, text: p.text, floor: p.floor, foundAt: at.toISOString(), revisit: onRevisit };
-      lines.push(JSON.stringify(rec));
+      // One synchronous line per reply (src/store/jsonl.ts): a crash loses at most the line being written.
+      replies?.append({ threadId: ex.threadId, url: rendered.url, author: p.author, time: p.time, text: p.text, floor: p.floor, foundAt: at.toISOString(), revisit: onRevisit });
+      found++;
     }
-    // Appended at once, synchronously: a Ctrl-C right after cannot lose a found reply.
-    if (lines.length && repliesPath) appendFileSync(repliesPath, lines.join('\n') + '\n');
-    stats.newReplies += lines.length;
+    stats.newReplies += found;
     if (isHot(hotness, hotThreshold)) hot.add(ex.threadId);
     else hot.delete(ex.threadId);
     stats.threads = store.size;
@@ -400,7 +395,8 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
       matchers = opts.matchers ?? loadUserMatchers(c.config.threads.matchers);
       store = new ThreadStore(join(c.runDir, RUN_FILES.threads), hotnessOptions(c.config));
       repliesPath = join(c.runDir, RUN_FILES.replies);
-      if (c.config.respectRobotsTxt) robots = new RobotsCache();
+      replies = new JsonLinesWriter<ReplyRecord>(repliesPath);
+      bands = scoreBands(c.config.score);
       // A resumed run's store already holds threads: hot is judged at each one's latest visit, as in countThreads.
       for (const r of store.records()) if (isHot(latestHotness(r), hotThreshold)) hot.add(r.id);
       stats.threads = store.size;
@@ -421,6 +417,8 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
       if (timer) clearInterval(timer);
       timer = undefined;
       store?.close();
+      replies?.close();
+      replies = undefined;
     },
     summary() {
       if (!store) return [];

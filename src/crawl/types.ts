@@ -12,6 +12,7 @@ import type { ProgressReporter, ProgressStats } from '../report/progress.js';
 import type { RunCounts } from '../report/counts.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
 import type { Verdict } from './judge.js';
+import type { PoliteFetch } from './polite-fetch.js';
 
 /** What a plugin sees of each analysed HTML page, after relevance and scoring. */
 export interface PageEvent {
@@ -29,6 +30,12 @@ export interface CrawlContext {
   storageDir: string;
   frontier: Frontier;
   progress: ProgressReporter;
+  /**
+   * The crawl's polite, gated fetching for requests that are not pages (comment-API pages):
+   * gate, robots.txt, the frontier's per-host delay, limits, and the sub-request log
+   * (src/crawl/polite-fetch.ts). Absent outside a crawl (unit tests).
+   */
+  fetch?: PoliteFetch;
 }
 
 /**

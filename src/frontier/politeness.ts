@@ -28,9 +28,13 @@ export class HostPoliteness {
     this.now = o.now ?? Date.now;
   }
 
-  /** Milliseconds until this host may be fetched again (0 = now, Infinity = after a request ends). */
-  wait(host: string, now = this.now()): number {
-    const inFlight = this.inFlightPerHost.get(host) ?? 0;
+  /**
+   * Milliseconds until this host may be fetched again (0 = now, Infinity = after a request ends).
+   * `own`: requests in flight that belong to the asker (a page whose handler makes a sub-request
+   * to its own host) and must not hold it up.
+   */
+  wait(host: string, now = this.now(), own = 0): number {
+    const inFlight = Math.max(0, (this.inFlightPerHost.get(host) ?? 0) - own);
     if (inFlight >= this.perHostConcurrency) return Number.POSITIVE_INFINITY;
     const delay = this.delayOf(host);
     // With a delay, one request at a time, and the delay counts from the previous request's

@@ -23,6 +23,8 @@ export interface RunCounts {
   threadsFound?: number;
   /** Threads whose hotness at their latest visit is above the hot threshold (METHODS §4). */
   hotThreads?: number;
+  /** Requests that are not pages (comment-API pages; runs/<id>/subrequests.jsonl), by outcome. */
+  subRequests?: { fetched: number; failed: number; refused: number };
 }
 
 /**

@@ -9,6 +9,7 @@
 import type { CrawlLogEntry } from '../store/crawl-log.js';
 import { topicName } from '../config/schema.js';
 import type { RunStateData } from '../store/run-state.js';
+import type { SubRequestCounts } from '../store/sub-requests.js';
 import type { ThreadRecord } from '../store/threads.js';
 import { countLog, countThreads, failureReason, harvestRate, latestHotness } from './counts.js';
 
@@ -39,6 +40,8 @@ export interface ReportInput {
   dataset: DatasetItem[];
   /** Reply threads of the run; undefined = the run kept no thread store. */
   threads?: ThreadRecord[];
+  /** The run's sub-request log counted (comment-API requests); undefined = no log. */
+  subRequests?: SubRequestCounts;
   /** Earlier runs of the same topic (same keywords), newest first. */
   earlierRuns?: EarlierRun[];
   /** Export files written beside the report (relative links), e.g. relevant.csv. */
@@ -354,13 +357,15 @@ export function renderReport(input: ReportInput): string {
     ? `<div class="downloads" id="downloads">Relevant pages: ${(input.exports ?? []).map((f) => `<a href="${esc(f)}" download>${esc(f)}</a>`).join('')}</div>`
     : '';
   const threadStats = input.threads ? `${stat('threads', String(c.threads), 'reply threads found')}${stat('hot-threads', String(c.hotThreads), `hot threads (H > ${c.hotThreshold})`)}` : '';
+  const sub = input.subRequests;
+  const subStats = sub && sub.fetched + sub.failed + sub.refused > 0 ? stat('sub-requests', String(sub.fetched), `comment-API requests (${sub.failed} failed, ${sub.refused} refused)`) : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Crawl report ${esc(input.runId)}</title><style>${CSS}</style></head>
 <body><header><h1>Crawl report <span id="run-id">${esc(input.runId)}</span></h1>
 <div class="meta">${esc(topics)}${st ? ` · strategy ${esc(st.config.strategy)} · budget ${st.config.maxPages} · ${esc(st.status)} · started ${esc(st.startedAt)}${st.finishedAt ? ` · finished ${esc(st.finishedAt)}` : ''}` : ''} · generated ${esc(input.generatedAt.toISOString())}</div></header>
 <main>
-<div class="stats">${stat('fetched', String(c.fetched), 'pages fetched')}${stat('relevant', String(c.relevant), 'relevant (judged)')}${stat('harvest', pct(c.harvestRate), 'harvest rate')}${c.truthHarvestRate !== undefined ? stat('truth-harvest', pct(c.truthHarvestRate), 'harvest rate (truth)') : ''}${stat('failed', String(c.failed), 'failed')}${stat('sites', String(c.sites), 'sites')}${threadStats}</div>
+<div class="stats">${stat('fetched', String(c.fetched), 'pages fetched')}${stat('relevant', String(c.relevant), 'relevant (judged)')}${stat('harvest', pct(c.harvestRate), 'harvest rate')}${c.truthHarvestRate !== undefined ? stat('truth-harvest', pct(c.truthHarvestRate), 'harvest rate (truth)') : ''}${stat('failed', String(c.failed), 'failed')}${stat('sites', String(c.sites), 'sites')}${threadStats}${subStats}</div>
 <div class="grid2"><section id="harvest"><h2>Harvest rate over pages fetched</h2>${harvestSection(input, c)}</section>
 <div><section id="sites"><h2>Top sites</h2>${sites.length ? sortableTable('sites-table', 'sites', [{ label: 'Site' }, { label: 'Fetched', num: true }, { label: 'Relevant', num: true }, { label: 'Harvest', num: true }, { label: 'Mean rel.', num: true }], siteRows) : '<p class="empty">No site visited.</p>'}</section>
 <section id="failures"><h2>Failures by reason</h2>${failures.length ? sortableTable('failures-table', 'failures', [{ label: 'Reason' }, { label: 'Count', num: true }, { label: 'Examples' }], failureRows) : '<p class="empty">No failures.</p>'}</section></div></div>

@@ -10,7 +10,8 @@ import { UserError } from '../config/errors.js';
 import type { CrawlContext, CrawlPlugin, CrawlResult } from '../crawl/engine.js';
 import { CrawlLog } from '../store/crawl-log.js';
 import type { RunStateData } from '../store/run-state.js';
-import { listRuns } from '../store/run-dir.js';
+import { listRuns, RUN_FILES } from '../store/run-dir.js';
+import { countSubRequests, SubRequestLog } from '../store/sub-requests.js';
 import type { ThreadRecord } from '../store/threads.js';
 import { topicName } from '../config/schema.js';
 import { exportRecords, writeExport, type ExportFormat } from './export.js';
@@ -50,6 +51,7 @@ export function loadReportInput(storageDir: string, runId: string, generatedAt =
     log: CrawlLog.read(join(runDir, 'crawl-log.jsonl')),
     dataset,
     threads: threadsFile ? Object.values(threadsFile.threads ?? {}) : undefined,
+    subRequests: existsSync(join(runDir, RUN_FILES.subRequests)) ? countSubRequests(SubRequestLog.read(join(runDir, RUN_FILES.subRequests))) : undefined,
     earlierRuns: state ? earlierRunsOfTopic(root, runId, state) : [],
     generatedAt,
   };

@@ -8,6 +8,12 @@ export const ScoreOptionsSchema = z
   .object({
     /** Score given to seed URLs: above anything a child can reach, so seeds go first. */
     seedScore: z.number().positive().default(1000),
+    /** Score bands (src/score/bands.ts): a due revisit is queued at this plus the thread's hotness H. */
+    revisitScore: z.number().positive().default(100),
+    /** Most a relevant thread's other pages are queued at (they get the page's own score, at least 1). */
+    threadPageMaxScore: z.number().positive().default(20),
+    /** Most a strategy's score counts, so no strategy outranks thread pages, revisits or seeds. */
+    strategyMaxScore: z.number().positive().default(10),
     /** θ_page: a parent in a tunnel is scored as if its rel were at least this (§1, §3.2). */
     pageThreshold: z.number().min(0).max(1).default(0.2),
 

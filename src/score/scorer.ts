@@ -14,6 +14,7 @@ import { iPageRank, rwbAdmit, type IprNode } from './ipagerank.js';
 import { SiteTable, urlFilter } from './filters.js';
 import { bestBuffer, hostOf, LinkBook } from './links.js';
 import { DeadLinkTracker } from './dead-links.js';
+import { scoreBands, strategyBandScore } from './bands.js';
 import { getStrategy, strategyNames } from './strategies/registry.js';
 import type { Evaluation, InlinkSummary, StrategyEnv } from './strategy.js';
 import type { Contribution, FetchedInfo, FetchedPage, OutLink, Pending, Scorer, ScorerDeps, ScoreUpdate } from './types.js';
@@ -27,6 +28,7 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
   const def = getStrategy(strategyName);
   if (!def) throw new Error(`unknown strategy "${strategyName}" (${strategyNames().join(', ')})`);
   const o = parseScoreOptions(options);
+  const bands = scoreBands(o);
   const strategy = def.create(o, deps);
   const t = strategy.traits;
   const rng = xoroshiro128plus(deps.randomSeed ?? 1);
@@ -197,7 +199,10 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
   function score(p: Pending): ScoreUpdate {
     const components: Record<string, number> = {};
     const r = evaluate(p, components);
-    const up: ScoreUpdate = { url: p.url, depth: p.depth, parentUrl: r.best?.parent, score: r.score, breakdown: { score: r.score, components } };
+    // Score bands (src/score/bands.ts): whatever a strategy returns, it cannot outrank thread pages, revisits or seeds.
+    const banded = strategyBandScore(bands, r.score);
+    if (banded < r.score) components.aboveStrategyBand = r.score;
+    const up: ScoreUpdate = { url: p.url, depth: p.depth, parentUrl: r.best?.parent, score: banded, breakdown: { score: banded, components } };
     if (r.reason) {
       up.drop = true;
       up.reason = r.reason;

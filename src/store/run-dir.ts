@@ -8,6 +8,7 @@
  *                       frontier-*.json(l)   frontier snapshot + journal (src/frontier/journal.ts names them)
  *                       threads.json         reply-thread store; replies.jsonl: new replies
  *                       refused.jsonl        what the fetch gate refused
+ *                       subrequests.jsonl    comment-API requests (not pages), with outcome and reason
  *                       report/index.html    the run's report
  *   <storage>/datasets/run-<id>/             relevant pages (a Crawlee dataset)
  *   <storage>/report/index.html              the latest report
@@ -25,6 +26,8 @@ export const RUN_FILES = {
   frontierSnapshot: 'frontier-snapshot.json',
   /** What the fetch gate refused (links never queued, requests turned away). */
   refused: 'refused.jsonl',
+  /** Requests that are not pages (comment-API pages), fetched, failed or refused (src/crawl/polite-fetch.ts). */
+  subRequests: 'subrequests.jsonl',
   reportDir: 'report',
 } as const;
 

@@ -34,6 +34,8 @@ export interface TestWebOptions {
   mixed?: boolean;
   /** Mixed web: the test-web time from which the mixed portal's server-rendered articles turn JavaScript-only. */
   staticTurnsJsAt?: Date;
+  /** Lines added to a site's robots.txt, by site key (`news2: 'Disallow: /api/comments'`), for tests of robots handling. */
+  extraRobots?: Record<string, string>;
 }
 export interface TopicTruth { id: string; label: string; keywords: string[] }
 export interface TunnelTruth {
@@ -44,7 +46,7 @@ export interface TunnelTruth {
   cluster: string[];
 }
 export interface TestWeb {
-  sites: { name: string; kind: 'news' | 'forum' | 'search' | 'misc'; origin: string }[];
+  sites: { key: string; name: string; kind: 'news' | 'forum' | 'search' | 'misc'; origin: string }[];
   topics: TopicTruth[];
   demo: { topic: string; keywords: string[]; seeds: string[] };
   /** Ignores the fragment; forum.php?mod=viewthread aliases share their thread page's truth. */
@@ -134,6 +136,7 @@ export function walk(model: WebModel, ctx: Ctx, seeds: string[], site: (url: str
 export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> {
   const o = resolveOptions(opts);
   const model = generateModel({ seed: o.seed, articlesPerChannel: o.articlesPerChannel, portals: o.portals, thucnews: o.thucnews, start: o.start, mixed: o.mixed });
+  for (const s of model.sites) if (opts.extraRobots?.[s.key]) s.robots += `${opts.extraRobots[s.key].trim()}\n`;
   let now = model.start;
   const requestLog: RequestLogEntry[] = [];
   const misc: MiscOptions = { slowPageMs: o.slowPageMs, staticTurnsJsAt: o.staticTurnsJsAt };
@@ -162,7 +165,7 @@ export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> 
   const abs = (k: string) => { const [s, p] = k.split('|'); return servers.origins.get(s)! + p; };
   const quake = TOPIC_LEXICONS.find((t) => t.id === 'quake')!;
   return {
-    sites: model.sites.map((s) => ({ name: s.name, kind: s.kind, origin: servers.origins.get(s.key)! })),
+    sites: model.sites.map((s) => ({ key: s.key, name: s.name, kind: s.kind, origin: servers.origins.get(s.key)! })),
     topics: TOPIC_LEXICONS.map((t) => ({ id: t.id, label: t.label, keywords: t.keywords.slice() })),
     demo: { topic: quake.id, keywords: ['汶川地震', '救援'], seeds },
     truth,
