@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm start`: with no arguments, a demo focused crawl of the local test web; with arguments,
  * a crawl of what the user names. Flags and the config/topic file both go through the one
@@ -17,6 +18,7 @@ import { parseCommandLine, reportUserErrors, runAsMain } from './run.js';
 import { loadConfigFile, buildConfig, checkSeedsReachable, type CliFlags } from './options.js';
 import type { CrawlResult } from '../crawl/engine.js';
 import { observePlugins } from './report.js';
+import { configPlugins } from '../crawl/config-plugins.js';
 import type { CrawlPlugin } from '../crawl/engine.js';
 import { topicName, type CrawlConfig } from '../config/schema.js';
 
@@ -27,12 +29,7 @@ import { topicName, type CrawlConfig } from '../config/schema.js';
  */
 export async function crawlPlugins(config: CrawlConfig, watch: boolean | undefined, now?: () => Date, exportFormats: ExportFormat[] = []): Promise<CrawlPlugin[]> {
   const [report, ...plugins] = await observePlugins(config, exportFormats);
-  if (config.threads.enabled) {
-    const { threadsPlugin, loadUserMatchers } = await import('../crawl/threads-plugin.js');
-    // Loaded here so a bad --matchers file is one line before any browser starts.
-    plugins.push(threadsPlugin({ watch, now, matchers: loadUserMatchers(config.threads.matchers) }));
-  }
-  return [...plugins, report];
+  return [...plugins, ...(await configPlugins(config, { watch, now })), report];
 }
 
 /** The package version, for --version. */
@@ -64,8 +61,10 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 export function buildProgram(): Command {
   const d = defaults();
   const def = (v: unknown) => ` (default ${Array.isArray(v) ? (v.length ? v.join(', ') : 'none') : String(v)})`;
+  // Built (the package's `focused-crawler` bin) or from source (`npm start`).
+  const name = import.meta.url.endsWith('.js') ? 'focused-crawler' : 'npm start --';
   return new Command()
-    .name('npm start --')
+    .name(name)
     .description('Focused web crawler. With no arguments: a demo crawl of the local test web.')
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'list the flags with their defaults')
@@ -73,7 +72,7 @@ export function buildProgram(): Command {
       'after',
       `
 Other commands:
-  npm start -- trace FILE        open a Playwright trace in the trace viewer (also: npm run trace -- FILE)
+  ${`${name} trace FILE`.padEnd(31)}open a Playwright trace in the trace viewer (also: npm run trace -- FILE)
   npm run extract -- URL…        what the crawler extracts from pages
   npm run debug:extract -- URL   one page, headed, as the crawler sees it
 

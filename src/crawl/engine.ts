@@ -41,8 +41,8 @@ import { crawlScorer } from './scorer.js';
 import { routePage } from './route.js';
 import { crawlPoliteFetch } from './polite-fetch.js';
 
-export type { CrawlContext, CrawlOptions, CrawlPlugin, CrawlResult, CrawlTimings, PageEvent } from './types.js';
-import type { CrawlContext, CrawlOptions, CrawlPlugin, CrawlResult, CrawlTimings } from './types.js';
+export type { CrawlContext, CrawlOptions, CrawlPlugin, CrawlResult, CrawlTimings, PageEvent, RelevantPage } from './types.js';
+import type { CrawlContext, CrawlOptions, CrawlPlugin, CrawlResult, CrawlTimings, RelevantPage } from './types.js';
 
 /** `20261124-014045-123`: milliseconds included, and made unique in the folder (under the storage lock). */
 function timestampId(storageDir: string, d = new Date()): string {
@@ -89,8 +89,8 @@ async function crawlLocked(
   const launchOptions =
     config.fetcher !== 'http' ? (await browserLaunchOptions({ browser: config.browser, headed: config.headed, slowMo: config.slowMoMs })).launchOptions : undefined;
   // Crawlee's own warnings and errors (with stack traces) are in the crawl log already, one line
-  // each with its reason; keep the terminal for progress.
-  crawleeLog.setLevel(LogLevel.OFF);
+  // each with its reason; keep the terminal for progress (not as a library: the level is its user's).
+  if (options.silenceCrawleeLog ?? true) crawleeLog.setLevel(LogLevel.OFF);
 
   const judge = await PageJudge.create(config, (l) => progress.log(l));
   // Dataset records name their topic as users do (its name, else its keywords), not by the model's id.
@@ -267,18 +267,19 @@ async function crawlLocked(
       onSetAside: (url, reason) => setAside.note(reason === 'too-deep' ? `deeper than ${config.maxDepth}` : reason, url),
       lap,
     });
-    if (verdict.relevant) {
-      await dataset.pushData({
-        url: page.url,
-        title: analysis.title,
-        publishTime: analysis.publishTime?.iso,
-        topic: topicNames.get(verdict.topicId) ?? verdict.topicId,
-        relevance: verdict.rel,
-        score: m.score,
-        text: analysis.text,
-        fetchedAt: page.fetchedAt.toISOString(),
-      });
-    }
+    const saved: RelevantPage | undefined = verdict.relevant
+      ? {
+          url: page.url,
+          title: analysis.title,
+          publishTime: analysis.publishTime?.iso,
+          topic: topicNames.get(verdict.topicId) ?? verdict.topicId,
+          relevance: verdict.rel,
+          score: m.score,
+          text: analysis.text,
+          fetchedAt: page.fetchedAt.toISOString(),
+        }
+      : undefined;
+    if (saved) await dataset.pushData(saved);
     const entry: CrawlLogEntry = {
       ...base,
       relevance: verdict.rel,
@@ -299,6 +300,13 @@ async function crawlLocked(
       } catch (e) {
         // The page is logged already; a plugin's failure on it must not make Crawlee fetch it again.
         progress.log(`${p.name}: ${page.request.url}: ${(e as Error).message.split('\n')[0]}`);
+      }
+    }
+    if (saved && options.onRelevantPage) {
+      try {
+        await options.onRelevantPage(saved);
+      } catch (e) {
+        progress.log(`onRelevantPage: ${page.request.url}: ${(e as Error).message.split('\n')[0]}`);
       }
     }
   };
@@ -402,12 +410,20 @@ async function crawlLocked(
     stopReason = 'interrupted (Ctrl-C)';
     crawler.stop(stopReason);
   };
-  process.once('SIGINT', onSigint);
+  const onAbort = () => {
+    stopReason = 'interrupted (stopped by the caller)';
+    crawler.stop(stopReason);
+  };
+  if (options.handleSigint ?? true) process.once('SIGINT', onSigint);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await crawler.run();
+    // Aborted before the start: Crawlee's run() would forget an earlier stop(), so it is not started.
+    if (options.signal?.aborted) stopReason = 'interrupted (stopped by the caller)';
+    else await crawler.run();
   } finally {
     if (timer) clearTimeout(timer);
     process.off('SIGINT', onSigint);
+    options.signal?.removeEventListener('abort', onAbort);
     crawlLog.close();
     scorerInputs.close();
     journal.close();

@@ -80,6 +80,33 @@ export interface CrawlOptions {
   testwebOrigin?: string;
   /** `--watch`: no page budget, Crawlee keepAlive; runs until Ctrl-C or the time limit (plugins keep offering revisits). */
   watch?: boolean;
+  /** Each relevant page as it is saved (the dataset record itself), awaited; a throw is logged, never a crash. */
+  onRelevantPage?(page: RelevantPage): Promise<void> | void;
+  /** Aborting stops the crawl cleanly (what was fetched is kept; the run can be resumed). */
+  signal?: AbortSignal;
+  /** Ctrl-C stops the crawl (default true: the CLI owns its process; the library passes false). */
+  handleSigint?: boolean;
+  /**
+   * Turn Crawlee's global log off (default true: the CLI keeps the terminal for progress, Crawlee's
+   * errors are in the crawl log). The library passes false: Crawlee's log level is its user's.
+   */
+  silenceCrawleeLog?: boolean;
+}
+
+/** A relevant page: the record saved in the run's dataset (one JSON file per page). */
+export interface RelevantPage {
+  url: string;
+  title: string;
+  /** ISO 8601, when the page states one. */
+  publishTime?: string;
+  /** The topic's name (config `topics[].name`, else its keywords). */
+  topic: string;
+  /** Relevance to that topic, 0–1 (METHODS §1–2). */
+  relevance: number;
+  /** The frontier score the URL was fetched with. */
+  score?: number;
+  text: string;
+  fetchedAt: string;
 }
 
 export interface CrawlResult {

@@ -1,0 +1,69 @@
+/**
+ * The package as its users get it: `npm pack` (which builds dist/ first, the prepack script),
+ * the tarball installed into a copy of examples/testweb-crawl, the example run with plain Node
+ * (no tsx) crawling the local test web through the API in Chromium, its types checked against
+ * the tarball's declarations, and the `focused-crawler` bin answering --help.
+ *
+ * The install takes the tarball's dependencies from npm's cache where it can (`--prefer-offline`:
+ * the cache is warm after `npm ci`), from the registry otherwise.
+ */
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const repo = join(import.meta.dirname, '..');
+const exampleSrc = join(repo, 'examples', 'testweb-crawl');
+const tmp = mkdtempSync(join(tmpdir(), 'fc-package-'));
+const example = join(tmp, 'example');
+const storage = join(tmp, 'storage');
+const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', CRAWLEE_STORAGE_DIR: storage, npm_config_update_notifier: 'false' };
+const LONG = 15 * 60_000;
+
+describe('the packed package, installed into the example project', () => {
+  let tarball: string;
+
+  beforeAll(async () => {
+    const packed = await run('npm', ['pack', '--pack-destination', tmp, '--json'], { cwd: repo, env, maxBuffer: 64 << 20, timeout: LONG });
+    tarball = join(tmp, (JSON.parse(packed.stdout) as { filename: string }[])[0].filename);
+    await run('mkdir', [example]);
+    for (const f of readdirSync(exampleSrc)) if (f !== 'node_modules' && f !== 'storage') copyFileSync(join(exampleSrc, f), join(example, f));
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: example, env, maxBuffer: 64 << 20, timeout: LONG });
+  }, LONG);
+
+  it('ships the build and its declarations, not the sources or tests', () => {
+    const installed = join(example, 'node_modules', 'focused-crawler');
+    expect(existsSync(join(installed, 'dist', 'index.js'))).toBe(true);
+    expect(existsSync(join(installed, 'dist', 'index.d.ts'))).toBe(true);
+    expect(existsSync(join(installed, 'src'))).toBe(false);
+    expect(existsSync(join(installed, 'test'))).toBe(false);
+  });
+
+  it('runs the example with plain Node: a crawl of the test web through the API, relevant pages iterated', async () => {
+    const { stdout } = await run(process.execPath, ['crawl-testweb.js', '20'], { cwd: example, env, maxBuffer: 64 << 20, timeout: LONG });
+    const ok = /^OK (\{.*\})$/m.exec(stdout);
+    expect(ok, stdout).not.toBeNull();
+    const summary = JSON.parse(ok![1]) as { fetched: number; relevant: number; trulyRelevant: number; runDir: string };
+    expect(summary.fetched).toBe(20);
+    expect(summary.relevant).toBeGreaterThan(0);
+    expect(summary.trulyRelevant).toBeGreaterThan(summary.relevant / 2);
+    expect(stdout.match(/^relevant /gm)?.length).toBe(summary.relevant);
+    // CRAWLEE_STORAGE_DIR, as any Crawlee program honours it.
+    expect(summary.runDir.startsWith(join(storage, 'runs'))).toBe(true);
+  }, LONG);
+
+  it('type-checks the example against the tarball\'s declarations', async () => {
+    await run(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'jsconfig.json'], { cwd: example, env, timeout: LONG });
+  }, LONG);
+
+  it('installs the focused-crawler command: --help and --version', async () => {
+    const help = await run('npx', ['--no', '--', 'focused-crawler', '--help'], { cwd: example, env, timeout: LONG });
+    expect(help.stdout).toContain('Usage: focused-crawler [options]');
+    expect(help.stdout).toContain('--max-pages');
+    const version = await run('npx', ['--no', '--', 'focused-crawler', '--version'], { cwd: example, env, timeout: LONG });
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  }, LONG);
+});
