@@ -123,6 +123,27 @@ describe('crawl() as a library', () => {
     expect(r.counts.threadsFound).toBeUndefined(); // threads.enabled false: no plugin
   });
 
+  it('stops on an aborted signal, and rejects with the error an onPage callback threw', async () => {
+    const http = () => config({ storageDir: storage, maxPages: 200, fetcher: 'http', threads: { enabled: false } });
+    const aborted = new AbortController();
+    aborted.abort();
+    const none = await crawl(http(), { runId: 'aborted', signal: aborted.signal });
+    expect(none.fetched).toBe(0);
+    expect(none.stopReason).toMatch(/^interrupted/);
+
+    const run = crawl(http(), {
+      runId: 'callback-throws',
+      onPage: () => {
+        throw new Error('the caller gave up');
+      },
+    });
+    await expect(run.result).rejects.toThrow('the caller gave up');
+    // The crawl ended cleanly all the same: its state says where it stopped.
+    const state = JSON.parse(readFileSync(join(storage, 'runs', 'callback-throws', 'state.json'), 'utf8')) as { status: string; counters: { fetched: number } };
+    expect(state.status).toBe('interrupted');
+    expect(state.counters.fetched).toBeLessThan(200);
+  });
+
   it('rejects a config mistake at once, before anything starts', () => {
     expect(() => crawl({ topics: [{ keywords: ['x'] }], maxPages: -1 })).toThrow(ConfigError);
   });
