@@ -3,7 +3,7 @@
  * slow, multi-megabyte `--json` output arrives whole (Node writes to pipes asynchronously, and
  * exiting early cut it off mid-string with exit code 0).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,5 +37,12 @@ describe('stdout through a pipe', () => {
     const parsed = JSON.parse(r.stdout) as unknown[];
     expect(parsed).toHaveLength(3);
     expect(r.code).toBe(0);
+  });
+
+  it('a reader that stops early (| head -1) ends the command quietly, exit 0, no stack trace', async () => {
+    const r = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" --import tsx src/cli/main.ts --help | head -1`], { cwd: root, encoding: 'utf8' });
+    expect(r.stdout).toMatch(/^Usage: /);
+    expect(r.stderr).not.toMatch(/EPIPE|at .*\.js:\d+/);
+    expect(r.status).toBe(0);
   });
 });

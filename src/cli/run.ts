@@ -48,6 +48,13 @@ export function flushed(stream: NodeJS.WriteStream): Promise<void> {
 export function runAsMain(moduleUrl: string, main: (argv: string[]) => Promise<number>): void {
   const script = process.argv[1];
   if (!script || moduleUrl !== pathToFileURL(realpathSync(script)).href) return;
+  // A reader that went away (`focused-crawler --help | head -3`) ends the output, not with a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      process.exit(0);
+    });
+  }
   const exit = async (code: number) => {
     await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
     process.exit(code);
