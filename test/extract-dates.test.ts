@@ -102,6 +102,14 @@ describe('publish time from the visible page (hand-written pages, METHODS §3.4)
     expect(pt(page(`${side}<h1>某地</h1>${text}`), url)).toMatchObject({ iso: '2019-05-02T00:00:00+08:00', source: 'url' });
   });
 
+  it('reads an English byline with an ordinal day and "at … a.m." over a date in a photo caption', () => {
+    const html = `<html><head><title>Guide to tariffs - PolitiFact</title></head><body><h1>Guide to tariffs</h1>
+      <p>By <a href="/s/lj">Louis Jacobson</a> on Monday, November 18th, 2019 at 11:04 a.m.</p>
+      <figure><img alt="A ship leaves port, on Aug. 31, 2019."><figcaption>A ship leaves port, on Aug. 31, 2019. (AP)</figcaption></figure>
+      ${'<p>Tariffs are taxes on imports, and they have been in the news a great deal lately, for good reasons.</p>'.repeat(5)}</body></html>`;
+    expect(analyzePage({ html, url: 'https://www.example.com/a', fetchedAt: REF, timeZone: 'UTC' }).publishTime).toMatchObject({ iso: '2019-11-18T11:04:00+00:00', source: 'text' });
+  });
+
   it('reads Chinese-numeral relative stamps and forum stamps without a year', () => {
     expect(pt(page(`<h1>某地举行植树活动</h1><div>两小时前</div>${text}`, '某地举行植树活动'))?.iso).toBe('2024-03-10T14:00:00+08:00');
     expect(pt(page(`<h1>某地举行植树活动</h1><div>发表于 03-09 14:28</div>${text}`, '某地举行植树活动'))?.iso).toBe('2024-03-09T14:28:00+08:00');

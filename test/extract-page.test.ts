@@ -321,3 +321,60 @@ describe('cleanTitle: h1 segments and decorations', () => {
     expect(cleanTitle(raw, h1s)).toBe(want);
   });
 });
+
+describe('titles: site, column and board parts, breadcrumbs, category tags (hand-written pages)', () => {
+  it.each([
+    // A forum board before an unspaced dash, the site tag after, and the error-page marker.
+    ['大话四川-[原创]朋友,请正确客观认识凉山！错误信息[麻辣社区]', '[原创]朋友,请正确客观认识凉山！'],
+    ['Wi-Fi 7 routers tested', 'Wi-Fi 7 routers tested'],
+    ['北京-上海高铁今日通车', '北京-上海高铁今日通车'],
+    // A column before a pipe; a headline before a pipe keeps its place.
+    ['书记市长这一周 | 奋马扬鞭争春色，“虎”力全开向未来', '奋马扬鞭争春色，“虎”力全开向未来'],
+    ['央行宣布年内第二次降准 | 财经观察', '央行宣布年内第二次降准'],
+    ['春节 | 回家', '春节'],
+  ])('%s', (raw, want) => {
+    expect(cleanTitle(raw)).toBe(want);
+  });
+
+  const text = '<p>这是正文第一段，讲述了一件事情的来龙去脉，内容足够长，可以被当作文章的正文来读取和分析，也有足够多的逗号，句号。</p>'.repeat(5);
+  const title = (html: string) => analyzePage({ html, url: 'http://art.example.cn/a.html', fetchedAt: FETCHED }).title;
+
+  it('takes the last crumb the page shows as its headline when <title> names a column of the breadcrumb', () => {
+    const html = `<html><head><title>艺术史研究&lt;世纪在线中国艺术网</title></head><body>
+      <div><a href="/1">快讯</a>|<a href="/2">艺术史研究</a>|<a href="/3">电影</a></div>
+      <div>您的位置：主页&gt;艺术史研究&gt;方法与规范&gt;第一编 古代</div>
+      <div>无规矩无以成方圆</div><div>唯科学能担当结论之保障</div>
+      <div>*第一编 古代</div><div id="art">${text}</div></body></html>`;
+    expect(title(html)).toBe('第一编 古代');
+  });
+
+  it('looks past a breadcrumb kept on top of the text for the headline, and drops it from the text', () => {
+    const html = `<html><head></head><body><div class="nav"><a href="/a">军事技术</a> <a href="/b">各国军队</a></div>
+      <div id="mailtitle">欢迎加入本站邮件列表，您将得到最新更新邮件。请在表格中填入您的邮件地址</div>
+      <div id="art"><p>当前位置：首页->军事技术</p><p>飞行物理学常识</p>${text}</div></body></html>`;
+    const a = analyzePage({ html, url: 'http://mil.example.cn/a.html', fetchedAt: FETCHED });
+    expect(a.title).toBe('飞行物理学常识');
+    expect(a.text).not.toContain('当前位置');
+  });
+
+  it('drops a category tag the page lists elsewhere, keeps one it does not', () => {
+    const page = (tag: string) => `<html><head><title>China-Pub blog--洞庭一叶</title></head><body>
+      <div class="side"><div>我的分类（专题）</div><div>古今战争(9)</div><div>湖湘文化(49)</div></div>
+      <div class="post"><div><a href="/cat/516">[${tag}]</a><a href="/p/1">陈天华《警世钟》</a></div>
+      <div>ggjjzhzz 发表于 2005-9-15 11:46:00</div>${text}</div></body></html>`;
+    expect(title(page('湖湘文化'))).toBe('陈天华《警世钟》');
+    expect(title(page('原创'))).toBe('[原创]陈天华《警世钟》');
+  });
+
+  it('takes a short headline on top of the text when <title> is a label the page never shows', () => {
+    const html = `<html><head><title>显示</title></head><body><p align="center"><strong>犬儒病(上)</strong></p><hr>
+      <p>胡平<br><br>——当代中国的精神危机 (上)<br>${text}</p></body></html>`;
+    expect(title(html)).toBe('犬儒病(上)');
+  });
+
+  it('never reads a <title> a broken page puts in its body as shown text', () => {
+    const html = `<text id="x"><html><head><title>显示</title></head><body><p><strong>比赛革命的革命</strong></p>
+      <p>胡平<br>——对文化革命的政治心理学分析<br>${text}</p></body></html></text>`;
+    expect(title(html)).toBe('比赛革命的革命');
+  });
+});

@@ -9,7 +9,7 @@ import { repairCommentEnds } from './comments.js';
 import { DEFAULT_TIME_ZONE } from './dates.js';
 import { canonicalUrl, extractLinks, metaRefresh } from './links.js';
 import { extractPublishTime } from './publish.js';
-import { cleanTitle, fullerShownLine, headlineAbove, looksLikeSiteName, mainTextStart, NAME_LIKE_WEIGHT, shownNear, titleWeight } from './title.js';
+import { breadcrumb, cleanTitle, crumbHeadline, dropCategoryTag, fullerShownLine, headlineAbove, looksLikeSiteName, mainTextStart, NAME_LIKE_WEIGHT, shownNear, titleWeight } from './title.js';
 import type { AnalyzeInput, PageAnalysis } from './types.js';
 
 export { cleanTitle } from './title.js';
@@ -64,7 +64,8 @@ function visibleSample(root: Node | null | undefined, limit = SCRIPT_SAMPLE_CHAR
   if (root) walk(root);
   return parts.join(' ');
 }
-const SKIP_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG']);
+// A <title> is never displayed, even where a broken page puts it in the body.
+const SKIP_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'TITLE']);
 
 /**
  * The language when the page does not declare one, from its script alone: `ja` with kana, `ko`
@@ -137,7 +138,7 @@ export function blockText(root: Node): string {
       if (c.nodeType === 3) parts.push((c.nodeValue ?? '').replace(/[\s\u00a0]+/g, ' '));
       else if (c.nodeType === 1) {
         const tag = (c as Element).tagName.toUpperCase();
-        if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'NOSCRIPT' || tag === 'TEMPLATE') continue;
+        if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'NOSCRIPT' || tag === 'TEMPLATE' || tag === 'TITLE') continue;
         if (tag === 'BR') { parts.push('\n'); continue; }
         const block = BLOCKS.test(tag);
         if (block) parts.push('\n');
@@ -192,7 +193,9 @@ export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): Pag
   let fallbackTitle: string | undefined;
   if (siteOnly) {
     // The <title> names only the site: the first heading that is not the site's name too.
-    const usable = (h: string) => h.replace(/\s/g, '').length >= MIN_FALLBACK_TITLE_CHARS && h.length <= MAX_FALLBACK_TITLE_CHARS && !looksLikeSiteName(h, siteName, host);
+    // A sentence (`欢迎加入本站邮件列表，…。请在表格中填入…`) is a notice, not a headline.
+    const usable = (h: string) => h.replace(/\s/g, '').length >= MIN_FALLBACK_TITLE_CHARS && h.length <= MAX_FALLBACK_TITLE_CHARS
+      && !/。(?=.)/.test(h) && !looksLikeSiteName(h, siteName, host);
     // Old table layouts mark the headline only by class (`<td class=bt_title>`).
     const alt = headings.find(usable) ?? Array.from(doc.querySelectorAll('[class*=title],[class*=Title],[id*=title],[id*=Title]'))
       .map((e) => norm(e.textContent)).find(usable);
@@ -243,6 +246,8 @@ export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): Pag
 
 /** Lines above the main text's first line in which the title counts as shown with the article. */
 const TITLE_NEAR_LINES = 15;
+/** The shortest headline taken from the main text's first line when the page offers no other title (`犬儒病(上)`). */
+const SHORT_HEADLINE_WEIGHT = 3;
 
 /**
  * The title, checked against what the page shows above its main text:
@@ -257,7 +262,14 @@ function chooseTitle(c: {
   title: string; fallbackTitle?: string; siteOnly: boolean; h1s: string[]; bodyLines: string[]; text: string; siteName?: string; host?: string;
 }): string {
   const at = mainTextStart(c.bodyLines, c.text);
-  const above = at >= 0 ? headlineAbove(c.bodyLines, c.text, c.siteName, c.host) : undefined;
+  const titleShown = at >= 0 && shownNear(c.bodyLines, at, c.title, TITLE_NEAR_LINES);
+  const crumb = crumbHeadline(c.bodyLines, at, c.siteOnly ? '' : c.title, TITLE_NEAR_LINES, titleShown);
+  if (crumb) return crumb;
+  // A title that is only a name or label the page does not show with the article (`显示`): the
+  // main text's first line may be a headline shorter than we would otherwise take.
+  const nameLike = titleWeight(c.title) <= NAME_LIKE_WEIGHT;
+  const firstLineMin = !c.siteOnly && nameLike && !titleShown ? SHORT_HEADLINE_WEIGHT : undefined;
+  const above = at >= 0 ? headlineAbove(c.bodyLines, c.text, c.siteName, c.host, firstLineMin) : undefined;
   let title = c.title;
   // A line that still carries separators (`栏目 | 标题`) is cleaned like a <title>.
   const aboveLine = above && /[|｜_]/.test(above.line) ? cleanTitle(above.line, [], c.siteName, { host: c.host }) : above?.line;
@@ -267,11 +279,10 @@ function chooseTitle(c: {
       ?? (fb && at >= 0 && shownNear(c.bodyLines, at, fb, TITLE_NEAR_LINES) ? fb : aboveLine ?? fb ?? title);
   } else if (aboveLine && aboveLine !== title) {
     // An <h1> title is the page's own headline unless it is as short as a name (a blog's <h1>).
-    const nameLike = titleWeight(title) <= NAME_LIKE_WEIGHT;
-    const shown = shownNear(c.bodyLines, at, title, TITLE_NEAR_LINES);
-    if ((nameLike && above!.dated) || (!shown && (nameLike || (above!.dated && !c.h1s.includes(title))))) title = aboveLine;
+    if ((nameLike && above!.dated) || (!titleShown && (nameLike || (above!.dated && !c.h1s.includes(title))))) title = aboveLine;
   }
-  return (at >= 0 ? fullerShownLine(c.bodyLines, at, title, TITLE_NEAR_LINES, c.siteName, c.host) : undefined) ?? title;
+  title = (at >= 0 ? fullerShownLine(c.bodyLines, at, title, TITLE_NEAR_LINES, c.siteName, c.host) : undefined) ?? title;
+  return dropCategoryTag(title, c.bodyLines);
 }
 
 /** Readability's default: an article has at least this many characters (~100 English words). */
@@ -374,15 +385,16 @@ const MAX_STAMP_LINE_CHARS = 90;
 const LEADING_LINES = 4;
 
 /**
- * Bylines and datelines Readability keeps at the top of the article are metadata, not text (the
- * publish time is read separately): drop such short lines among the first few. The lines around
+ * Bylines, datelines and breadcrumbs Readability keeps at the top of the article are metadata, not
+ * text (the publish time is read separately): drop such short lines among the first few. The lines around
  * them stay: a headline above a byline is part of the text on some sites' gold and not on others'.
  */
 export function trimLeadingStamps(text: string): string {
   const lines = text.split('\n');
   const n = Math.min(LEADING_LINES, lines.length - 1);
   // Sentence punctuation marks running text that starts with a date (`2020年11月18日上午，得知…`).
-  const kept = lines.filter((l, i) => i >= n || l.length > MAX_STAMP_LINE_CHARS || !STAMP_LINE.test(l) || /[，。！？；]|[a-z]{3}\. [A-Z]/.test(l));
+  // A breadcrumb (`当前位置：首页->军事技术`) is navigation, wherever among them it sits.
+  const kept = lines.filter((l, i) => i >= n || ((l.length > MAX_STAMP_LINE_CHARS || !STAMP_LINE.test(l) || /[，。！？；]|[a-z]{3}\. [A-Z]/.test(l)) && !breadcrumb(l)));
   return kept.length === lines.length ? text : kept.join('\n');
 }
 

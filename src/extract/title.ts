@@ -45,6 +45,18 @@ function channelLike(seg: string): boolean {
   return isCjk(seg) ? weight(seg) <= 4 : weight(seg) <= 2;
 }
 
+/** A board name before an unspaced `-` is split off only when the rest is at least this many times heavier. */
+const BOARD_PREFIX_RATIO = 3;
+/** A leading column name before a pipe is at most this heavy, and the headline after it at least twice as heavy. */
+const MAX_COLUMN_WEIGHT = 8;
+
+/** `栏目 | 标题`: the first segment is a column name (short, no punctuation) followed by a pipe and a far longer headline. */
+function columnFirst(raw: string, first: string, second: string): boolean {
+  const after = raw.slice(raw.indexOf(first) + first.length).trimStart();
+  return /^[|｜]/.test(after) && weight(first) <= MAX_COLUMN_WEIGHT && !/[，。：:！？、“”"]/.test(first)
+    && weight(second) >= 2 * weight(first);
+}
+
 export interface CleanTitleOptions {
   /** Host of the page; its labels (`ifeng`, `xinhuanet`) count as site names. */
   host?: string;
@@ -72,6 +84,10 @@ export function cleanTitle(rawTitle: string, h1s: string[] = [], siteName?: stri
   const last = segs[segs.length - 1];
   const dash = last ? /^(.+)-([^-]+)$/.exec(last) : null;
   if (dash && siteLike(dash[2]!, siteNames)) segs = [...segs.slice(0, -1), clean(dash[1]!), clean(dash[2]!)];
+  // A forum board before an unspaced `-` (`大话四川-[原创]朋友,…`): 3 to 6 Han characters, then a
+  // much longer headline (3 times). Latin words (`Wi-Fi`) and place pairs (`北京-上海高铁`) are not split.
+  const board = segs.length ? /^([\u3400-\u9fff]{3,6})-(.+)$/.exec(segs[0]!) : null;
+  if (board && weight(board[2]!) >= BOARD_PREFIX_RATIO * weight(board[1]!)) segs = [clean(board[1]!), clean(board[2]!), ...segs.slice(1)];
   // Drop site/channel segments from the end, then from the start, keeping at least one.
   while (segs.length > 1 && (siteLike(segs[segs.length - 1]!, siteNames) || channelLike(segs[segs.length - 1]!))) segs.pop();
   while (segs.length > 1 && (siteLike(segs[0]!, siteNames) || (channelLike(segs[0]!) && weight(segs[1]!) > weight(segs[0]!) * 2))) segs.shift();
@@ -84,7 +100,10 @@ export function cleanTitle(rawTitle: string, h1s: string[] = [], siteName?: stri
   // Several long segments left: a headline with a subtitle, or headline + unknown site name.
   // Keep the heaviest one when it dominates.
   // Chinese titles put the headline first; what follows is a subtitle, column or organiser.
-  if (segs.length > 1 && isCjk(segs[0]!) && !channelLike(segs[0]!)) candidate = segs[0]!;
+  // ... except a column name before a pipe (`书记市长这一周 | 奋马扬鞭争春色，“虎”力全开向未来`, the
+  // `栏目 | 标题` style of Chinese portals and WeChat): short, bare, and the next segment far longer.
+  if (segs.length > 1 && isCjk(segs[0]!) && columnFirst(raw, segs[0]!, segs[1]!)) candidate = segs[1]!;
+  else if (segs.length > 1 && isCjk(segs[0]!) && !channelLike(segs[0]!)) candidate = segs[0]!;
   else if (segs.length > 1) {
     const best = segs.reduce((a, b) => (weight(b) > weight(a) ? b : a));
     const rest = segs.filter((s) => s !== best);
@@ -108,14 +127,16 @@ export function cleanTitle(rawTitle: string, h1s: string[] = [], siteName?: stri
 }
 
 /**
- * A forum's field label before the headline (`主题: …`, `Subject: …`) and a page marker after it
- * (`…(页 1)`, `… (page 2)`) are not part of it. A bare number in brackets (`投身外交(3)`) is an
+ * A forum's field label before the headline (`主题: …`, `Subject: …`), a page marker after it
+ * (`…(页 1)`, `… (page 2)`) and an error-page marker (`…错误信息`) are not part of it. A bare number in brackets (`投身外交(3)`) is an
  * instalment and stays.
  */
 export function stripDecorations(title: string): string {
   const t = title
     .replace(/^(?:原标题|主题|标题|題目|题目|帖子标题|文章标题|subject|title|topic)\s*[:：]\s*/i, '')
     .replace(/\s*[(（]\s*(?:页|頁|第|page)\s*\d+\s*(?:页|頁)?\s*[)）]\s*$/i, '')
+    // What forum software appends on its error and notice pages (Dvbbs `…错误信息`, Discuz `提示信息`).
+    .replace(/(?<=\S)\s*(?:错误信息|錯誤信息|提示信息)$/, '')
     .trim();
   return t || title;
 }
@@ -145,9 +166,9 @@ const MIN_HEADLINE_WEIGHT = 6;
 /** A visible line that is a site's or column's name ends like one (`北医新闻网`); `很高兴入住博客堂` does not. */
 const ENDS_LIKE_SITE = /(网|網|网站|频道|頻道|论坛|論壇|社区|社區|博客|在线|在線|日报|日報|晚报|晚報|时报|時報|首页|官网|\.com|\.cn|\.net|\.org)$/i;
 
-function headlineLike(l: string, siteName?: string, host?: string): boolean {
+function headlineLike(l: string, siteName?: string, host?: string, minWeight = MIN_HEADLINE_WEIGHT): boolean {
   // A line ending in a full stop is a sentence of the text (headlines end bare, or in ？ or ！).
-  if (weight(l) < MIN_HEADLINE_WEIGHT || l.length > MAX_HEADLINE_CHARS || NOT_HEADLINE.test(l) || NAV_ROW.test(l) || /[。.]$/.test(l)) return false;
+  if (weight(l) < minWeight || l.length > MAX_HEADLINE_CHARS || NOT_HEADLINE.test(l) || NAV_ROW.test(l) || /[。.]$/.test(l)) return false;
   const names = [siteName ?? '', ...(host ?? '').toLowerCase().split('.').filter((x) => x.length >= 3 && !/^(www|com|net|org|gov|edu|html?)$/.test(x))]
     .filter(Boolean).map((n) => n.toLowerCase());
   const low = l.toLowerCase();
@@ -156,7 +177,8 @@ function headlineLike(l: string, siteName?: string, host?: string): boolean {
 
 /** Index of the line where the main text starts in `bodyLines`, or -1. */
 export function mainTextStart(bodyLines: readonly string[], mainText: string): number {
-  const first = mainText.split('\n').map(clean).find((l) => l.length > 0);
+  // A breadcrumb Readability kept on top (`当前位置：首页->军事技术`) is not where the text starts.
+  const first = mainText.split('\n').map(clean).find((l) => l.length > 0 && !breadcrumb(l));
   if (!first) return -1;
   const probe = first.slice(0, 20);
   return bodyLines.findIndex((l) => l.length > 0 && (l.includes(probe) || (l.length >= 6 && first.startsWith(l))));
@@ -170,18 +192,21 @@ export function mainTextStart(bodyLines: readonly string[], mainText: string): n
  * (`茉莉：我是怎样卷入八九民运的` over `我是怎样卷入八九民运的`) is the fuller headline.
  * `bodyLines` is the page's visible text, one block per line, read before Readability ran.
  */
-export function headlineAbove(bodyLines: readonly string[], mainText: string, siteName?: string, host?: string): { line: string; dated: boolean } | undefined {
+export function headlineAbove(
+  bodyLines: readonly string[], mainText: string, siteName?: string, host?: string, firstLineMinWeight = MIN_HEADLINE_WEIGHT,
+): { line: string; dated: boolean } | undefined {
   const at = mainTextStart(bodyLines, mainText);
   if (at < 0) return undefined;
   const lo = Math.max(0, at - HEADLINE_WINDOW_LINES);
   let nearest: number | undefined;
   let dated: number | undefined;
   // The main text often starts with the headline itself (Readability keeps an in-article title):
-  // its first line counts when a dateline or more text follows it.
-  const start = bodyLines[at + 1] !== undefined && headlineLike(clean(bodyLines[at]!), siteName, host) ? at : at - 1;
+  // its first line counts when a dateline or more text follows it. A caller that knows the page
+  // has no other title may accept a shorter one there or on the line right above (`犬儒病(上)`).
+  const start = bodyLines[at + 1] !== undefined && headlineLike(clean(bodyLines[at]!), siteName, host, firstLineMinWeight) ? at : at - 1;
   for (let i = start; i >= lo; i--) {
     const l = clean(bodyLines[i]!);
-    if (!headlineLike(l, siteName, host)) continue;
+    if (!headlineLike(l, siteName, host, i >= at - 1 ? firstLineMinWeight : MIN_HEADLINE_WEIGHT)) continue;
     nearest ??= i;
     const next = clean(bodyLines[i + 1] ?? '');
     if (next.length <= MAX_HEADLINE_CHARS && DATELINE.test(next)) { dated = i; break; }
@@ -230,4 +255,62 @@ export function fullerShownLine(bodyLines: readonly string[], at: number, title:
     if (weight(extra) <= weight(t) && !looksLikeSiteName(extra.replace(/[-–—:：\s]+/g, ''), siteName, host)) return l;
   }
   return undefined;
+}
+
+const CRUMB_LABEL = /^(?:当前位置|您的位置|你的位置|所在位置|您现在的位置|现在位置|位置|you are here)\s*[:：]\s*/i;
+const CRUMB_SEP = /\s*(?:->|>|&gt;|»|›|＞|→)\s*/;
+/** Longest line read as a breadcrumb (characters). */
+const MAX_CRUMB_LINE_CHARS = 120;
+
+/**
+ * The crumbs of a breadcrumb line (`您的位置：主页>艺术史研究>方法与规范>第一编 古代`), or null: a
+ * labelled line with two or more parts, or any short line with three or more.
+ */
+export function breadcrumb(line: string): string[] | null {
+  const l = clean(line);
+  if (l.length > MAX_CRUMB_LINE_CHARS) return null;
+  const labelled = CRUMB_LABEL.test(l);
+  const parts = l.replace(CRUMB_LABEL, '').split(CRUMB_SEP).map(clean).filter(Boolean);
+  return parts.length >= (labelled ? 2 : 3) ? parts : null;
+}
+
+/** Decorations some templates put before a headline line (`*第一编 古代`, `● 标题`). */
+const LEAD_MARK = /^[*·•●■◆◇□○★☆※>\s]+/;
+
+/**
+ * The page's own title from its breadcrumb: the last crumb, when the page also shows it as a line
+ * of its own between the breadcrumb and the main text (the headline), and the title we have is
+ * one of the breadcrumb's other crumbs (a column: `艺术史研究`) or not shown with the article.
+ */
+export function crumbHeadline(bodyLines: readonly string[], at: number, title: string, span: number, titleShown: boolean): string | undefined {
+  if (at < 0) return undefined;
+  for (let i = at; i >= Math.max(0, at - span); i--) {
+    const crumbs = breadcrumb(bodyLines[i]!);
+    if (!crumbs) continue;
+    const last = stripDecorations(crumbs[crumbs.length - 1]!);
+    if (weight(last) < 2 || last === clean(title)) return undefined;
+    const column = crumbs.slice(0, -1).some((c) => clean(c) === clean(title));
+    if (!column && titleShown && title) return undefined;
+    for (let j = i + 1; j <= Math.min(bodyLines.length - 1, at + 1); j++) {
+      if (clean(bodyLines[j]!).replace(LEAD_MARK, '') === last) return last;
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A category tag before the headline (`[湖湘文化]陈天华《警世钟》`) when the page lists that
+ * category elsewhere (`湖湘文化(49)` in the blog's category list): the category, not the title.
+ * A tag the page does not list (`[原创]`, a post type) stays.
+ */
+export function dropCategoryTag(title: string, bodyLines: readonly string[]): string {
+  const m = /^[\[【]([^\]】]{1,12})[\]】]\s*(.+)$/.exec(title);
+  if (!m) return title;
+  const tag = clean(m[1]!);
+  const listed = (line: string) => {
+    const l = clean(line);
+    return l === tag || (l.startsWith(tag) && /^\s*[(（]\d+[)）]$/.test(l.slice(tag.length)));
+  };
+  return bodyLines.some(listed) ? clean(m[2]!) : title;
 }
