@@ -21,6 +21,7 @@ import { observePlugins } from './report.js';
 import { configPlugins } from '../crawl/config-plugins.js';
 import type { CrawlPlugin } from '../crawl/engine.js';
 import { topicName, type CrawlConfig } from '../config/schema.js';
+import { crawlExitCode, readDemoRecord, recordDemoWeb, restartDemoWeb } from './demo.js';
 
 /**
  * The CLI's plugins: traces, reply threads (METHODS §4) unless config.threads.enabled is false,
@@ -115,6 +116,7 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--max-links <n>', 'links taken from one page (default 2000)', intArg('--max-links'))
     .option('--max-url-length <n>', 'longest URL fetched or queued (default 2048)', intArg('--max-url-length'))
     .option('--max-redirects <n>', 'redirect hops followed from one URL (default 10)', intArg('--max-redirects'))
+    .option('--max-rss-mb <mb>', "stop cleanly (resumable) once the crawler's memory passes this many MB (default: 90% of Node's heap limit; 0 = none)", intArg('--max-rss-mb'))
     .option('--json', 'print the summary as JSON')
     .option('--watch', 'keep crawling and revisiting hot reply threads until Ctrl-C (no page budget)')
     .option('--matchers <file>', 'extra reply templates (JSON or YAML), tried before the built-in ones');
@@ -175,7 +177,7 @@ export async function main(argv: string[]): Promise<number> {
     const result = await runCrawl({ config, plugins: await crawlPlugins(config, flags.watch, undefined, exportFormats), watch: flags.watch });
     const kw = config.topics.map((t) => topicName(t)).join(' | ');
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Focused crawl for "${kw}" (strategy ${config.strategy})`, config.storageDir));
-    return 0;
+    return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined });
   });
 }
 
@@ -198,9 +200,24 @@ async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | 
   const config = buildConfig({ ...flags, storage }, { ...saved, storageDir: storage }, `run ${runId}`);
   await resolveBrowser(config.browser);
   const { runCrawl } = await import('../crawl/engine.js');
-  const result = await runCrawl({ config, resume: runId, plugins: await crawlPlugins(config, flags.watch, undefined, exportFormats), watch: flags.watch });
-  console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Resumed run ${runId} (strategy ${config.strategy})`, flags.storage ?? 'storage'));
-  return 0;
+  // A demo run: its test web is served again at the origins the run queued (src/cli/demo.ts).
+  const demo = readDemoRecord(new RunDir(storage, runId).dir);
+  const web = demo ? await restartDemoWeb(demo, runId) : undefined;
+  try {
+    if (web) process.stderr.write(`Started the local test web again: ${web.sites.map((s) => `${s.name} ${s.origin}`).join(', ')}\n`);
+    const topicId = web?.demo.topic;
+    const result = await runCrawl({
+      config,
+      resume: runId,
+      plugins: await crawlPlugins(config, flags.watch, web ? () => web.clock.now() : undefined, exportFormats),
+      watch: flags.watch,
+      ...(web ? { testwebOrigin: web.sites.find((s) => s.kind === 'search')?.origin, truth: (url: string) => web.isRelevant(url, topicId!) } : {}),
+    });
+    console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Resumed run ${runId} (strategy ${config.strategy})`, flags.storage ?? 'storage'));
+    return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined });
+  } finally {
+    await web?.close();
+  }
 }
 
 async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }, exportFormats: ExportFormat[]): Promise<number> {
@@ -220,10 +237,11 @@ async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }, ex
     const testwebOrigin = web.sites.find((s) => s.kind === 'search')?.origin;
     // Reply times on the test web follow its own clock.
     const plugins = await crawlPlugins(config, flags.watch, () => web.clock.now(), exportFormats);
-    const result = await runCrawl({ config, testwebOrigin, truth: (url) => web.isRelevant(url, topicId), plugins, watch: flags.watch });
+    // Its origins go into the run folder: `--resume` serves the test web there again (src/cli/demo.ts).
+    const result = await runCrawl({ config, testwebOrigin, truth: (url) => web.isRelevant(url, topicId), plugins: [recordDemoWeb(web), ...plugins], watch: flags.watch });
     const heading = `Demo: focused crawl of the local test web for "${web.demo.keywords.join(' ')}" (strategy ${config.strategy}, budget ${config.maxPages})`;
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, heading, config.storageDir));
-    return 0;
+    return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined });
   } finally {
     await web.close();
   }

@@ -42,6 +42,7 @@ export interface CliFlags {
   allowPrivate?: boolean | string[];
   maxBody?: number;
   maxLinks?: number;
+  maxRssMb?: number;
   maxUrlLength?: number;
   maxRedirects?: number;
 }
@@ -143,6 +144,7 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
   set('maxLinksPerPage', flags.maxLinks);
   set('maxUrlLength', flags.maxUrlLength);
   set('maxRedirects', flags.maxRedirects);
+  set('maxRssMb', flags.maxRssMb);
   if (flags.matchers !== undefined) input.threads = { ...((file.threads as object | undefined) ?? {}), matchers: flags.matchers };
   const config = parseConfig(input, source);
   for (const t of config.topics) {

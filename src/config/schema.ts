@@ -156,6 +156,12 @@ export const CrawlConfigSchema = z
     maxUrlLength: z.number().int().min(64).default(2048),
     /** Redirect hops followed from one URL. */
     maxRedirects: z.number().int().min(0).max(50).default(10),
+    /**
+     * Memory ceiling: the crawl stops cleanly (state saved, resumable) once the crawler's resident
+     * memory passes this many MB. Absent: 90% of Node's heap limit (src/crawl/memory-ceiling.ts);
+     * 0: no ceiling.
+     */
+    maxRssMb: z.number().int().min(0).optional(),
     /** Tongyici Cilin file for the semantic tree (METHODS §2); absent = cosine only. */
     cilinPath: z.string().optional(),
     resume: z.boolean().default(false),

@@ -40,6 +40,7 @@ import { describeStop, SetAsideTally } from './stop-reason.js';
 import { crawlScorer } from './scorer.js';
 import { routePage } from './route.js';
 import { crawlPoliteFetch } from './polite-fetch.js';
+import { memoryCeilingMb, memoryOverrun, type MemoryOverrun } from './memory-ceiling.js';
 
 export type { CrawlContext, CrawlOptions, CrawlPlugin, CrawlResult, CrawlTimings, PageEvent, RelevantPage } from './types.js';
 import type { CrawlContext, CrawlOptions, CrawlPlugin, CrawlResult, CrawlTimings, RelevantPage } from './types.js';
@@ -188,6 +189,7 @@ async function crawlLocked(
     if (options.truth) truthCurve.push(tally.truthRelevant / tally.fetched);
     frontier.flush(); // the frontier's journal is never behind the crawl log
     crawlLog.append(entry);
+    checkMemory();
     for (const p of plugins) p.onRecord?.(entry, ctx);
     progress.update(progressStats());
   };
@@ -399,6 +401,18 @@ async function crawlLocked(
       : createBrowserFetcher(browserOptions);
 
   let stopReason = '';
+  // The memory ceiling (./memory-ceiling.ts): checked after each logged page and every second
+  // once a page is logged (a run stopped before its first page could not be resumed).
+  const ceilingMb = memoryCeilingMb(config.maxRssMb);
+  let memoryStop: MemoryOverrun | undefined;
+  function checkMemory(): void {
+    if (memoryStop || tally.fetched === 0) return;
+    memoryStop = memoryOverrun(ceilingMb);
+    if (!memoryStop) return;
+    stopReason = `memory ceiling (${memoryStop.rssMb} MB resident, ceiling ${memoryStop.ceilingMb} MB)`;
+    crawler.stop(stopReason);
+  }
+  const memoryTimer = ceilingMb > 0 ? setInterval(checkMemory, 1000).unref() : undefined;
   const timer =
     config.timeLimitSecs > 0
       ? setTimeout(() => {
@@ -422,6 +436,7 @@ async function crawlLocked(
     else await crawler.run();
   } finally {
     if (timer) clearTimeout(timer);
+    if (memoryTimer) clearInterval(memoryTimer);
     process.off('SIGINT', onSigint);
     options.signal?.removeEventListener('abort', onAbort);
     crawlLog.close();
@@ -438,7 +453,7 @@ async function crawlLocked(
   if (!stopReason) stopReason = describeStop({ fetched: final.fetched, budget: options.watch ? 0 : config.maxPages, setAside: setAside.counts() });
   await state.update((d) => {
     d.counters = final;
-    d.status = stopReason.startsWith('interrupted') ? 'interrupted' : 'finished';
+    d.status = stopReason.startsWith('interrupted') || memoryStop ? 'interrupted' : 'finished';
     d.finishedAt = new Date().toISOString();
   });
   const result: CrawlResult = {
@@ -457,6 +472,7 @@ async function crawlLocked(
     pagesPerSecond: final.fetched / (elapsedMs / 1000),
     frontierSize: frontier.size,
     stopReason,
+    ...(memoryStop ? { memoryStop } : {}),
     timings,
     summaryLines: [],
   };

@@ -131,6 +131,8 @@ export interface CrawlResult {
   pagesPerSecond: number;
   frontierSize: number;
   stopReason: string;
+  /** Set when the crawl stopped at the memory ceiling (config maxRssMb): resident MB and the ceiling. State is saved; `--resume` continues. */
+  memoryStop?: { rssMb: number; ceilingMb: number };
   /** Extra summary lines from plugins. */
   summaryLines: string[];
 }

@@ -28,6 +28,8 @@ export const RUN_FILES = {
   refused: 'refused.jsonl',
   /** Requests that are not pages (comment-API pages), fetched, failed or refused (src/crawl/polite-fetch.ts). */
   subRequests: 'subrequests.jsonl',
+  /** The demo's test-web origins, so `--resume` serves it again where the run left it (src/cli/demo.ts). */
+  testweb: 'testweb.json',
   reportDir: 'report',
 } as const;
 

@@ -36,6 +36,8 @@ export interface TestWebOptions {
   staticTurnsJsAt?: Date;
   /** Lines added to a site's robots.txt, by site key (`news2: 'Disallow: /api/comments'`), for tests of robots handling. */
   extraRobots?: Record<string, string>;
+  /** Serve each site exactly at this origin (site key → `http://127.0.0.x:port`), e.g. the origins of an earlier run being resumed. */
+  origins?: Record<string, string>;
 }
 export interface TopicTruth { id: string; label: string; keywords: string[] }
 export interface TunnelTruth {
@@ -140,7 +142,7 @@ export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> 
   let now = model.start;
   const requestLog: RequestLogEntry[] = [];
   const misc: MiscOptions = { slowPageMs: o.slowPageMs, staticTurnsJsAt: o.staticTurnsJsAt };
-  const servers = await startServers(model, () => now, requestLog, misc);
+  const servers = await startServers(model, () => now, requestLog, misc, opts.origins);
   const byOrigin = new Map([...servers.origins].map(([k, v]) => [v, k]));
   const locate = (url: string) => {
     let u: URL;

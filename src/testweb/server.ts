@@ -11,11 +11,11 @@ export interface SiteServers {
   close(): Promise<void>;
 }
 
-function listen(server: http.Server, host: string): Promise<AddressInfo> {
+function listen(server: http.Server, host: string, port = 0): Promise<AddressInfo> {
   return new Promise((ok, fail) => {
     const onError = (e: Error) => fail(e);
     server.once('error', onError);
-    server.listen(0, host, () => {
+    server.listen(port, host, () => {
       server.off('error', onError);
       ok(server.address() as AddressInfo);
     });
@@ -25,12 +25,15 @@ function listen(server: http.Server, host: string): Promise<AddressInfo> {
 /**
  * Start one server per site on 127.0.0.2, 127.0.0.3, … (distinct hostnames, ephemeral ports).
  * If a 127.0.0.x address cannot be bound, that site falls back to 127.0.0.1 on its own port.
+ * `fixedOrigins` (site key → `http://host:port`): listen exactly there instead (a resumed demo
+ * crawl needs the URLs it queued to answer again); an address in use is an error.
  */
 export async function startServers(
   model: WebModel,
   getNow: () => number,
   log: RequestLogEntry[],
   opts: MiscOptions,
+  fixedOrigins?: Record<string, string>,
 ): Promise<SiteServers> {
   const origins = new Map<string, string>();
   const servers: http.Server[] = [];
@@ -66,10 +69,21 @@ export async function startServers(
     });
     server.keepAliveTimeout = 2000;
     let addr: AddressInfo;
-    try {
-      addr = await listen(server, `127.0.0.${i + 2}`);
-    } catch {
-      addr = await listen(server, '127.0.0.1');
+    const fixed = fixedOrigins?.[site];
+    if (fixed) {
+      const u = new URL(fixed);
+      try {
+        addr = await listen(server, u.hostname, Number(u.port));
+      } catch (e) {
+        await Promise.all(servers.map((s) => new Promise<void>((ok) => s.close(() => ok()))));
+        throw new Error(`cannot listen on ${u.host} again: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+    } else {
+      try {
+        addr = await listen(server, `127.0.0.${i + 2}`);
+      } catch {
+        addr = await listen(server, '127.0.0.1');
+      }
     }
     origins.set(site, `http://${addr.address}:${addr.port}`);
     servers.push(server);

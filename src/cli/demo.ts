@@ -1,0 +1,71 @@
+/**
+ * What the demo and `--resume` share: the demo records its test web's origins in its run folder
+ * (runs/<id>/testweb.json), and `--resume` of such a run serves the test web again at exactly
+ * those origins, so the URLs the run queued answer again (before, they all failed as refused
+ * connections). Also the end of a crawl as the CLI reports it: exit code 3 and the command that
+ * continues a run stopped at the memory ceiling.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../config/errors.js';
+import type { CrawlPlugin, CrawlResult } from '../crawl/types.js';
+import { RUN_FILES } from '../store/run-dir.js';
+import type { TestWeb } from '../testweb/index.js';
+
+export interface DemoRecord {
+  /** Site key → origin the demo's test web served it at. */
+  origins: Record<string, string>;
+}
+
+/** A plugin that writes the demo's test-web origins into the run folder before the first page. */
+export function recordDemoWeb(web: TestWeb): CrawlPlugin {
+  return {
+    name: 'demo-web',
+    beforeRun(ctx) {
+      const path = join(ctx.runDir, RUN_FILES.testweb);
+      if (existsSync(path)) return; // a resumed demo keeps its record
+      const record: DemoRecord = { origins: Object.fromEntries(web.sites.map((s) => [s.key, s.origin])) };
+      writeFileSync(`${path}.tmp`, JSON.stringify(record, null, 2));
+      renameSync(`${path}.tmp`, path); // whole or absent, never half
+    },
+  };
+}
+
+/** The demo record of a run, or undefined when the run was not a demo. */
+export function readDemoRecord(runDir: string): DemoRecord | undefined {
+  const path = join(runDir, RUN_FILES.testweb);
+  if (!existsSync(path)) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as DemoRecord;
+  } catch (e) {
+    throw new UserError(`--resume: cannot read ${path}: ${(e as Error).message}`);
+  }
+}
+
+/** Start the demo's test web again at the origins of the run being resumed (one line when one is taken). */
+export async function restartDemoWeb(record: DemoRecord, runId: string): Promise<TestWeb> {
+  const { startTestWeb } = await import('../testweb/index.js');
+  try {
+    return await startTestWeb({ origins: record.origins });
+  } catch (e) {
+    throw new UserError(`--resume: run ${runId} crawled the demo's test web, which must answer at the same addresses again: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * The CLI's exit code for a finished crawl: 0, or 3 when it stopped at the memory ceiling; then
+ * the command that continues it goes to stderr (with a higher ceiling when one was set: the
+ * saved config would stop the resumed run at once).
+ */
+export function crawlExitCode(result: CrawlResult, opts: { storage: string; ceilingWasSet: boolean }): number {
+  const m = result.memoryStop;
+  if (!m) return 0;
+  const storage = opts.storage !== 'storage' ? ` --storage ${opts.storage}` : '';
+  const ceiling = opts.ceilingWasSet ? ` --max-rss-mb ${m.ceilingMb * 2}` : '';
+  process.stderr.write(
+    `Stopped at the memory ceiling: ${m.rssMb} MB resident, ceiling ${m.ceilingMb} MB. The run's state is saved; nothing is lost.\n` +
+      `Continue it with:  npm start -- --resume ${result.runId}${storage}${ceiling}\n` +
+      `(--max-rss-mb sets the ceiling; 0 = none)\n`,
+  );
+  return 3;
+}
