@@ -6,8 +6,9 @@
  * server given no host now listens on 127.0.0.1 only.
  *
  * This must run before @crawlee/browser-pool is first loaded, so it is the first import of the
- * modules that load Crawlee (src/fetch/crawler.ts, src/crawl/engine.ts, src/cli/main.ts); a test
- * crawls with the CLI and checks that no socket of the process listens beyond loopback.
+ * modules that load Crawlee (src/fetch/crawler.ts, src/crawl/engine.ts, src/cli/main.ts);
+ * test/listening-sockets.test.ts reads /proc during a browser crawl and checks that no socket of
+ * the crawler or a process it started listens beyond loopback (it fails without this patch).
  */
 import { createRequire } from 'node:module';
 
