@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { uniqueKeyOf } from '../src/frontier/url-key.js';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';
 import type { RunStateData } from '../src/store/run-state.js';
+import { killGroupWhen } from './helpers/kill.js';
 
 const root = join(import.meta.dirname, '..');
 const BUDGET = 14;
@@ -94,19 +95,7 @@ describe('the demo, stopped and resumed', () => {
     dirs.push(dir);
     const first = cli(dir, demoFlags);
     const firstDone = exited(first);
-    await new Promise<void>((resolve, reject) => {
-      const t = setInterval(() => {
-        if (logOf(dir).length >= 4) {
-          clearInterval(t);
-          process.kill(-first.pid!, 'SIGKILL');
-          resolve();
-        }
-      }, 50);
-      first.on('exit', () => {
-        clearInterval(t);
-        reject(new Error('the demo ended before it could be killed'));
-      });
-    });
+    await killGroupWhen(first, () => logOf(dir).length >= 4, 'the demo');
     expect((await firstDone).code).toBeNull(); // killed
     expect(logOf(dir).length).toBeLessThan(BUDGET);
     const origins = (JSON.parse(readFileSync(join(runDirOf(dir)!, 'testweb.json'), 'utf8')) as { origins: Record<string, string> }).origins;

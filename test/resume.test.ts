@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueKeyOf } from '../src/frontier/frontier.js';
 import { CrawlLog } from '../src/store/crawl-log.js';
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
+import { killGroupWhen } from './helpers/kill.js';
 
 const root = join(import.meta.dirname, '..');
 const BUDGET = 24;
@@ -64,19 +65,7 @@ describe('resume after kill -9', () => {
     const first = cli(['--config', 'crawl.json']);
     const firstDone = exited(first);
     // Wait until a third of the budget is in the log, then kill the whole process group.
-    await new Promise<void>((resolve, reject) => {
-      const t = setInterval(() => {
-        if (logLines() >= BUDGET / 3) {
-          clearInterval(t);
-          process.kill(-first.pid!, 'SIGKILL');
-          resolve();
-        }
-      }, 50);
-      first.on('exit', () => {
-        clearInterval(t);
-        reject(new Error('the first crawl ended before it could be killed'));
-      });
-    });
+    await killGroupWhen(first, () => logLines() >= BUDGET / 3, 'the first crawl');
     const killed = await firstDone;
     expect(killed.code).toBeNull(); // died by signal
     const before = logLines();
