@@ -12,8 +12,10 @@
  */
 import { createRequire } from 'node:module';
 
-const require = createRequire(import.meta.url);
-const chain = require('proxy-chain') as { Server: { prototype: { listen(cb?: unknown): Promise<void>; host?: string } } };
+// The proxy-chain browser-pool loads (resolved from there: as an installed package's dependency it
+// need not be hoisted next to ours).
+const fromBrowserPool = createRequire(createRequire(createRequire(import.meta.url).resolve('crawlee')).resolve('@crawlee/browser-pool'));
+const chain = fromBrowserPool('proxy-chain') as { Server: { prototype: { listen(cb?: unknown): Promise<void>; host?: string } } };
 const proto = chain.Server.prototype as { listen(cb?: unknown): Promise<void>; host?: string; __loopbackOnly?: boolean };
 if (!proto.__loopbackOnly) {
   const listen = proto.listen;
