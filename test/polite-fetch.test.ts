@@ -125,6 +125,13 @@ describe('polite fetch', () => {
     expect(!r.ok && r.reason).toMatch(/host busy/);
     expect(api.hits.length).toBe(before);
     politeness.ended(host);
+    // A delay longer than the request may wait (a page's comment budget) is not waited out.
+    const slow = createPoliteFetch({ gate: crawlGate(), politeness: new HostPoliteness({ perHostDelayMs: 600_000 }) });
+    expect((await slow({ url: `${api.origin}/api/comments?page=4`, kind: 'comment-api' })).ok).toBe(true);
+    const next = await slow({ url: `${api.origin}/api/comments?page=5`, kind: 'comment-api', maxWaitMs: 100 });
+    expect(next).toMatchObject({ ok: false, refused: false });
+    expect(!next.ok && next.reason).toMatch(/would not be free .* within 0\.1 s/);
+    expect(api.hits.filter((h) => h.path.endsWith('page=5'))).toEqual([]);
   });
 
   it('refuses what robots.txt disallows, forbidden addresses and schemes, and redirect hops to them, with reasons, before any request', async () => {

@@ -34,6 +34,8 @@ export interface PoliteRequest {
    */
   parent?: { url: string; fetchedAt: Date };
   accept?: string;
+  /** Longest wait for the host's delay for this request (default the fetch's maxWaitMs). */
+  maxWaitMs?: number;
 }
 
 export type PoliteResponse = { ok: true; url: string; status: number; body: Buffer } | { ok: false; refused: boolean; reason: string };
@@ -74,16 +76,17 @@ export function createPoliteFetch(o: PoliteFetchOptions & { initialCounts?: SubR
     o.record?.({ time: new Date().toISOString(), ...r });
   };
 
-  /** Wait until the host may take one more request; false when it stayed busy past maxWaitMs. */
-  async function waitForHost(host: string, parent: PoliteRequest['parent']): Promise<boolean> {
+  /** Wait until the host may take one more request; false when it would not within `limitMs`. */
+  async function waitForHost(host: string, parent: PoliteRequest['parent'], limitMs: number): Promise<boolean> {
     const own = parent && hostOf(parent.url) === host ? 1 : 0;
-    const deadline = Date.now() + maxWaitMs;
+    const deadline = Date.now() + limitMs;
     for (;;) {
       const now = p.now();
       const afterParent = parent ? parent.fetchedAt.getTime() + p.delayOf(host) - now : 0;
       const wait = Math.max(p.wait(host, now, own), afterParent);
       if (wait <= 0) return true;
-      if (Date.now() + Math.min(wait, BUSY_POLL_MS) > deadline) return false;
+      // A known wait past the limit is not waited out; a busy host is re-checked until the limit.
+      if (Date.now() + (Number.isFinite(wait) ? wait : BUSY_POLL_MS) > deadline) return false;
       await sleep(Number.isFinite(wait) ? Math.min(wait, 1000) : BUSY_POLL_MS);
     }
   }
@@ -103,8 +106,9 @@ export function createPoliteFetch(o: PoliteFetchOptions & { initialCounts?: SubR
       if (robots) return refuse(robots);
       const host = hostOf(url);
       const t0 = Date.now();
-      if (!(await waitForHost(host, req.parent))) {
-        const reason = `host busy: ${host} stayed busy for ${Math.round(maxWaitMs / 1000)} s`;
+      const limitMs = Math.max(0, req.maxWaitMs ?? maxWaitMs);
+      if (!(await waitForHost(host, req.parent, limitMs))) {
+        const reason = `host busy: ${host} would not be free for another request within ${(limitMs / 1000).toFixed(1)} s`;
         note({ ...base, url, outcome: 'failed', reason, waitedMs: Date.now() - t0 });
         return { ok: false, refused: false, reason };
       }

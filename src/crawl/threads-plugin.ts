@@ -32,6 +32,12 @@ import type { CrawlContext, CrawlPlugin, PageEvent } from './engine.js';
 import type { RenderedPage } from '../fetch/crawler.js';
 
 const HOUR_MS = 3_600_000;
+/**
+ * Most a page's comment-API requests may wait for their host's delay, all together: they run
+ * inside the page's handler, which Crawlee ends after navigationTimeoutSecs + 30 s; on a slow
+ * host (a long Crawl-delay) the later comment pages are left out, with the reason logged.
+ */
+const API_WAIT_BUDGET_MS = 20_000;
 
 
 export interface ThreadsPluginOptions {
@@ -50,7 +56,7 @@ export interface ThreadsPluginOptions {
    * GET a comment-API page (default: the crawl's polite fetch, ctx.fetch; the JSON body parsed).
    * Tests without a crawl pass their own.
    */
-  fetchJson?: (url: string, parent: { url: string; fetchedAt: Date }) => Promise<unknown>;
+  fetchJson?: (url: string, parent: { url: string; fetchedAt: Date }, maxWaitMs: number) => Promise<unknown>;
 }
 
 /** One reply that arrived after the thread's first visit (a line of replies.jsonl). */
@@ -251,9 +257,9 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
   // The crawl's polite fetching (gate, robots.txt, per-host delay, limits, sub-request log).
   const fetchJson =
     opts.fetchJson ??
-    (async (url: string, parent: { url: string; fetchedAt: Date }) => {
+    (async (url: string, parent: { url: string; fetchedAt: Date }, maxWaitMs: number) => {
       if (!ctx?.fetch) throw new Error('no polite fetch in this crawl context');
-      const res = await ctx.fetch({ url, kind: 'comment-api', parent });
+      const res = await ctx.fetch({ url, kind: 'comment-api', parent, maxWaitMs });
       if (!res.ok) throw new Error(res.refused ? `refused: ${res.reason}` : res.reason);
       return JSON.parse(res.body.toString('utf8')) as unknown;
     });
@@ -290,11 +296,12 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
   async function fetchApiPages(api: string[], have: XhrCapture[], max: number, parent: { url: string; fetchedAt: Date }): Promise<XhrCapture[]> {
     const got = new Set(have.map((x) => x.url));
     const out: XhrCapture[] = [];
+    const waitUntil = Date.now() + API_WAIT_BUDGET_MS;
     for (const url of api) {
       if (out.length >= max) break;
       if (got.has(url)) continue;
       try {
-        out.push({ url, json: await fetchJson(url, parent) });
+        out.push({ url, json: await fetchJson(url, parent, Math.max(0, waitUntil - Date.now())) });
         stats.apiPagesFetched++;
       } catch {
         // Not read (refused, robots.txt, HTTP error…): the reason is in the sub-request log.
