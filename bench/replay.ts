@@ -32,6 +32,7 @@ import { reportUserErrors } from '../src/cli/run.js';
 import { chromium } from 'playwright';
 import { PageJudge } from '../src/crawl/judge.js';
 import { analyzePage } from '../src/extract/page.js';
+import type { HarvestEstimate } from '../src/topic/page-classifier.js';
 import type { PageAnalysis } from '../src/extract/types.js';
 import { Frontier, uniqueKeyOf } from '../src/frontier/frontier.js';
 import { crawlUserData } from '../src/frontier/user-data.js';
@@ -137,13 +138,18 @@ export interface ReplayRun {
   strategy: string;
   fetched: number;
   curve: number[];
-  /** Fetch order: URL, truth, the crawler's own verdict, and the score it was fetched at. */
-  order: [string, boolean, boolean | null, number][];
+  /**
+   * Fetch order: URL, truth, the crawler's own verdict, the score it was fetched at, the learned
+   * judge's probability and the cosine rule's verdict (rel ≥ θ_page); null without an analysis.
+   */
+  order: [string, boolean, boolean | null, number, number | null, boolean | null][];
+  /** The crawler's own harvest estimate at the end (src/topic/page-classifier.ts). */
+  estimate: HarvestEstimate;
 }
 
 /** One crawl replayed: the engine's onPage path (judge → scorer → frontier) over cached analyses. */
-async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean }, strategy: StrategyName, score: Record<string, unknown>, robots?: RobotsCache): Promise<Pick<ReplayRun, 'curve' | 'order'>> {
-  const config = parseConfig({ topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score });
+async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine', robots?: RobotsCache): Promise<Pick<ReplayRun, 'curve' | 'order' | 'estimate'>> {
+  const config = parseConfig({ topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score, judge: judgeMode });
   const judge = await PageJudge.create(config);
   const scorer = crawlScorer(config, judge);
   const frontier = new Frontier({ maxPages: c.maxPages, maxDepth: config.maxDepth, robots });
@@ -157,8 +163,14 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
     const m = crawlUserData(req);
     const page = await cache.get(req.url);
     let relevant: boolean | null = null;
-    if (page.analysis) relevant = routePage(page.analysis, { url: req.url, userData: m, status: page.status }, { judge, scorer, frontier }).verdict.relevant;
-    else if (page.status >= 300) {
+    let probability: number | null = null;
+    let cosineVerdict: boolean | null = null;
+    if (page.analysis) {
+      const { verdict } = routePage(page.analysis, { url: req.url, userData: m, status: page.status }, { judge, scorer, frontier });
+      relevant = verdict.relevant;
+      probability = verdict.probability ?? null;
+      cosineVerdict = !verdict.neverRelevant && !verdict.outOfWindow && verdict.rel >= config.pageThreshold;
+    } else if (page.status >= 300) {
       // A dead link (no analysis cached for error answers): the scorer still learns the host answers 404.
       for (const u of scorer.onPageFetched({ url: req.url, parentUrl: m.parentUrl, depth: m.depth, rel: 0, relevant: false, links: [], status: page.status }))
         if (u.drop) frontier.drop(uniqueKeyOf(u.url), u.reason);
@@ -167,10 +179,10 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
     const truth = c.truth(req.url);
     if (truth) truthRelevant++;
     curve.push(truthRelevant / (curve.length + 1));
-    order.push([req.url, truth, relevant, m.score ?? 0]);
+    order.push([req.url, truth, relevant, m.score ?? 0, probability, cosineVerdict]);
     await frontier.requestManager.markRequestHandled(req);
   }
-  return { curve, order };
+  return { curve, order, estimate: judge.harvestEstimate(order.length) };
 }
 
 const pct = (x: number | undefined) => (x === undefined ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
@@ -186,14 +198,17 @@ async function main(): Promise<number> {
     .option('--split <which>', 'Wikispeedia topics: tune (not held out), holdout, all', 'all')
     .option('--strategies <list>', 'strategies', STRATEGIES.join(','))
     .option('--score <json>', 'score option overrides (JSON)', '{}')
+    .option('--judge <mode>', 'page judge: cosine (the default verdict) or learned', 'cosine')
     .option('--json <file>', 'write the curves here')
     .parse()
-    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; json?: string }>();
+    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string }>();
   const webs = o.web.split(',');
   for (const w of webs) if (w !== 'testweb' && w !== 'wikispeedia') throw new UserError(`--web: unknown web "${w}" (testweb, wikispeedia)`);
   const wantTopic = (id: string) => !o.topics || o.topics.split(',').includes(id);
   const strategies = o.strategies.split(',') as StrategyName[];
   for (const st of strategies) if (!(STRATEGIES as readonly string[]).includes(st)) throw new UserError(`--strategies: unknown strategy "${st}" (${STRATEGIES.join(', ')})`);
+  if (o.judge !== 'learned' && o.judge !== 'cosine') throw new UserError(`--judge must be learned or cosine, got "${o.judge}"`);
+  const judgeMode = o.judge;
   if (!['tune', 'holdout', 'all'].includes(o.split)) throw new UserError(`--split must be tune, holdout or all, got "${o.split}"`);
   for (const [flag, v] of [['--test-pages', o.testPages], ['--wiki-pages', o.wikiPages], ['--wiki-seeds', o.wikiSeeds]] as const) {
     if (!Number.isInteger(Number(v)) || Number(v) < 1) throw new UserError(`${flag} must be a positive integer, got "${v}"`);
@@ -210,7 +225,8 @@ async function main(): Promise<number> {
   const report = (web: string, topic: string, budget: number) => {
     const mine = runs.filter((r) => r.web === web && r.topic === topic);
     const marks = [...new Set([50, 150, 500].filter((x) => x < budget).concat(budget))];
-    process.stdout.write(`${web}/${topic}  ` + mine.map((r) => `${r.strategy} ${marks.map((k) => pct(r.curve[Math.min(k, r.curve.length) - 1])).join('/')}`).join('  ') + '\n');
+    const est = (r: ReplayRun) => (r.strategy === 'combined' ? ` (est ${pct(r.estimate.mean)} [${pct(r.estimate.low)},${pct(r.estimate.high)}] judged ${pct(r.order.filter((x) => x[2]).length / r.order.length)})` : '');
+    process.stdout.write(`${web}/${topic}  ` + mine.map((r) => `${r.strategy} ${marks.map((k) => pct(r.curve[Math.min(k, r.curve.length) - 1])).join('/')}${est(r)}`).join('  ') + '\n');
   };
 
   if (webs.includes('testweb')) {
@@ -223,7 +239,7 @@ async function main(): Promise<number> {
       const budget = Number(o.testPages);
       for (const t of web.topics.filter((t) => wantTopic(t.id))) {
         for (const s of strategies) {
-          const r = await replay(cache, { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score, robots);
+          const r = await replay(cache, { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score, judgeMode, robots);
           runs.push({ web: 'testweb', topic: t.id, relevantAvailable: web.relevantTotal(t.id), strategy: s, fetched: r.curve.length, ...r });
         }
         report('testweb', t.id, budget);
@@ -247,7 +263,7 @@ async function main(): Promise<number> {
         for (const t of web.topics.filter((t) => wantTopic(t.id) && inSplit(t.holdout))) {
           const seeds = web.seeds(t.id, Number(o.wikiSeeds), new Rng(hash32(`seeds:${t.id}:1`)));
           for (const s of strategies) {
-            const r = await replay(cache, { seeds, keywords: t.query, maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score);
+            const r = await replay(cache, { seeds, keywords: t.query, maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score, judgeMode);
             runs.push({ web: 'wikispeedia', topic: t.id, relevantAvailable: web.relevantTotal(t.id), holdout: t.holdout, strategy: s, fetched: r.curve.length, ...r });
           }
           report('wikispeedia', t.id, budget);
@@ -271,11 +287,30 @@ async function main(): Promise<number> {
       const judged = mine.filter((r) => r.strategy === 'bfs').length ? mine.filter((r) => r.strategy === 'bfs') : mine;
       let tp = 0, fp = 0, fn = 0;
       for (const r of judged) for (const [, truth, verdict] of r.order) if (verdict !== null) verdict ? (truth ? tp++ : fp++) : truth && fn++;
+      // Calibration on the same pages: Brier score and expected calibration error (10 bins) of the
+      // learned probability, against the cosine rule's 0/1 verdict read as a probability.
+      const cal = judged.flatMap((r) => r.order.filter((x) => x[4] !== null).map((x) => ({ truth: x[1] ? 1 : 0, p: x[4] as number, cos: x[5] ? 1 : 0 })));
+      const brier = (f: (x: (typeof cal)[number]) => number) => cal.reduce((a, x) => a + (f(x) - x.truth) ** 2, 0) / Math.max(1, cal.length);
+      const ece = (f: (x: (typeof cal)[number]) => number) => {
+        let e = 0;
+        for (let b = 0; b < 10; b++) {
+          const bin = cal.filter((x) => Math.min(9, Math.floor(f(x) * 10)) === b);
+          if (bin.length) e += Math.abs(bin.reduce((a, x) => a + f(x) - x.truth, 0)) / cal.length;
+        }
+        return e;
+      };
       // The crawler's self-reported harvest (its own verdicts) against the truth, at the budget.
-      const gaps = mine.filter((r) => r.strategy === 'combined').map((r) => r.order.filter((x) => x[2]).length / r.order.length - (r.curve.at(-1) ?? 0));
+      const combinedRuns = mine.filter((r) => r.strategy === 'combined');
+      const gaps = combinedRuns.map((r) => r.order.filter((x) => x[2]).length / r.order.length - (r.curve.at(-1) ?? 0));
+      // Its estimate with a 90% interval: the gap of the mean, and how often the interval holds the truth.
+      const estGaps = combinedRuns.map((r) => r.estimate.mean - (r.curve.at(-1) ?? 0));
+      const covered = combinedRuns.filter((r) => { const t = r.curve.at(-1) ?? 0; return r.estimate.low <= t && t <= r.estimate.high; }).length;
+      const meanPts = (xs: number[]) => (100 * xs.reduce((x, y) => x + y, 0) / Math.max(1, xs.length)).toFixed(1);
       process.stdout.write(
         `${web} ${name}: judge on ${judged[0].strategy} pages precision ${(tp / Math.max(1, tp + fp)).toFixed(3)} recall ${(tp / Math.max(1, tp + fn)).toFixed(3)}` +
-          (gaps.length ? `; combined's judged harvest minus true harvest at the budget: mean ${(100 * gaps.reduce((x, y) => x + y, 0) / gaps.length).toFixed(1)} points, worst ${(100 * Math.max(...gaps.map(Math.abs))).toFixed(1)}` : '') +
+          `; Brier ${brier((x) => x.p).toFixed(4)} (cosine rule ${brier((x) => x.cos).toFixed(4)}), ECE ${ece((x) => x.p).toFixed(4)} (cosine rule ${ece((x) => x.cos).toFixed(4)})` +
+          (gaps.length ? `; combined's judged harvest minus true harvest at the budget: mean ${meanPts(gaps)} points, worst ${(100 * Math.max(...gaps.map(Math.abs))).toFixed(1)}` : '') +
+          (estGaps.length ? `; estimate minus true: mean ${meanPts(estGaps)} points, worst ${(100 * Math.max(...estGaps.map(Math.abs))).toFixed(1)}, 90% interval holds the truth ${covered}/${combinedRuns.length}, mean width ${meanPts(combinedRuns.map((r) => r.estimate.high - r.estimate.low))} points` : '') +
           '\n',
       );
       const byTopic = new Map<string, TopicRuns>();

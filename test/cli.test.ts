@@ -44,6 +44,10 @@ describe('CLI: user mistakes get one clear line, not a stack trace', () => {
     expectOneCleanError(await cli(['--topic', '地震', '--seeds', 'htp:/nope']), /seed "htp:\/nope" is not (a valid|an http)/);
   });
 
+  it('malformed negative page URL', async () => {
+    expectOneCleanError(await cli(['--topic', '地震', '--seeds', 'http://127.0.0.1:9/', '--negative', 'ftp://x/']), /negative page "ftp:\/\/x\/" is not an http\(s\) URL/);
+  });
+
   it('empty topic', async () => {
     expectOneCleanError(await cli(['--topic', '  ', '--seeds', 'http://127.0.0.1:9/']), /topic is empty/);
   });

@@ -81,6 +81,7 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     )
     .option('-t, --topic <keywords>', 'topic keywords, space separated; "term:2" gives a weight')
     .option('-s, --seeds <urls...>', 'seed URLs (fetched first)')
+    .option('--negative <urls...>', 'pages that are NOT about the topic: the judge\'s negative examples (fetched once, not crawled)')
     .option('-c, --config <file>', 'config or topic file (JSON or YAML), validated by the same schema')
     .option('--strategy <name>', `URL ordering: ${STRATEGIES.join(', ')}${def(d.strategy)}`)
     .option('-n, --max-pages <n>', `page budget (the frontier itself is never capped)${def(d.maxPages)}`, intArg('--max-pages'))
@@ -135,6 +136,8 @@ export function formatSummary(r: CrawlResult, heading: string, storageAsGiven = 
     `  pages fetched     ${c.fetched} in ${(r.elapsedMs / 1000).toFixed(1)} s (${r.pagesPerSecond.toFixed(2)} pages/s)`,
     `  relevant (judged) ${c.relevant}  harvest rate ${pct(r.harvestRate)}`,
   ];
+  const e = r.harvestEstimate;
+  if (e && e.pages > 0) lines.push(`  harvest estimate  ${pct(e.mean)} (90% interval ${pct(e.low)}–${pct(e.high)}), the judge's calibrated estimate, not the truth`);
   if (r.truthHarvestRate !== undefined) {
     lines.push(`  relevant (truth)  harvest rate ${pct(r.truthHarvestRate)} against the test web's ground truth`);
   }

@@ -11,6 +11,8 @@ import { parseConfig, type CrawlConfig, type CrawlConfigInput } from '../config/
 export interface CliFlags {
   topic?: string;
   seeds?: string[];
+  /** --negative: the topic's negative example pages. */
+  negative?: string[];
   config?: string;
   strategy?: string;
   maxPages?: number;
@@ -105,13 +107,14 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
     ...(flags.timeDistribution ? { distribution: flags.timeDistribution } : {}),
   };
   const search = flags.search ? { provider: flags.search, ...(flags.searchK ? { topK: flags.searchK } : {}) } : undefined;
-  if (flags.topic !== undefined || flags.seeds || search || Object.keys(time).length) {
+  if (flags.topic !== undefined || flags.seeds || flags.negative || search || Object.keys(time).length) {
     const fileTopic = (file.topics?.[0] ?? {}) as Record<string, unknown>;
     input.topics = [
       {
         ...fileTopic,
         ...(flags.topic !== undefined ? { keywords: parseKeywords(flags.topic) } : {}),
         ...(flags.seeds ? { seeds: flags.seeds.map((s) => checkUrl(s)) } : {}),
+        ...(flags.negative ? { negativeSeeds: flags.negative.map((s) => checkUrl(s, 'negative page')) } : {}),
         ...(search ? { search } : {}),
         ...(Object.keys(time).length ? { time: { ...((fileTopic.time as object) ?? {}), ...time } } : {}),
       },

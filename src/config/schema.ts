@@ -42,6 +42,8 @@ export const TopicSchema = z
     name: z.string().min(1).optional(),
     keywords: z.array(KeywordSchema).min(1, 'a topic needs at least one keyword'),
     seeds: z.array(z.string().url()).default([]),
+    /** Pages that are NOT about the topic (the judge's negative examples; fetched once, not crawled). */
+    negativeSeeds: z.array(z.string().url()).optional(),
     search: SearchSeedingSchema.optional(),
     time: TimeIntentSchema.optional(),
     /** Relevance threshold θ_page for this topic (METHODS §1). */
@@ -116,6 +118,14 @@ export const CrawlConfigSchema = z
      * 0.05 maximised F1 against ground truth on the test web (README, Calibration).
      */
     pageThreshold: z.number().min(0).max(1).default(0.05),
+    /**
+     * How a page is judged relevant (issue #15): `cosine` = the rule rel ≥ θ_page (METHODS §1);
+     * `learned` = the page classifier's calibrated probability ≥ ½ (src/topic/page-classifier.ts;
+     * the cosine relative to θ_page is one of its features and its starting rule). The default
+     * stays `cosine`: the learned verdict lowered Wikispeedia's harvest (README, Benchmarks). The
+     * classifier's probability and harvest estimate are computed either way.
+     */
+    judge: z.enum(['learned', 'cosine']).default('cosine'),
     /** Politeness: minimum delay between two requests to one host, in milliseconds. */
     perHostDelayMs: z.number().int().nonnegative().default(0),
     perHostConcurrency: z.number().int().positive().default(2),

@@ -34,7 +34,7 @@ import { JsonLinesWriter } from '../store/jsonl.js';
 import { RunState } from '../store/run-state.js';
 import { CountTally, type RunCounts } from '../report/counts.js';
 import { datasetName, RunDir } from '../store/run-dir.js';
-import { PageJudge } from './judge.js';
+import { learnNegativeSeeds, PageJudge } from './judge.js';
 import { discoverSeeds } from './seeding.js';
 import { describeStop, SetAsideTally } from './stop-reason.js';
 import { crawlScorer } from './scorer.js';
@@ -167,6 +167,7 @@ async function crawlLocked(
     const r = frontier.restore(resumed.frontier, (key, url) => resumed.fetchedKeys.has(key) || resumed.fetchedKeys.has(uniqueKeyOf(url)));
     progress.log(`Resuming run ${runId}: ${resumed.log.length} pages already fetched, ${r.queued} URLs queued (${r.requeued} in flight at the stop, queued again)`);
   }
+  await learnNegativeSeeds(config, judge, gate, robots, (l) => progress.log(l));
   for (const url of seeds) {
     gate.allowOrigin(url); // seeds found by search: their exact origins, like given seeds
     const s = scorer.seedScore(url);
@@ -466,6 +467,7 @@ async function crawlLocked(
     failed: final.failed,
     counts: final,
     harvestRate: final.fetched ? final.relevant / final.fetched : 0,
+    harvestEstimate: judge.harvestEstimate(final.fetched),
     truthHarvestRate: options.truth ? (final.fetched ? (final.truthRelevant ?? 0) / final.fetched : 0) : undefined,
     truthCurve: options.truth ? truthCurve : undefined,
     elapsedMs,

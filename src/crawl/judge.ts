@@ -2,19 +2,40 @@
  * Routes one analysed page into the topic model: builds its position-weighted fields
  * (METHODS §0), asks for rel(p) (§1–§2), grows the seed set, and measures each link context
  * against the topic (§3.1 cos(T, A_u), §3.2 f_anchor).
+ *
+ * The verdict (issue #15) is the learned page classifier's calibrated probability
+ * (src/topic/page-classifier.ts) over the cosine, simD and the topic's term model
+ * (src/topic/term-model.ts), learned from the seeds, the user's negative pages and the crawl's
+ * confident verdicts; `judge: 'cosine'` keeps the fixed rule rel ≥ θ_page.
  */
 import type { CrawlConfig } from '../config/schema.js';
+import { analyzePage } from '../extract/page.js';
+import type { FetchGate } from '../fetch/gate.js';
+import { gatedFetchText } from '../fetch/gated-request.js';
+import { ROBOTS_TOKEN } from '../fetch/gate-proxy.js';
+import type { RobotsCache } from '../frontier/robots.js';
 import type { LinkInfo, PageAnalysis } from '../extract/types.js';
 import { urlTokens } from '../text/tokenize.js';
 import type { PageFields } from '../text/vector.js';
 import { MultiTopicModel, type Relevance } from '../topic/model.js';
+import { PageClassifier, type HarvestEstimate, type PageEvidence } from '../topic/page-classifier.js';
 import { loadThesaurus } from '../topic/semantic.js';
+import { TopicTermModel } from '../topic/term-model.js';
+import type { SparseVector } from '../text/vector.js';
 import { neverRelevant, type NeverRelevant } from './never-relevant.js';
 
 export type Verdict = Relevance & {
   /** Set when the page can never be relevant (non-2xx, error page, boilerplate only, login wall): rel 0, not a seed. */
   neverRelevant?: NeverRelevant;
+  /** Calibrated P(relevant) from the learned judge (0 for a page that can never be relevant). */
+  probability?: number;
+  /** The term model's evidence for the topic (src/topic/term-model.ts). */
+  evidence?: number;
+  /** The same for the user's negative pages (0 without any). */
+  negativeEvidence?: number;
 };
+
+export type JudgeMode = 'learned' | 'cosine';
 
 export interface JudgeCall {
   /** Seed pages define the topic's seed set D (METHODS §1). */
@@ -29,9 +50,26 @@ export interface JudgeCall {
 
 export class PageJudge {
   private readonly keywordTerms: Set<string>;
+  /** Each topic's term distribution learned from its keywords, seeds and grown seed set. */
+  private readonly terms: Map<string, TopicTermModel>;
+  /** Each topic's learned page classifier. */
+  readonly classifiers: Map<string, PageClassifier>;
+  /** Pages judged (every call of judge()), for the harvest estimate's denominator. */
+  private judged = 0;
 
-  private constructor(readonly model: MultiTopicModel) {
+  private constructor(
+    readonly model: MultiTopicModel,
+    readonly mode: JudgeMode = 'learned',
+    randomSeed = 1,
+  ) {
     this.keywordTerms = new Set(model.topics.flatMap((t) => [...t.keywordTf.keys()]));
+    this.terms = new Map(model.topics.map((t) => [t.id, new TopicTermModel(t.keywordTf)]));
+    this.classifiers = new Map(model.topics.map((t, i) => [t.id, new PageClassifier({ threshold: t.threshold, randomSeed: randomSeed + i })]));
+  }
+
+  /** A judge over a model built elsewhere (tests, benches). */
+  static over(model: MultiTopicModel, mode: JudgeMode = 'learned'): PageJudge {
+    return new PageJudge(model, mode);
   }
 
   static async create(config: CrawlConfig, notice?: (line: string) => void): Promise<PageJudge> {
@@ -45,7 +83,7 @@ export class PageJudge {
         ? `semantic tree loaded (${config.cilinPath}): relevance = λ·cos + (1-λ)·sem (METHODS §2)`
         : 'no thesaurus configured (--cilin): relevance uses the keyword cosine alone',
     );
-    return new PageJudge(model);
+    return new PageJudge(model, config.judge, config.randomSeed);
   }
 
   static fields(analysis: PageAnalysis, anchorText?: string): PageFields {
@@ -53,6 +91,7 @@ export class PageJudge {
   }
 
   judge(analysis: PageAnalysis, call: JudgeCall): Verdict {
+    this.judged++;
     // Not a page of content: no relevance, no seed, not counted in the IDF (src/crawl/never-relevant.ts).
     const never = neverRelevant({
       status: call.status,
@@ -62,19 +101,82 @@ export class PageJudge {
       html: call.html,
       linkTexts: analysis.links.map((l) => l.anchorText),
     });
-    if (never) return { rel: 0, cosine: 0, simD: 0, topicId: this.model.topics[0].id, relevant: false, neverRelevant: never };
+    const topic0 = this.model.topics[0].id;
+    if (never) {
+      this.classifiers.get(topic0)!.noteCertainNegative();
+      return { rel: 0, cosine: 0, simD: 0, topicId: topic0, relevant: false, neverRelevant: never, probability: 0 };
+    }
     const fields = PageJudge.fields(analysis, call.anchorText);
     const publishTime = analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined;
-    const verdict = this.model.relevance(fields, { publishTime });
+    let tf: SparseVector | undefined;
+    const verdict: Verdict = this.model.relevance(fields, { publishTime, onTermFrequencies: (x) => (tf = x) });
+    if (tf) for (const t of this.terms.values()) t.observe(tf);
+    const classifier = this.classifiers.get(verdict.topicId)!;
+    if (verdict.outOfWindow || !tf) {
+      classifier.noteCertainNegative();
+      return { ...verdict, probability: 0 };
+    }
+    const terms = this.terms.get(verdict.topicId)!;
+    const topic = this.model.topic(verdict.topicId);
+    // Measured before the page can become an example, so a seed is judged as any page would be.
+    const ev = this.evidenceOf(verdict, tf, terms);
+    verdict.evidence = ev.evidence;
+    verdict.negativeEvidence = ev.negativeEvidence;
+    verdict.probability = classifier.judge(ev);
+    if (this.mode === 'learned') verdict.relevant = verdict.probability >= 0.5;
     if (call.isSeed) {
-      // A seed joins D (METHODS §1) only when it is itself about the topic: a portal home page
-      // given as an entry point would otherwise pull simD towards navigation pages.
-      const topic = this.model.topic(verdict.topicId);
-      if (verdict.cosine >= topic.threshold) topic.addSeedDocument(fields);
-    } else {
-      this.model.maybeGrowSeedSet(fields, verdict);
+      // A seed joins D (METHODS §1) and the positive examples only when it is itself about the
+      // topic: a portal home page given as an entry point would otherwise teach navigation pages.
+      if (verdict.cosine >= topic.threshold) {
+        topic.addSeedDocument(fields);
+        terms.addExample(tf);
+        classifier.addExample(ev, true);
+      }
+    } else if (this.model.maybeGrowSeedSet(fields, verdict)) {
+      terms.addExample(tf);
+      classifier.addExample(ev, true);
     }
     return verdict;
+  }
+
+  private evidenceOf(verdict: Relevance, tf: SparseVector, terms: TopicTermModel): PageEvidence {
+    return { cosine: verdict.cosine, simD: verdict.simD, evidence: terms.evidence(tf), negativeEvidence: terms.negativeEvidence(tf) };
+  }
+
+  /**
+   * A page the user says is off-topic (`negativeSeeds`, `--negative`): a negative example of
+   * its topic (the topic named, else the one it is nearest), never crawled further.
+   */
+  addNegativeExample(analysis: PageAnalysis, topicId?: string): void {
+    const fields = PageJudge.fields(analysis);
+    let tf: SparseVector | undefined;
+    const verdict = this.model.relevance(fields, { onTermFrequencies: (x) => (tf = x) });
+    if (!tf) return;
+    for (const t of this.terms.values()) t.observe(tf);
+    const id = topicId ?? verdict.topicId;
+    const terms = this.terms.get(id)!;
+    terms.addNegativeExample(tf);
+    this.classifiers.get(id)!.addExample(this.evidenceOf(verdict, tf, terms), false);
+  }
+
+  /**
+   * The crawl's own harvest estimate: the learned judge's mean calibrated probability over the
+   * pages it judged (those it never saw, such as failed fetches, count as not relevant), with
+   * a 90% interval; `fetched` is the crawl's page count (default: the pages judged).
+   */
+  harvestEstimate(fetched = this.judged): HarvestEstimate {
+    const parts = [...this.classifiers.values()].map((c) => c.estimate()).filter((e) => e.pages > 0);
+    const n = Math.max(fetched, parts.reduce((a, e) => a + e.pages, 0));
+    if (n === 0) return { mean: 0, low: 0, high: 1, pages: 0 };
+    // Topics' shares add; their interval half-widths add in quadrature (independent fits).
+    let mean = 0, lowVar = 0, highVar = 0;
+    for (const e of parts) {
+      const f = e.pages / n;
+      mean += f * e.mean;
+      lowVar += (f * (e.mean - e.low)) ** 2;
+      highVar += (f * (e.high - e.mean)) ** 2;
+    }
+    return { mean, low: Math.max(0, mean - Math.sqrt(lowVar)), high: Math.min(1, mean + Math.sqrt(highVar)), pages: n };
   }
 
   /** The link context A_u: anchor text, title/alt, text around the link, URL tokens (§3.1). */
@@ -93,5 +195,26 @@ export class PageJudge {
     let hits = 0;
     for (const k of this.keywordTerms) if (terms.has(k)) hits++;
     return hits / this.keywordTerms.size;
+  }
+}
+
+/**
+ * Fetch each topic's negative pages (`negativeSeeds`, `--negative`) once, through the fetch gate
+ * and robots.txt like any fetch, and teach them to the judge as negative examples. A page that
+ * cannot be fetched is skipped with a notice: the crawl can go on without it.
+ */
+export async function learnNegativeSeeds(config: CrawlConfig, judge: PageJudge, gate: FetchGate, robots: RobotsCache | undefined, notice: (line: string) => void): Promise<void> {
+  for (const [i, topic] of config.topics.entries()) {
+    for (const url of topic.negativeSeeds ?? []) {
+      gate.allowOrigin(url); // named by the user, like a seed
+      const blocked = await robots?.block(url);
+      const got = blocked ? undefined : await gatedFetchText(gate, url, { timeoutMs: 15_000, userAgent: ROBOTS_TOKEN });
+      if (!got || got.status < 200 || got.status >= 300 || !got.text) {
+        notice(`negative page skipped: ${url} (${blocked ?? (got ? `HTTP ${got.status}` : 'unreachable or refused by the fetch gate')})`);
+        continue;
+      }
+      judge.addNegativeExample(analyzePage({ html: got.text, url, fetchedAt: new Date() }), judge.model.topics[i].id);
+      notice(`negative example learned: ${url}`);
+    }
   }
 }

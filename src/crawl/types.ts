@@ -1,3 +1,4 @@
+import type { HarvestEstimate } from '../topic/page-classifier.js';
 /**
  * The engine's public shapes: what a plugin sees and may do, a crawl's options and its result
  * (kept apart from the engine so plugins and the library read them without the engine's code).
@@ -121,6 +122,8 @@ export interface CrawlResult {
   counts: RunCounts;
   /** Relevant (as judged by the crawler) / fetched. */
   harvestRate: number;
+  /** The learned judge's own estimate of the harvest, with a 90% interval (src/topic/page-classifier.ts). */
+  harvestEstimate?: HarvestEstimate;
   /** Relevant by ground truth / fetched, when a truth function was given. */
   truthHarvestRate?: number;
   /** Ground-truth harvest-rate curve: value after each fetched page. */

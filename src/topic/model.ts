@@ -90,6 +90,8 @@ export interface RelevanceCall {
   /** Count the page in the IDF statistics first (once per URL); default true. */
   observe?: boolean;
   publishTime?: Date;
+  /** Receives the page's position-weighted TF (so a caller can learn from it without tokenizing twice). */
+  onTermFrequencies?: (tf: SparseVector) => void;
 }
 
 /** Whatever the engine needs from one topic or several. */
@@ -357,6 +359,7 @@ export class MultiTopicModel implements RelevanceModel {
   relevance(fields: PageFields, call: RelevanceCall = {}): Relevance {
     const tf = weightedTermFrequencies(fields, this.weights, this.analyze);
     if (call.observe ?? true) this.observer.observe(fields, tf);
+    call.onTermFrequencies?.(tf);
     const v = applyIdf(tf, this.stats);
     // One topic: nothing to classify (and no centre to compute).
     const { topicId, centreCosine } = this.topics.length === 1 ? { topicId: this.topics[0].id, centreCosine: undefined } : this.classify(v);
