@@ -390,15 +390,21 @@ async function crawlLocked(
         }
       : undefined,
   };
-  // The adaptive fetcher's own HTTP requests ask the gate on every hop (their browser renders use the proxy).
-  const checkUrl = async (url: string) => {
-    const v = await gate.check(url);
-    if (!v.ok) throw new Error(`refused: ${v.reason}`);
+  // The adaptive fetcher's own document requests: the gate, robots and per-host schedule on every hop, as the gate proxy's.
+  const documentFetch = {
+    gate,
+    robotsBlock: robots ? (url: string) => robots.block(url) : undefined,
+    hostSchedule: frontier.politeness,
+    onDecision: (d: { url: string; outcome: string; reason?: string }) => {
+      if (d.outcome === 'refused') noteRefused(d.url, d.reason ?? 'refused', 'request');
+    },
+    maxBytes: config.maxBodyBytes,
+    maxRedirects: config.maxRedirects,
   };
   const crawler: Fetcher = !browserOptions
     ? createHttpFetcher({ ...fetchOptions, gateProxy })
     : config.fetcher === 'adaptive'
-      ? createAdaptiveFetcher({ ...browserOptions, documentFetch: { checkUrl, maxBytes: config.maxBodyBytes, maxRedirects: config.maxRedirects }, policy: new AdaptivePolicy({ ...config.adaptive, randomSeed: config.randomSeed }) })
+      ? createAdaptiveFetcher({ ...browserOptions, documentFetch, policy: new AdaptivePolicy({ ...config.adaptive, randomSeed: config.randomSeed }) })
       : createBrowserFetcher(browserOptions);
 
   let stopReason = '';

@@ -25,6 +25,9 @@ import type { PageAnalysis } from '../extract/types.js';
 import { Rng } from '../testweb/rng.js';
 import { createBrowserFetcher, type BrowserFetcherOptions, type RenderedPage } from './crawler.js';
 import { hostOf } from '../frontier/url-key.js';
+import type { FetchGate } from './gate.js';
+import { UA_TOKEN } from './gate-proxy.js';
+import { DEFAULT_MAX_BODY_BYTES, GatedFetchError, gatedRequest, type GatedResponse } from './gated-request.js';
 
 // ---------------------------------------------------------------- URL patterns
 
@@ -327,65 +330,121 @@ export interface FetchedDocument {
   body: Buffer;
 }
 
+/** The crawl's per-host schedule (the frontier's HostPoliteness): redirect hops are paced by it too. */
+export interface HostSchedule {
+  /** Milliseconds until the host's delay since its last request has passed. */
+  paceWait(host: string): number;
+  /** A request the frontier did not hand out (a redirect hop) reached the host now. */
+  touched(host: string): void;
+}
+
 export interface DocumentFetchOptions {
+  /** The crawl's fetch gate: every hop is checked (after DNS) and requested at the checked address. */
+  gate: FetchGate;
+  /** Milliseconds for the whole chain (every hop, headers and body). */
   timeoutMs: number;
+  /** Largest body, decompressed. */
   maxBytes: number;
   maxRedirects: number;
   userAgent: string;
-  /** Called on every URL before it is requested (the first and each redirect hop); throw to refuse. */
-  checkUrl?(url: string): Promise<void> | void;
+  /** robots.txt for redirect hops (the frontier checked the first URL): the reason, or undefined when allowed. */
+  robotsBlock?(url: string): Promise<string | undefined>;
+  /** Redirect hops wait for their host's delay like hand-outs, and count as its last request. */
+  hostSchedule?: HostSchedule;
+  /** Observer of every refused or failed hop and every fetched one (the crawl's refused.jsonl). */
+  onDecision?(d: { url: string; outcome: 'fetched' | 'refused' | 'error'; reason?: string; status?: number }): void;
 }
 
-/** Same family as what Chromium sends, so servers answer both paths alike. */
-export const HTTP_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
-export const DEFAULT_DOCUMENT_FETCH: DocumentFetchOptions = { timeoutMs: 30_000, maxBytes: 16 * 2 ** 20, maxRedirects: 10, userAgent: HTTP_USER_AGENT };
+/**
+ * Same family as what Chromium sends, so servers answer both paths alike, with the robots.txt
+ * product token (the one robots rules are matched by, as the gate proxy adds to the browser's).
+ */
+export const HTTP_USER_AGENT = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 ${UA_TOKEN}`;
+export const DEFAULT_DOCUMENT_FETCH: Omit<DocumentFetchOptions, 'gate'> = { timeoutMs: 30_000, maxBytes: DEFAULT_MAX_BODY_BYTES, maxRedirects: 10, userAgent: HTTP_USER_AGENT };
+
+/** A document that could not be fetched: `code` as gatedRequest's (refused, too-large, timeout, ECONNRESET…) or redirect-chain. */
+export class DocumentFetchError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(`${code}: ${message}`);
+  }
+}
+
+const withoutHash = (url: string) => url.replace(/#.*$/, '');
+const sleep = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 
 /**
- * GET one document: redirects followed hop by hop (each hop checked, loops refused), the body
- * read up to `maxBytes` (over it: an error, as a page that is too large), bytes kept undecoded so
- * the charset (GBK, Big5, …) is decided by src/extract/encoding.ts exactly as for the HTTP fetcher.
+ * GET one document the way the gate proxy fetches for the browser: each hop through the fetch
+ * gate (scheme, lists, private addresses after DNS, the connection pinned to the checked
+ * address) by `gatedRequest` (decompressed-size and time limits), redirect hops also checked
+ * against robots.txt and paced by their host's delay, loops and over-long chains refused. Bytes
+ * are kept undecoded so the charset (GBK, Big5, …) is decided by src/extract/encoding.ts exactly
+ * as for the HTTP fetcher.
  */
-export async function fetchDocument(url: string, opts: DocumentFetchOptions = DEFAULT_DOCUMENT_FETCH): Promise<FetchedDocument> {
+export async function fetchDocument(url: string, opts: DocumentFetchOptions): Promise<FetchedDocument> {
   const chain: FetchedDocument['chain'] = [];
   const seen = new Set<string>();
-  const signal = AbortSignal.timeout(opts.timeoutMs);
+  const deadline = Date.now() + opts.timeoutMs;
   let current = url;
+  const fail = (code: string, message: string, outcome: 'refused' | 'error' = 'refused'): never => {
+    opts.onDecision?.({ url: current, outcome, reason: `${code}: ${message}` });
+    throw new DocumentFetchError(code, message);
+  };
   for (let hop = 0; ; hop++) {
-    if (seen.has(current)) throw new Error(`redirect loop at ${current}`);
-    if (hop > opts.maxRedirects) throw new Error(`more than ${opts.maxRedirects} redirects`);
+    if (seen.has(current)) fail('redirect-chain', `redirect loop at ${current}`);
+    if (hop > opts.maxRedirects) fail('redirect-chain', `more than ${opts.maxRedirects} redirects`);
     seen.add(current);
-    await opts.checkUrl?.(current);
-    const res = await fetch(current, {
-      redirect: 'manual',
-      signal,
-      headers: { 'user-agent': opts.userAgent, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' },
-    });
-    const location = res.headers.get('location');
+    let host: string;
+    try {
+      host = new URL(current).host;
+    } catch {
+      return fail('invalid-url', current);
+    }
+    if (hop > 0) {
+      // A redirect hop is a page fetch the frontier never saw: the gate's cheap checks, robots.txt
+      // and the host's delay apply here, as in the gate proxy for the browser.
+      const sync = opts.gate.checkSync(current);
+      if (!sync.ok) fail('refused', sync.reason);
+      const robots = await opts.robotsBlock?.(current);
+      if (robots) fail('refused', robots);
+      for (let wait = opts.hostSchedule?.paceWait(host) ?? 0; wait > 0; wait = opts.hostSchedule?.paceWait(host) ?? 0) {
+        if (Date.now() + wait > deadline) fail('timeout', `redirect hop to ${host} would wait past the time limit`, 'error');
+        await sleep(wait);
+      }
+      opts.hostSchedule?.touched(host);
+    }
+    let res: GatedResponse;
+    try {
+      res = await gatedRequest(opts.gate, current, {
+        headers: { 'user-agent': opts.userAgent, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' },
+        maxBodyBytes: opts.maxBytes,
+        timeoutMs: Math.max(1, deadline - Date.now()),
+      });
+    } catch (e) {
+      const code = e instanceof GatedFetchError ? e.code : 'error';
+      return fail(code, (e as Error).message, code === 'refused' ? 'refused' : 'error');
+    }
+    // The delay runs from the end of a page request too, so arrivals at the host are never closer than it.
+    opts.hostSchedule?.touched(host);
+    opts.onDecision?.({ url: current, outcome: 'fetched', status: res.status });
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(k === 'set-cookie' ? '\n' : ', ') : v;
+    const location = headers.location;
     if (res.status >= 300 && res.status < 400 && location) {
-      await res.body?.cancel();
-      const next = new URL(location, current).href;
+      let next: string;
+      try {
+        next = new URL(location, current).href;
+      } catch {
+        return fail('invalid-url', `unparsable redirect location ${location.slice(0, 200)}`, 'error');
+      }
       chain.push({ url: current, status: res.status, location: next });
       current = next;
       continue;
     }
-    const declared = Number(res.headers.get('content-length') ?? 'NaN');
-    if (declared > opts.maxBytes) {
-      await res.body?.cancel();
-      throw new Error(`response larger than ${opts.maxBytes} bytes (${declared})`);
-    }
-    const parts: Buffer[] = [];
-    let size = 0;
-    if (res.body) {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        size += chunk.byteLength;
-        if (size > opts.maxBytes) throw new Error(`response larger than ${opts.maxBytes} bytes`);
-        parts.push(Buffer.from(chunk));
-      }
-    }
     chain.push({ url: current, status: res.status });
-    const headers: Record<string, string> = {};
-    res.headers.forEach((v, k) => (headers[k] = v));
-    return { chain, url: current, status: res.status, contentType: res.headers.get('content-type') ?? '', headers, body: Buffer.concat(parts) };
+    return { chain, url: current, status: res.status, contentType: headers['content-type'] ?? '', headers, body: res.body };
   }
 }
 
@@ -393,7 +452,7 @@ export async function fetchDocument(url: string, opts: DocumentFetchOptions = DE
 
 export interface AdaptiveFetcherOptions extends BrowserFetcherOptions {
   policy: AdaptivePolicy;
-  documentFetch?: Partial<DocumentFetchOptions>;
+  documentFetch: Partial<DocumentFetchOptions> & Pick<DocumentFetchOptions, 'gate'>;
 }
 
 /** What the adaptive fetcher adds to a RenderedPage (also in the crawl log). */
@@ -418,16 +477,18 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
   const fulfil = async (page: Page, request: Request) => {
     const p = pending.get(request.uniqueKey);
     if (!p) return;
-    const hops = new Map(p.doc.chain.map((h) => [h.url, h]));
-    // The main document (and its redirect hops) come from the bytes already fetched; every other
-    // request (scripts, XHR) goes to the network as in a plain browser crawl.
+    // Chromium navigates straight to the final URL of the redirect chain (navigation below) and
+    // gets the bytes already fetched: Playwright's routes never see redirected requests, so
+    // replaying the hops would send them to the network a second time. Every other request
+    // (scripts, XHR, later navigations) goes to the network through the gate proxy.
+    const target = withoutHash(p.doc.url);
+    let served = false;
     await page.route(
-      (u) => hops.has(u.href),
+      (u) => !served && withoutHash(u.href) === target,
       async (route: Route) => {
         const req = route.request();
-        const hop = hops.get(req.url());
-        if (!hop || !req.isNavigationRequest() || req.frame() !== page.mainFrame()) return route.continue();
-        if (hop.location) return route.fulfill({ status: hop.status, headers: { location: hop.location } });
+        if (served || !req.isNavigationRequest() || req.frame() !== page.mainFrame()) return route.continue();
+        served = true;
         const headers = { ...p.doc.headers };
         delete headers['content-length'];
         delete headers['content-encoding'];
@@ -471,6 +532,15 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     },
   });
 
+  // Crawlee's navigation, to the end of the redirect chain the document came through (see fulfil).
+  type Navigate = (ctx: PlaywrightCrawlingContext, gotoOptions: Parameters<Page['goto']>[1]) => Promise<Awaited<ReturnType<Page['goto']>>>;
+  const crawleeNavigate = (inner as unknown as { _navigationHandler: Navigate })._navigationHandler.bind(inner);
+  (inner as unknown as { _navigationHandler: Navigate })._navigationHandler = async (ctx, gotoOptions) => {
+    const p = pending.get(ctx.request.uniqueKey);
+    if (!p || withoutHash(p.doc.url) === withoutHash(ctx.request.url)) return crawleeNavigate(ctx, gotoOptions);
+    return ctx.page.goto(p.doc.url, gotoOptions);
+  };
+
   // Crawlee's own per-request step (open a page, navigate, run the handler), kept for rendering.
   const renderInBrowser = (inner as unknown as { _runRequestHandler(ctx: PlaywrightCrawlingContext): Promise<void> })._runRequestHandler.bind(inner);
   (inner as unknown as { _runRequestHandler(ctx: PlaywrightCrawlingContext): Promise<void> })._runRequestHandler = async (ctx) => {
@@ -480,6 +550,8 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
       doc = await fetchDocument(request.url, docOpts);
     } catch (e) {
       pending.delete(request.uniqueKey);
+      // Refusals, limits and dead connections end as a failure with their reason, as on the browser path (no retry).
+      if (e instanceof DocumentFetchError) request.noRetry = true;
       throw e;
     }
     request.loadedUrl = doc.url;

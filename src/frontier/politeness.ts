@@ -63,6 +63,21 @@ export class HostPoliteness {
     if (this.delayOf(host) > 0) this.lastFetchPerHost.set(host, Math.max(this.lastFetchPerHost.get(host) ?? 0, this.now()));
   }
 
+  /**
+   * Milliseconds until the host's delay since its last request has passed, requests in flight
+   * not counted: for a redirect hop, which belongs to a request already handed out.
+   */
+  paceWait(host: string, now = this.now()): number {
+    const last = this.lastFetchPerHost.get(host);
+    const delay = this.delayOf(host);
+    return last === undefined || delay === 0 ? 0 : Math.max(0, last + delay - now);
+  }
+
+  /** A request the queue did not hand out (a redirect hop) reached the host now: later ones wait the delay from it. */
+  touched(host: string): void {
+    if (this.delayOf(host) > 0) this.lastFetchPerHost.set(host, Math.max(this.lastFetchPerHost.get(host) ?? 0, this.now()));
+  }
+
   /** A request the queue did not hand out (robots.txt) reached the host: the delay counts from it. */
   touchedOnce(host: string): void {
     if (this.delayOf(host) > 0 && !this.lastFetchPerHost.has(host)) this.lastFetchPerHost.set(host, this.now());
