@@ -16,7 +16,7 @@ import { runCrawl, type CrawlPlugin } from '../src/crawl/engine.js';
 import { analyzePage } from '../src/extract/page.js';
 import { shingleF1 } from '../src/fetch/adaptive.js';
 import { browserLaunchOptions, CHROMIUM_ARGS } from '../src/fetch/browser.js';
-import { crawleeConfig } from '../src/fetch/crawler.js';
+import { crawleeConfig, fixedConcurrency } from '../src/fetch/crawler.js';
 import { ProgressReporter } from '../src/report/progress.js';
 import { CrawlLog } from '../src/store/crawl-log.js';
 import { startTestWeb } from '../src/testweb/index.js';
@@ -102,7 +102,7 @@ async function crawleeAdaptive(seeds: string[], maxPages: number, concurrency: n
   const crawler: AdaptivePlaywrightCrawler = new AdaptivePlaywrightCrawler(
     {
       requestQueue: queue,
-      maxConcurrency: concurrency,
+      ...fixedConcurrency(concurrency), // the same N pages at once as ours (src/fetch/crawler.ts)
       maxRequestRetries: 1,
       useSessionPool: false,
       launchContext: { launcher: chromium, launchOptions: { ...(await browserLaunchOptions()).launchOptions, args: CHROMIUM_ARGS } },

@@ -77,6 +77,17 @@ function throwIfGated(request: Request, headers: Record<string, string | string[
   throw new Error(reason);
 }
 
+/**
+ * `--concurrency N` means N pages in flight. Crawlee's AutoscaledPool would start at 1, add one
+ * every 10 s, and start nothing new while it judges the system overloaded; its CPU signal is the
+ * whole machine's, so on a shared machine (or while our own page analysis keeps the event loop
+ * busy) a crawl ran one page at a time whatever the setting (measured: 1 of 4 for a whole crawl
+ * at load average 3). Memory stays bounded by N itself: at most N pages are open.
+ */
+export function fixedConcurrency(n: number): { minConcurrency: number; maxConcurrency: number } {
+  return { minConcurrency: n, maxConcurrency: n };
+}
+
 /** Crawlee configuration rooted at our storage folder (datasets, key-value stores). */
 export function crawleeConfig(storageDir: string): Configuration {
   return new Configuration({
@@ -109,7 +120,7 @@ export function createHttpFetcher(opts: Omit<BrowserFetcherOptions, 'launchOptio
       // Crawlee types a `requestManager` option, but 3.18's option check (ow exactShape) rejects it,
       // so the request manager goes in as `requestQueue`, which BasicCrawler uses as one.
       requestQueue: opts.requestManager as never,
-      maxConcurrency: opts.maxConcurrency,
+      ...fixedConcurrency(opts.maxConcurrency),
       maxRequestRetries: opts.maxRequestRetries,
       navigationTimeoutSecs: opts.navigationTimeoutSecs,
       respectRobotsTxtFile: opts.respectRobotsTxt,
@@ -152,7 +163,7 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
       // Crawlee types a `requestManager` option, but 3.18's option check (ow exactShape) rejects it,
       // so the request manager goes in as `requestQueue`, which BasicCrawler uses as one.
       requestQueue: opts.requestManager as never,
-      maxConcurrency: opts.maxConcurrency,
+      ...fixedConcurrency(opts.maxConcurrency),
       maxRequestRetries: opts.maxRequestRetries,
       navigationTimeoutSecs: opts.navigationTimeoutSecs,
       requestHandlerTimeoutSecs: opts.navigationTimeoutSecs + 30,
