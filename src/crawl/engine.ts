@@ -17,7 +17,7 @@ import { ProgressReporter, type ProgressStats } from '../report/progress.js';
 import { analyzePage } from '../extract/page.js';
 import { flattenHtml } from '../extract/flatten.js';
 import { browserLaunchOptions } from '../fetch/browser.js';
-import { AdaptivePolicy, createAdaptiveFetcher } from '../fetch/adaptive.js';
+import { createAdaptiveFetcher, openAdaptivePolicy } from '../fetch/adaptive.js';
 import { FetchGate } from '../fetch/gate.js';
 import { ROBOTS_TOKEN } from '../fetch/gate-proxy.js';
 import { startGateProxyProcess } from '../fetch/gate-proxy-process.js';
@@ -401,10 +401,14 @@ async function crawlLocked(
     maxBytes: config.maxBodyBytes,
     maxRedirects: config.maxRedirects,
   };
+  // The adaptive policy's evidence lives in the run folder, so --resume continues what it learned.
+  const adaptive = config.fetcher === 'adaptive' && browserOptions
+    ? openAdaptivePolicy({ ...config.adaptive, randomSeed: config.randomSeed }, run.file('adaptiveEvidence'), resumed && { log: resumed.log, fetched: (u) => resumed.fetchedKeys.has(uniqueKeyOf(u)) })
+    : undefined;
   const crawler: Fetcher = !browserOptions
     ? createHttpFetcher({ ...fetchOptions, gateProxy })
     : config.fetcher === 'adaptive'
-      ? createAdaptiveFetcher({ ...browserOptions, documentFetch, policy: new AdaptivePolicy({ ...config.adaptive, randomSeed: config.randomSeed }) })
+      ? createAdaptiveFetcher({ ...browserOptions, documentFetch, policy: adaptive!.policy })
       : createBrowserFetcher(browserOptions);
 
   let stopReason = '';
@@ -452,6 +456,7 @@ async function crawlLocked(
     await gateProxy.close();
     refusedLog.close();
     subFetch.close();
+    adaptive?.close();
     progress.update(progressStats(), true);
     progress.end();
   }

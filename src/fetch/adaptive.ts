@@ -25,6 +25,7 @@ import type { PageAnalysis } from '../extract/types.js';
 import { Rng } from '../testweb/rng.js';
 import { createBrowserFetcher, type BrowserFetcherOptions, type RenderedPage } from './crawler.js';
 import { hostOf } from '../frontier/url-key.js';
+import { JsonLinesWriter, readJsonLines } from '../store/jsonl.js';
 import type { FetchGate } from './gate.js';
 import { UA_TOKEN } from './gate-proxy.js';
 import { DEFAULT_MAX_BODY_BYTES, GatedFetchError, gatedRequest, type GatedResponse } from './gated-request.js';
@@ -216,10 +217,18 @@ export class AdaptivePolicy {
   private readonly shapes = new Map<string, PatternStats>();
   private readonly hosts = new Map<string, PatternStats>();
   private readonly rng: Rng;
+  /** Each comparison as it is recorded (the run folder's evidence log, replayed by --resume). */
+  onEvidence?: (e: AdaptiveEvidence) => void;
 
-  constructor(opts: Partial<AdaptivePolicyOptions> = {}) {
+  /** `resumedPages`: pages an earlier part of this run fetched (the re-check draws continue on a stream of their own). */
+  constructor(opts: Partial<AdaptivePolicyOptions> = {}, resumedPages = 0) {
     this.opts = { ...DEFAULT_POLICY, ...opts };
-    this.rng = new Rng(this.opts.randomSeed).fork('adaptive-recheck');
+    this.rng = new Rng(this.opts.randomSeed).fork(resumedPages ? `adaptive-recheck:${resumedPages}` : 'adaptive-recheck');
+  }
+
+  /** A comparison read back from the evidence log (--resume): counted as if just made. */
+  replay(e: AdaptiveEvidence): void {
+    this.apply(e.url, e.equivalent, e.differences, e.textLength);
   }
 
   private stats(map: Map<string, PatternStats>, k: string): PatternStats {
@@ -284,15 +293,20 @@ export class AdaptivePolicy {
 
   /** Record a comparison made on a rendered page. */
   record(url: string, c: Comparison, renderedTextLength: number): void {
+    this.apply(url, c.equivalent, c.differences, renderedTextLength);
+    this.onEvidence?.({ url, equivalent: c.equivalent, differences: c.differences, textLength: renderedTextLength });
+  }
+
+  private apply(url: string, equivalent: boolean, differences: string[], renderedTextLength: number): void {
     for (const s of [this.stats(this.patterns, urlPattern(url)), this.stats(this.shapes, urlShape(url)), this.stats(this.hosts, hostOf(url))]) {
       s.compared++;
-      if (c.equivalent) {
+      if (equivalent) {
         s.equivalent++;
         s.streak++;
       } else {
         s.differences++;
         s.streak = 0;
-        s.lastDifference = { url, what: c.differences };
+        s.lastDifference = { url, what: differences };
       }
       s.textLengths.push(renderedTextLength);
       if (s.textLengths.length > 15) s.textLengths.shift();
@@ -316,6 +330,36 @@ export class AdaptivePolicy {
       lastDifference: s.lastDifference?.what.join('; '),
     }));
   }
+}
+
+/** One comparison, as the run folder keeps it (`adaptive-evidence.jsonl`). */
+export interface AdaptiveEvidence {
+  url: string;
+  equivalent: boolean;
+  differences: string[];
+  /** Main-text length of the rendering (the text guard's reference). */
+  textLength: number;
+}
+
+/**
+ * The crawl's policy with its evidence kept in the run folder: every comparison is appended as
+ * it is made (synchronously, before the page's crawl-log line), and `--resume` replays those of
+ * pages the crawl log has, so a resumed crawl decides as the interrupted one would have instead
+ * of learning every pattern again.
+ */
+export function openAdaptivePolicy(
+  opts: Partial<AdaptivePolicyOptions>,
+  evidenceFile: string,
+  resumed?: { log: { url: string; fetchedWith?: FetchMode }[]; fetched(url: string): boolean },
+): { policy: AdaptivePolicy; close(): void } {
+  const policy = new AdaptivePolicy(opts, resumed?.log.length ?? 0);
+  if (resumed) {
+    for (const e of readJsonLines<AdaptiveEvidence>(evidenceFile)) if (resumed.fetched(e.url)) policy.replay(e);
+    for (const e of resumed.log) if (e.fetchedWith) policy.count(e.url, e.fetchedWith);
+  }
+  const log = new JsonLinesWriter<AdaptiveEvidence>(evidenceFile);
+  policy.onEvidence = (e) => log.append(e);
+  return { policy, close: () => log.close() };
 }
 
 // ---------------------------------------------------------------- the HTTP path

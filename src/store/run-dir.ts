@@ -9,6 +9,7 @@
  *                       threads.json         reply-thread store; replies.jsonl: new replies
  *                       refused.jsonl        what the fetch gate refused
  *                       subrequests.jsonl    comment-API requests (not pages), with outcome and reason
+ *                       adaptive-evidence.jsonl  the adaptive fetcher's comparisons, replayed by --resume
  *                       report/index.html    the run's report
  *   <storage>/datasets/run-<id>/             relevant pages (a Crawlee dataset)
  *   <storage>/report/index.html              the latest report
@@ -30,6 +31,8 @@ export const RUN_FILES = {
   subRequests: 'subrequests.jsonl',
   /** The demo's test-web origins, so `--resume` serves it again where the run left it (src/cli/demo.ts). */
   testweb: 'testweb.json',
+  /** The adaptive fetcher's HTTP-vs-browser comparisons (src/fetch/adaptive.ts). */
+  adaptiveEvidence: 'adaptive-evidence.jsonl',
   reportDir: 'report',
 } as const;
 
