@@ -16,10 +16,24 @@ import { ProgressReporter } from '../src/report/progress.js';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';
 import { readJsonLines } from '../src/store/jsonl.js';
 import { RUN_FILES } from '../src/store/run-dir.js';
-import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
+import { generateModel, resolveOptions, startTestWeb, type TestWeb, type TestWebOptions } from '../src/testweb/index.js';
 
-const FIRST = 30;
-const TOTAL = 55;
+const FIRST = 12;
+const TOTAL = 30;
+const OPTIONS: TestWebOptions = { mixed: true, articlesPerChannel: 12 };
+
+/** Articles of one server-rendered portal (one URL pattern per channel) and the mixed portal's JavaScript-built reports, as seeds. */
+function seedUrls(web: TestWeb): string[] {
+  const o = resolveOptions(OPTIONS);
+  const model = generateModel({ seed: o.seed, articlesPerChannel: o.articlesPerChannel, portals: o.portals, thucnews: false, start: o.start, mixed: true });
+  const originOf = (site: string) => web.sites[model.sites.findIndex((x) => x.key === site)].origin;
+  const staticSite = model.sites.find((x) => x.style === 'static')!.key;
+  const mixedSite = model.sites.find((x) => x.style === 'mixed')!.key;
+  const all = [...model.articles.values()];
+  const pick = (site: string, render: string | undefined, topic: string, n: number) =>
+    all.filter((a) => a.site === site && a.render === render && a.topic === topic).slice(0, n).map((a) => originOf(site) + a.path);
+  return [...pick(staticSite, 'static', 'quake', 12), ...pick(mixedSite, 'js', 'quake', 3), ...pick(mixedSite, 'static', 'quake', 6)];
+}
 
 let web: TestWeb | undefined;
 let first: CrawlResult;
@@ -31,11 +45,15 @@ let evidenceAfterFirst: AdaptiveEvidence[];
 describe('adaptive evidence across --resume (headless Chromium)', () => {
   beforeAll(async () => {
     if (!(await browserLaunchOptions().then(() => true, () => false))) return;
-    web = await startTestWeb({ mixed: true, articlesPerChannel: 12 });
+    web = await startTestWeb(OPTIONS);
+    const seeds = seedUrls(web);
     const storageDir = mkdtempSync(join(tmpdir(), 'fc-adaptive-resume-'));
     const config = (maxPages: number) =>
       parseConfig({
-        topics: [{ keywords: web!.demo.keywords, seeds: web!.demo.seeds }],
+        // breadth first: the seeds (a few URL patterns, each several times) are fetched before
+        // anything they link to, so the resumed part certainly meets patterns learned before the stop
+        topics: [{ keywords: web!.demo.keywords, seeds }],
+        strategy: 'bfs',
         allowPrivate: web!.sites.map((s) => s.origin),
         maxPages,
         maxConcurrency: 3,
