@@ -8,11 +8,11 @@
  * the cache is warm after `npm ci`), from the registry otherwise.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const repo = join(import.meta.dirname, '..');
@@ -33,6 +33,9 @@ describe('the packed package, installed into the example project', () => {
     for (const f of readdirSync(exampleSrc)) if (f !== 'node_modules' && f !== 'storage') copyFileSync(join(exampleSrc, f), join(example, f));
     await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: example, env, maxBuffer: 64 << 20, timeout: LONG });
   }, LONG);
+
+  // The example's install is a quarter of a gigabyte: not left in the temp folder after each run.
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('ships the build and its declarations, not the sources or tests', () => {
     const installed = join(example, 'node_modules', 'focused-crawler');

@@ -8,6 +8,10 @@
  * 2. Every anchor votes, for each ancestor A with parent P, for "P has child A with a time".
  * 3. For parents with ≥ MIN_POSTS such children, keep children that also have an author signal
  *    and non-link text; the parent with most such children (same tag) is the post list.
+ *
+ * Long because: one heuristic in stages (time anchors, votes, the post list, nested comment
+ * trees, the opening post, each post's author, time and body) whose named thresholds are tuned
+ * against each other on bench:threads; they read best side by side.
  */
 import type { Post } from './types.js';
 import { jsonLdThread, microdataPosts } from './schema.js';
