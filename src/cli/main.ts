@@ -118,6 +118,9 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--max-url-length <n>', 'longest URL fetched or queued (default 2048)', intArg('--max-url-length'))
     .option('--max-redirects <n>', 'redirect hops followed from one URL (default 10)', intArg('--max-redirects'))
     .option('--max-rss-mb <mb>', "stop cleanly (resumable) once the crawler's memory passes this many MB (default: 90% of Node's heap limit; 0 = none)", intArg('--max-rss-mb'))
+    .option('--frontier <url>', 'share the frontier with other workers through Redis: redis://HOST:PORT/DB (default: in memory, this process only)')
+    .option('--crawl-id <name>', 'with --frontier: the shared crawl to start or join (every worker with the same id crawls it together)')
+    .option('--worker', 'with --frontier: join a crawl another run started, without seeding it')
     .option('--json', 'print the summary as JSON')
     .option('--watch', 'keep crawling and revisiting hot reply threads until Ctrl-C (no page budget)')
     .option('--matchers <file>', 'extra reply templates (JSON or YAML), tried before the built-in ones');

@@ -47,6 +47,10 @@ export interface CliFlags {
   maxRssMb?: number;
   maxUrlLength?: number;
   maxRedirects?: number;
+  /** Shared frontier (config.frontier): redis://HOST:PORT/DB, the crawl's id, join as a worker. */
+  frontier?: string;
+  crawlId?: string;
+  worker?: boolean;
 }
 
 /**
@@ -148,10 +152,19 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
   set('maxUrlLength', flags.maxUrlLength);
   set('maxRedirects', flags.maxRedirects);
   set('maxRssMb', flags.maxRssMb);
+  if (flags.frontier !== undefined || flags.crawlId !== undefined || flags.worker) {
+    input.frontier = {
+      ...((file.frontier as object | undefined) ?? {}),
+      ...(flags.frontier !== undefined ? { url: flags.frontier } : {}),
+      ...(flags.crawlId !== undefined ? { crawlId: flags.crawlId } : {}),
+      ...(flags.worker ? { worker: true } : {}),
+    };
+  }
   if (flags.matchers !== undefined) input.threads = { ...((file.threads as object | undefined) ?? {}), matchers: flags.matchers };
   const config = parseConfig(input, source);
   for (const t of config.topics) {
-    if (t.seeds.length === 0 && !t.search) {
+    // A worker joins a crawl seeded by its first run: it needs the topic, not seeds.
+    if (t.seeds.length === 0 && !t.search && !config.frontier.worker) {
       throw new UserError(`${source}: topic "${t.name ?? t.keywords.join(' ')}" has no seeds: give --seeds URL… or a search provider`);
     }
   }

@@ -8,11 +8,21 @@ import type { CrawlPlugin } from '../crawl/engine.js';
 import type { ExportFormat } from '../report/export.js';
 import { displayPath } from '../report/paths.js';
 import { listRuns, reportPlugin, writeReport, writeRunExports } from '../report/write.js';
+import { mergeWorkerRuns, sharedCrawlOf, workerRuns } from '../report/merge-workers.js';
 
-export function regenerateReport(storageDir: string, runId?: string): string[] {
+/**
+ * The run a report is of: RUN_ID, else the latest. A crawl shared by several workers
+ * (`--crawl-id NAME`, or the latest run being one worker's part) is merged first.
+ */
+function reportRun(storageDir: string, runId?: string): string {
   const id = runId ?? listRuns(storageDir)[0];
   if (!id) throw new UserError(`no crawl runs in ${storageDir}/runs yet: run a crawl first (npm start)`);
-  return writeReport(storageDir, id);
+  const crawlId = workerRuns(storageDir, id).length ? id : runId === undefined ? sharedCrawlOf(id) : undefined;
+  return crawlId ? mergeWorkerRuns(storageDir, crawlId).runId : id;
+}
+
+export function regenerateReport(storageDir: string, runId?: string): string[] {
+  return writeReport(storageDir, reportRun(storageDir, runId));
 }
 
 /** `--report [RUN_ID] [--export FORMATS]`: the report, and the exports when asked, of a finished run. */
@@ -21,7 +31,7 @@ export function runReportCommand(storageDir: string, runId?: string, exportForma
   const shown = (p: string) => displayPath(p, storageDir);
   console.log(`Report written: ${shown(latest)} (copy: ${shown(own)})`);
   if (exportFormats.length) {
-    const id = runId ?? listRuns(storageDir)[0];
+    const id = reportRun(storageDir, runId);
     for (const f of writeRunExports(storageDir, id, exportFormats)) console.log(`Export written: ${shown(f)}`);
   }
   return 0;

@@ -98,6 +98,31 @@ export const AdaptiveOptionsSchema = z
   })
   .strict();
 
+/**
+ * Where the frontier lives: in this process (default), or in Redis shared by several workers
+ * (src/frontier/redis.ts; README "Several workers on Redis").
+ */
+export const FrontierConfigSchema = z
+  .object({
+    /** `redis://HOST:PORT/DB`; absent = the in-memory frontier of one process. */
+    url: z
+      .string()
+      .regex(/^rediss?:\/\/[^\s]+$/, 'expected redis://HOST:PORT/DB')
+      .optional(),
+    /** Every worker started with the same id (and url) joins the same crawl. */
+    crawlId: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ".", "_" and "-" only (at most 64)')
+      .optional(),
+    /** Join a crawl another run started, without seeding it. */
+    worker: z.boolean().default(false),
+    /** Seconds a handed-out URL stays leased without its worker renewing it; then it returns to the queue. */
+    leaseSecs: z.number().positive().default(30),
+  })
+  .strict()
+  .refine((f) => !f.url || f.crawlId, { error: 'a Redis frontier needs a crawl id: --crawl-id NAME (every worker with the same id joins the same crawl)' })
+  .refine((f) => !f.worker || f.url, { error: '--worker joins a shared crawl: give --frontier redis://HOST:PORT/DB and --crawl-id NAME too' });
+
 export const CrawlConfigSchema = z
   .object({
     /** One topic, or several crawled at once (seed 002): each page is classified into its best topic. */
@@ -185,6 +210,8 @@ export const CrawlConfigSchema = z
     randomSeed: z.number().int().default(1),
     /** Reply threads: hotness, revisits, extra reply templates (METHODS §4; src/crawl/threads-plugin.ts). */
     threads: ThreadsOptionsSchema.prefault({}),
+    /** The frontier's back end: in memory, or Redis shared by several workers. */
+    frontier: FrontierConfigSchema.prefault({}),
   })
   .strict();
 

@@ -23,8 +23,10 @@ import { ROBOTS_TOKEN } from '../fetch/gate-proxy.js';
 import { startGateProxyProcess } from '../fetch/gate-proxy-process.js';
 import { gatedFetchText } from '../fetch/gated-request.js';
 import { lockStorage } from '../store/storage-lock.js';
+import { UserError } from '../config/errors.js';
 import { createBrowserFetcher, createHttpFetcher, crawleeConfig, type Fetcher, type RenderedPage } from '../fetch/crawler.js';
-import { Frontier, uniqueKeyOf } from '../frontier/frontier.js';
+import { Frontier, uniqueKeyOf, type CrawlFrontier } from '../frontier/frontier.js';
+import type { RedisCrawl, RedisFrontier } from '../frontier/redis.js';
 import { crawlUserData } from '../frontier/user-data.js';
 import { FrontierJournal } from '../frontier/journal.js';
 import { RobotsCache } from '../frontier/robots.js';
@@ -64,13 +66,35 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   const storageDir = resolve(config.storageDir);
   void config;
   const resumeFrom = options.resume ?? (config.resume || undefined);
+  // A worker of a crawl shared through Redis (src/frontier/redis.ts): its own run folder
+  // `runs/<crawl-id>.w<N>`, locked alone, so workers on one machine share a storage folder.
+  const shared = config.frontier.url ? await joinSharedCrawl(options, progress) : undefined;
+  const lockDir = shared ? join(storageDir, 'runs', shared.runId) : storageDir;
+  if (shared) mkdirSync(lockDir, { recursive: true });
   // One crawl per storage folder (src/store/storage-lock.ts); released when the crawl ends.
-  const unlock = await lockStorage(storageDir, { runId: typeof resumeFrom === 'string' ? resumeFrom : options.runId });
+  const unlock = await lockStorage(lockDir, { runId: shared?.runId ?? (typeof resumeFrom === 'string' ? resumeFrom : options.runId) });
   try {
-    return await crawlLocked(options, storageDir, resumeFrom, started, progress, plugins);
+    return await crawlLocked(options, storageDir, resumeFrom, started, progress, plugins, shared);
   } finally {
     await unlock();
+    await shared?.close();
   }
+}
+
+async function joinSharedCrawl(options: CrawlOptions, progress: ProgressReporter): Promise<RedisCrawl> {
+  const { config } = options;
+  const f = config.frontier;
+  if (options.resume ?? config.resume) throw new UserError('--resume does not apply to a Redis frontier: the crawl\'s state is in Redis; start the worker again with --worker');
+  const { RedisCrawl } = await import('../frontier/redis.js');
+  const crawl = await RedisCrawl.join({
+    url: f.url!,
+    crawlId: f.crawlId!,
+    worker: f.worker,
+    settings: { maxPages: options.watch ? 0 : config.maxPages, perHostDelayMs: config.perHostDelayMs, perHostConcurrency: config.perHostConcurrency },
+    log: (l) => progress.log(l),
+  });
+  progress.log(`Worker ${crawl.workerNumber} of crawl "${crawl.crawlId}" at ${f.url}${f.worker ? ' (joined)' : ''}: run folder runs/${crawl.runId}`);
+  return crawl;
 }
 
 async function crawlLocked(
@@ -80,9 +104,10 @@ async function crawlLocked(
   started: number,
   progress: ProgressReporter,
   plugins: CrawlPlugin[],
+  shared?: RedisCrawl,
 ): Promise<CrawlResult> {
   const { config } = options;
-  const runId = resumeFrom ? findRunToResume(storageDir, typeof resumeFrom === 'string' ? resumeFrom : options.runId) : (options.runId ?? timestampId(storageDir));
+  const runId = shared ? shared.runId : resumeFrom ? findRunToResume(storageDir, typeof resumeFrom === 'string' ? resumeFrom : options.runId) : (options.runId ?? timestampId(storageDir));
   const run = new RunDir(storageDir, runId);
   const runDir = run.dir;
   mkdirSync(runDir, { recursive: true });
@@ -109,10 +134,14 @@ async function crawlLocked(
     seedUrls: [...config.topics.flatMap((t) => t.seeds), ...(options.testwebOrigin ? [options.testwebOrigin] : [])],
     maxUrlLength: config.maxUrlLength,
   });
+  const fetchRobots = (url: string, timeoutMs: number) => gatedFetchText(gate, url, { timeoutMs, userAgent: ROBOTS_TOKEN });
   const robots = config.respectRobotsTxt
-    ? new RobotsCache({ userAgent: ROBOTS_TOKEN, fetchText: (url, timeoutMs) => gatedFetchText(gate, url, { timeoutMs, userAgent: ROBOTS_TOKEN }) })
+    ? new RobotsCache({ userAgent: ROBOTS_TOKEN, fetchText: shared ? shared.sharedRobotsFetch(fetchRobots) : fetchRobots })
     : undefined;
-  const frontier = new Frontier({
+  const redisFrontier: RedisFrontier | undefined = shared
+    ? new (await import('../frontier/redis.js')).RedisFrontier(shared, { maxDepth: config.maxDepth, leaseMs: config.frontier.leaseSecs * 1000, robots, log: (l) => progress.log(l) })
+    : undefined;
+  const frontier: CrawlFrontier = redisFrontier ?? new Frontier({
     maxPages: options.watch ? 0 : config.maxPages,
     maxDepth: config.maxDepth,
     perHostDelayMs: config.perHostDelayMs,
@@ -160,11 +189,12 @@ async function crawlLocked(
   const ctx: CrawlContext = { config, runId, runDir, storageDir, frontier, progress, fetch: subFetch.fetch };
   for (const p of plugins) await p.beforeRun?.(ctx);
 
-  const seeds = resumed ? [] : [...new Set((await discoverSeeds(config, { testwebOrigin: options.testwebOrigin, log: (l) => progress.log(l) })).flat())];
+  // A worker joining a shared crawl does not seed it.
+  const seeds = resumed || config.frontier.worker ? [] : [...new Set((await discoverSeeds(config, { testwebOrigin: options.testwebOrigin, log: (l) => progress.log(l) })).flat())];
   const seedKeys = new Set([...seeds, ...config.topics.flatMap((t) => t.seeds)].map(uniqueKeyOf));
   if (resumed) {
     for (const p of resumed.scorerPages) scorer.onPageFetched(p); // rebuilds the scorer's state
-    const r = frontier.restore(resumed.frontier, (key, url) => resumed.fetchedKeys.has(key) || resumed.fetchedKeys.has(uniqueKeyOf(url)));
+    const r = (frontier as Frontier).restore(resumed.frontier, (key, url) => resumed.fetchedKeys.has(key) || resumed.fetchedKeys.has(uniqueKeyOf(url)));
     progress.log(`Resuming run ${runId}: ${resumed.log.length} pages already fetched, ${r.queued} URLs queued (${r.requeued} in flight at the stop, queued again)`);
   }
   await learnNegativeSeeds(config, judge, gate, robots, (l) => progress.log(l));
@@ -173,6 +203,7 @@ async function crawlLocked(
     const s = scorer.seedScore(url);
     frontier.offer({ url, depth: 0, score: s.score, components: s.components });
   }
+  if (redisFrontier && !config.frontier.worker) redisFrontier.markSeeded();
 
   if (resumed) {
     await state.update((d) => {
@@ -453,6 +484,7 @@ async function crawlLocked(
     crawlLog.close();
     scorerInputs.close();
     journal.close();
+    await redisFrontier?.close();
     await gateProxy.close();
     refusedLog.close();
     subFetch.close();
@@ -462,6 +494,7 @@ async function crawlLocked(
   }
   const elapsedMs = Date.now() - started;
   const final = counts();
+  if (!stopReason && redisFrontier) stopReason = redisFrontier.stopReason(final.fetched);
   if (!stopReason) stopReason = describeStop({ fetched: final.fetched, budget: options.watch ? 0 : config.maxPages, setAside: setAside.counts() });
   await state.update((d) => {
     d.counters = final;

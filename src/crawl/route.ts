@@ -4,7 +4,7 @@
  * with `crawlScorer()` (./scorer.ts), so a replay scores exactly as a crawl does.
  */
 import type { LinkInfo, PageAnalysis } from '../extract/types.js';
-import type { Frontier } from '../frontier/frontier.js';
+import type { CrawlFrontier } from '../frontier/frontier.js';
 import { uniqueKeyOf } from '../frontier/url-key.js';
 import type { CrawlUserData } from '../frontier/user-data.js';
 import type { FetchedPage, Scorer } from '../score/index.js';
@@ -14,7 +14,7 @@ import type { PageJudge, Verdict } from './judge.js';
 export interface RouteDeps {
   judge: PageJudge;
   scorer: Scorer;
-  frontier: Frontier;
+  frontier: CrawlFrontier;
   /** Called with the scorer's input before it is scored (the resume log keeps it). */
   onScorerInput?: (page: FetchedPage) => void;
   /** Links read per page (the first ones); default all. */

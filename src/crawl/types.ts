@@ -8,7 +8,7 @@ import type { Request } from 'crawlee';
 import type { CrawlConfig } from '../config/schema.js';
 import type { PageAnalysis } from '../extract/types.js';
 import type { RenderedPage } from '../fetch/crawler.js';
-import type { Frontier } from '../frontier/frontier.js';
+import type { CrawlFrontier } from '../frontier/frontier.js';
 import type { ProgressReporter, ProgressStats } from '../report/progress.js';
 import type { RunCounts } from '../report/counts.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
@@ -29,7 +29,7 @@ export interface CrawlContext {
   runId: string;
   runDir: string;
   storageDir: string;
-  frontier: Frontier;
+  frontier: CrawlFrontier;
   progress: ProgressReporter;
   /**
    * The crawl's polite, gated fetching for requests that are not pages (comment-API pages):

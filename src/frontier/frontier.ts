@@ -19,6 +19,25 @@ export type { FrontierBackend, FrontierLog, FrontierOp, FrontierSnapshot, Fronti
 export { hostOf, uniqueKeyOf } from './url-key.js';
 export { FrontierRequestManager, type HandOutSource } from './request-manager.js';
 
+/**
+ * What a crawl (the engine, routePage, plugins) uses of a frontier: the in-memory `Frontier`
+ * below, or the Redis one shared by several workers (./redis.ts). Mutators answer at once; a
+ * shared back end sends them in order and settles them before the page's `finish`.
+ */
+export interface CrawlFrontier extends HandOutSource {
+  offerRevisit(item: { url: string; depth: number; score: number; components?: ScoreComponents }): string;
+  rescore(uniqueKey: string, score: number, components?: ScoreComponents): boolean;
+  drop(uniqueKey: string, reason?: string): boolean;
+  markSeen(uniqueKeys: Iterable<string>): void;
+  /** Persist what was applied so far (before the crawl log gets a line that depends on it). */
+  flush(): void;
+  hasSeen(url: string): boolean;
+  readonly pagesHandedOut: number;
+  readonly requestManager: FrontierRequestManager;
+  onHandOut?: (entry: QueuedUrl) => void;
+  onDrop?: (entry: QueuedUrl, reason: string) => void;
+}
+
 export interface FrontierOptions {
   /** Pages to hand out in total; the queue itself is never capped. 0 = unlimited. */
   maxPages?: number;
@@ -40,7 +59,7 @@ export interface FrontierOptions {
   snapshotEveryOps?: number;
 }
 
-export class Frontier implements HandOutSource {
+export class Frontier implements CrawlFrontier {
   readonly backend = new BestFirstQueue();
   readonly politeness: HostPoliteness;
   /** Crawlee's view of this frontier: pass it as the crawler's `requestManager`. */

@@ -20,7 +20,8 @@ import { crawlUserData, type CrawlUserData } from './user-data.js';
 /** What the adapter needs of a frontier (the Frontier class in ./frontier.ts provides it). */
 export interface HandOutSource {
   next(): Promise<QueuedUrl | null>;
-  finish(uniqueKey: string, url: string): void;
+  /** May return a promise (a shared back end, ./redis.ts): awaited before Crawlee hears the request is done. */
+  finish(uniqueKey: string, url: string): void | Promise<void>;
   offer(item: Omit<QueuedUrl, 'uniqueKey' | 'queuedAt'> & { uniqueKey?: string }): OfferResult;
   get(uniqueKey: string): QueuedUrl | undefined;
   hasSeenKey(uniqueKey: string): boolean;
@@ -28,8 +29,8 @@ export interface HandOutSource {
   /** Politeness bookkeeping for a request handed out again after a retry, or given back. */
   requestStarted(url: string): void;
   requestEnded(url: string): void;
-  hasNothingToHandOut(): boolean;
-  isExhausted(): boolean;
+  hasNothingToHandOut(): boolean | Promise<boolean>;
+  isExhausted(): boolean | Promise<boolean>;
   readonly size: number;
 }
 
@@ -72,7 +73,7 @@ export class FrontierRequestManager implements IRequestManager {
   async markRequestHandled(request: Request): Promise<RequestQueueOperationInfo | null> {
     if (!this.inProgress.delete(request.uniqueKey)) return null;
     this.handled++;
-    this.frontier.finish(request.uniqueKey, request.url);
+    await this.frontier.finish(request.uniqueKey, request.url);
     return info(request.uniqueKey);
   }
 
@@ -86,12 +87,12 @@ export class FrontierRequestManager implements IRequestManager {
   /** True when fetchNextRequest would return null now (politeness waits count as empty). */
   async isEmpty(): Promise<boolean> {
     if (this.reclaimed.size > 0) return false;
-    return this.frontier.hasNothingToHandOut();
+    return await this.frontier.hasNothingToHandOut();
   }
 
   async isFinished(): Promise<boolean> {
     if (this.inProgress.size > 0 || this.reclaimed.size > 0) return false;
-    return this.frontier.isExhausted();
+    return await this.frontier.isExhausted();
   }
 
   async handledCount(): Promise<number> {

@@ -25,16 +25,13 @@
  * - reads: `get`, `hasSeen`, `dropReason`, `queued()`, `hosts()`, `size`, counters.
  * - `snapshot()` / `load(snapshot)`: the whole state as plain data.
  *
- * How an async back end (Redis, issue #17) fits: the in-memory `BestFirstQueue` answers
- * synchronously, and so do the Frontier's inline mutators (`offer`, `rescore`, `drop`,
- * `markSeen`) that the engine calls while routing a page. Every caller of those mutators is
- * already inside async code (the engine's page handler, plugins, the replay bench), so an async
- * back end is added by (1) implementing this interface with each method returning a promise of
- * the same result, and (2) making those four Frontier methods `async` and awaiting `apply`;
- * the hand-out path (`next`, `finish`, Crawlee's request-manager calls) is async already. The op
- * vocabulary, the snapshot format and the Crawlee adapter stay as they are; ops carry the full
- * entry or the key, so they can be shipped to another process unchanged (e.g. pipelined in
- * order on one connection).
+ * The Redis frontier (./redis.ts, several workers) is not a `FrontierBackend`: its hand-out must
+ * pick the best host that may go now *and* lease that host's best URL in one atomic step shared
+ * by every worker, so politeness, the budget and leases live in Redis with the queue (Lua
+ * scripts, ./redis-scripts.ts) and a local `pickBest(eligible)` callback has no place. It
+ * implements the crawl-facing `CrawlFrontier` (./frontier.ts) instead: mutators answer at once
+ * and are sent in order on one connection; the hand-out path (`next`, `finish`, Crawlee's
+ * request-manager calls) is async and awaits them. Entries carry the same fields (`QueuedUrl`).
  */
 
 export type ScoreComponents = Record<string, number>;

@@ -1,0 +1,164 @@
+/**
+ * A connection to one crawl shared through Redis, and this process's place in it: joining
+ * (creating the crawl's settings, or waiting for them as `--worker`), the worker number and run
+ * folder, running the Lua scripts (./redis-scripts.ts), robots.txt shared by all workers, and
+ * the messages when Redis goes away and comes back. The frontier on it: ./redis.ts.
+ */
+import { hostname } from 'node:os';
+import { Redis } from 'ioredis';
+import { UserError } from '../config/errors.js';
+import { REDIS_SCRIPTS, type RedisScriptName } from './redis-scripts.js';
+import type { RobotsCache } from './robots.js';
+
+/** The crawl-wide settings the first worker writes and every worker obeys. */
+export interface SharedCrawlSettings {
+  maxPages: number;
+  perHostDelayMs: number;
+  perHostConcurrency: number;
+}
+
+export interface JoinOptions {
+  url: string;
+  crawlId: string;
+  /** Join a crawl someone else started (wait for it to exist); false: create it if new. */
+  worker: boolean;
+  settings: SharedCrawlSettings;
+  log?: (line: string) => void;
+  /** How long a worker waits for the crawl to be started (ms). */
+  waitForCrawlMs?: number;
+}
+
+type RobotsText = { status: number; text: string } | undefined;
+type FetchText = (url: string, timeoutMs: number) => Promise<RobotsText>;
+
+/** Keys of one crawl (the `{…}` hash tag keeps them on one Redis Cluster slot). */
+export function crawlPrefix(crawlId: string): string {
+  return `fc:{${crawlId}}:`;
+}
+
+/** A connection to one shared crawl, and this process's place in it (worker number, run id). */
+export class RedisCrawl {
+  readonly prefix: string;
+  readonly workerId: string;
+  /** This worker's run folder name: `<crawl-id>.w<N>`. */
+  readonly runId: string;
+  /** Origins whose robots.txt this worker fetched itself (the others came from Redis). */
+  private readonly robotsFetchedHere = new Set<string>();
+  private down = false;
+
+  private constructor(
+    readonly redis: Redis,
+    readonly url: string,
+    readonly crawlId: string,
+    readonly workerNumber: number,
+    readonly settings: SharedCrawlSettings,
+    private readonly log: (line: string) => void,
+  ) {
+    this.prefix = crawlPrefix(crawlId);
+    this.workerId = `${hostname()}:${process.pid}:w${workerNumber}`;
+    this.runId = `${crawlId}.w${workerNumber}`;
+    redis.on('reconnecting', () => {
+      if (this.down) return;
+      this.down = true;
+      this.log(`Redis at ${url} is unreachable: the crawl waits and retries (fetched pages are in the crawl log)`);
+    });
+    redis.on('ready', () => {
+      if (!this.down) return;
+      this.down = false;
+      this.log(`Redis at ${url} is back: carrying on`);
+    });
+  }
+
+  /** Connect, create the crawl (or, as `--worker`, wait for it), and take a worker number. */
+  static async join(o: JoinOptions): Promise<RedisCrawl> {
+    const log = o.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+    const redis = new Redis(o.url, {
+      lazyConnect: true,
+      // Commands wait through a Redis restart instead of failing: the crawl carries on after it.
+      maxRetriesPerRequest: null,
+      retryStrategy: (times) => Math.min(250 * times, 2000),
+      connectionName: `focused-crawler:${o.crawlId}`,
+    });
+    let lastError = '';
+    redis.on('error', (e: Error) => {
+      lastError = (e as NodeJS.ErrnoException).code ?? e.message;
+    });
+    try {
+      await Promise.race([redis.connect(), new Promise((_, no) => setTimeout(() => no(new Error('no answer within 10 s')), 10_000).unref())]);
+    } catch (e) {
+      redis.disconnect();
+      throw new UserError(`cannot reach Redis at ${o.url} (${lastError || (e as Error).message}): start redis-server or fix --frontier`);
+    }
+    for (const [name, lua] of Object.entries(REDIS_SCRIPTS)) redis.defineCommand(name, { numberOfKeys: 0, lua });
+    const prefix = crawlPrefix(o.crawlId);
+    const metaKey = `${prefix}meta`;
+    if (o.worker) {
+      const deadline = Date.now() + (o.waitForCrawlMs ?? 120_000);
+      let said = false;
+      while (!(await redis.hexists(metaKey, 'createdAt'))) {
+        if (Date.now() > deadline) {
+          redis.disconnect();
+          throw new UserError(`no crawl "${o.crawlId}" at ${o.url}: start its first worker without --worker (it seeds the crawl)`);
+        }
+        if (!said) log(`Waiting for crawl "${o.crawlId}" to be started at ${o.url} (by a run without --worker)…`);
+        said = true;
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    } else {
+      const s = o.settings;
+      await redis
+        .multi()
+        .hsetnx(metaKey, 'maxPages', s.maxPages)
+        .hsetnx(metaKey, 'perHostDelayMs', s.perHostDelayMs)
+        .hsetnx(metaKey, 'perHostConcurrency', s.perHostConcurrency)
+        .hsetnx(metaKey, 'createdAt', new Date().toISOString())
+        .exec();
+    }
+    const n = await redis.hincrby(metaKey, 'workers', 1);
+    const m = await redis.hgetall(metaKey);
+    const settings: SharedCrawlSettings = { maxPages: Number(m.maxPages), perHostDelayMs: Number(m.perHostDelayMs), perHostConcurrency: Number(m.perHostConcurrency) };
+    const crawl = new RedisCrawl(redis, o.url, o.crawlId, n, settings, log);
+    const mine = o.settings;
+    if (o.worker && (mine.maxPages !== settings.maxPages || mine.perHostDelayMs !== settings.perHostDelayMs || mine.perHostConcurrency !== settings.perHostConcurrency)) {
+      log(`Crawl "${o.crawlId}" runs with budget ${settings.maxPages}, delay ${settings.perHostDelayMs} ms, ${settings.perHostConcurrency} per host (set by its first worker; this worker's flags for them are ignored)`);
+    }
+    return crawl;
+  }
+
+  /** Run one of the Lua scripts. */
+  call(name: RedisScriptName, ...args: (string | number)[]): Promise<unknown> {
+    return (this.redis as unknown as Record<RedisScriptName, (...a: (string | number)[]) => Promise<unknown>>)[name](this.prefix, ...args);
+  }
+
+  /**
+   * robots.txt through Redis: the first worker to need an origin's file fetches it and stores
+   * it; the others read it (one request per origin for the whole crawl, inside the host's
+   * schedule). A failed fetch (5xx, no answer) is asked again after a minute, as RFC 9309 says.
+   */
+  sharedRobotsFetch(fetchText: FetchText): FetchText {
+    return async (url, timeoutMs) => {
+      const origin = new URL(url).origin;
+      const cached = await this.redis.hget(`${this.prefix}robots`, origin);
+      if (cached) {
+        const c = JSON.parse(cached) as { status: number; text: string; at: number };
+        if ((c.status >= 200 && c.status < 500) || Date.now() - c.at < 60_000) return c.status ? { status: c.status, text: c.text } : undefined;
+      }
+      const r = await fetchText(url, timeoutMs);
+      this.robotsFetchedHere.add(origin);
+      await this.redis.hset(`${this.prefix}robots`, origin, JSON.stringify({ status: r?.status ?? 0, text: r?.text ?? '', at: Date.now() }));
+      return r;
+    };
+  }
+
+  /** Load an origin's robots.txt; true when this worker's request reached the host (not Redis's copy). */
+  async loadRobots(robots: Pick<RobotsCache, 'load'>, url: string): Promise<boolean> {
+    const origin = new URL(url).origin;
+    const before = this.robotsFetchedHere.has(origin);
+    await robots.load(url);
+    return !before && this.robotsFetchedHere.has(origin);
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

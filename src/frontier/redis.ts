@@ -1,0 +1,314 @@
+/**
+ * The frontier on Redis: one crawl shared by several workers (processes on one machine or many),
+ * after scrapy-redis and Frontera. The in-memory `Frontier` (./frontier.ts) stays the default;
+ * this is the same `CrawlFrontier` contract with its state in Redis, changed only by the Lua
+ * scripts of ./redis-scripts.ts (each atomic, so no two workers ever race on a read-modify-write).
+ *
+ * What is shared (in Redis): the queue (per-host sorted sets), de-duplication (the seen set),
+ * the page budget, the per-host schedule (delay and robots.txt Crawl-delay, on Redis's clock),
+ * robots.txt itself (fetched once per origin for all workers), drops, and leases. What each worker
+ * keeps: its scorer (see the README, "Several workers on Redis"), its crawl log, dataset, thread
+ * store and report under its own run folder `runs/<crawl-id>.w<N>/`.
+ *
+ * Why the in-memory back end's `apply(op)` is not reused: hand-out must pick the best host that
+ * may go now *and* lease its URL in one step across processes, so politeness moves into Redis
+ * with the queue (a `pickBest(eligible)` callback cannot run inside Redis).
+ *
+ * Leases: a handed-out URL is leased for `leaseMs`, renewed by its worker every third of that
+ * (from a thread of its own, ./redis-lease-heartbeat.ts, so a busy main thread keeps its leases).
+ * A worker killed with -9 stops renewing; its URLs go back to the queue (and their pages back
+ * to the budget) when any worker next asks for work. A URL finished is never handed out again.
+ * The mutators the engine calls while routing a page (offer, rescore, drop, markSeen) answer at
+ * once and are sent in order on one connection; `finish` waits for them, so a page's links are
+ * in Redis before its lease ends: a crash between the two re-fetches the page, never loses links.
+ */
+import type { CrawlFrontier } from './frontier.js';
+import type { RedisCrawl } from './redis-crawl.js';
+import { FrontierRequestManager } from './request-manager.js';
+import { startLeaseHeartbeat, type LeaseHeartbeat } from './redis-lease-heartbeat.js';
+import { REDIS_SCRIPTS } from './redis-scripts.js';
+import type { RobotsCache } from './robots.js';
+import type { OfferResult, QueuedUrl, ScoreComponents } from './types.js';
+import { hostOf, uniqueKeyOf } from './url-key.js';
+
+export { RedisCrawl, crawlPrefix, type JoinOptions, type SharedCrawlSettings } from './redis-crawl.js';
+
+interface StoredEntry extends QueuedUrl {
+  host: string;
+  /** The worker whose score the entry holds. */
+  w: string;
+}
+
+export interface RedisFrontierOptions {
+  maxDepth?: number;
+  /** How long a handed-out URL stays leased without renewal (ms). */
+  leaseMs?: number;
+  /** Leases that may expire on one URL before it is dropped (a page that kills its workers). */
+  maxTries?: number;
+  robots?: Pick<RobotsCache, 'isLoaded' | 'load' | 'isAllowed' | 'crawlDelayMs'>;
+  log?: (line: string) => void;
+}
+
+/** Crawl-wide numbers, from the last script that returned them. */
+export interface SharedStatus {
+  exists: boolean;
+  handedOut: number;
+  queued: number;
+  leases: number;
+  readyHosts: number;
+  maxPages: number;
+  finished: number;
+  /** The first worker's seeds are in (before that, an empty queue is not the end). */
+  seeded: boolean;
+}
+
+export class RedisFrontier implements CrawlFrontier {
+  readonly requestManager: FrontierRequestManager;
+  onHandOut?: (entry: QueuedUrl) => void;
+  onDrop?: (entry: QueuedUrl, reason: string) => void;
+  private readonly maxDepth: number;
+  private readonly leaseMs: number;
+  private readonly maxTries: number;
+  private readonly log: (line: string) => void;
+  /** URLs this worker holds a lease on. */
+  private readonly leased = new Map<string, StoredEntry>();
+  /** Keys this worker finished. */
+  private readonly done = new Set<string>();
+  /** Hosts of requests given back for a retry: not before this time (local clock). */
+  private readonly pausedUntil = new Map<string, number>();
+  /** Mutators sent and not yet answered. */
+  private readonly pending = new Set<Promise<unknown>>();
+  private failure?: Error;
+  private revisits = 0;
+  private status: SharedStatus = { exists: true, handedOut: 0, queued: 0, leases: 0, readyHosts: 0, maxPages: 0, finished: 0, seeded: false };
+  private lastEnd: 'budget' | 'empty' | 'gone' | undefined;
+  private readonly heartbeat: LeaseHeartbeat;
+
+  constructor(
+    readonly crawl: RedisCrawl,
+    private readonly o: RedisFrontierOptions = {},
+  ) {
+    this.maxDepth = o.maxDepth ?? Number.POSITIVE_INFINITY;
+    this.leaseMs = o.leaseMs ?? 30_000;
+    this.maxTries = o.maxTries ?? 3;
+    this.log = o.log ?? ((l) => process.stderr.write(`${l}\n`));
+    this.requestManager = new FrontierRequestManager(this);
+    this.heartbeat = startLeaseHeartbeat({
+      url: crawl.url,
+      prefix: crawl.prefix,
+      workerId: crawl.workerId,
+      leaseMs: this.leaseMs,
+      lua: REDIS_SCRIPTS.fcRenew,
+      onLost: (keys) => {
+        for (const k of keys) {
+          const e = this.leased.get(k);
+          if (e) this.log(`warning: the lease on ${e.url} expired before this worker finished it (the worker was stalled); another worker may fetch it`);
+        }
+      },
+    });
+  }
+
+  private send(p: Promise<unknown>): void {
+    const tracked = p.catch((e: Error) => {
+      this.failure ??= e;
+    });
+    this.pending.add(tracked);
+    void tracked.finally(() => this.pending.delete(tracked));
+  }
+
+  /** Wait for every mutator sent so far; rethrow the first that failed. */
+  private async settle(): Promise<void> {
+    while (this.pending.size) await Promise.all([...this.pending]);
+    if (this.failure) throw this.failure;
+  }
+
+  private entry(item: Omit<QueuedUrl, 'uniqueKey' | 'queuedAt'> & { uniqueKey: string }): string {
+    const e: Omit<StoredEntry, 'queuedAt'> = { ...item, host: hostOf(item.url), w: this.crawl.workerId };
+    return JSON.stringify(e);
+  }
+
+  offer(item: Omit<QueuedUrl, 'uniqueKey' | 'queuedAt'> & { uniqueKey?: string }): OfferResult {
+    const uniqueKey = item.uniqueKey ?? uniqueKeyOf(item.url);
+    if (item.depth > this.maxDepth) return 'too-deep';
+    this.send(this.crawl.call('fcOffer', uniqueKey, this.entry({ ...item, uniqueKey }), 'offer'));
+    // Queued, re-prioritised or a duplicate: Redis decides; callers only act on 'too-deep'.
+    return 'queued';
+  }
+
+  offerRevisit(item: { url: string; depth: number; score: number; components?: ScoreComponents }): string {
+    const uniqueKey = `${uniqueKeyOf(item.url)}#revisit-w${this.crawl.workerNumber}-${++this.revisits}`;
+    this.send(this.crawl.call('fcOffer', uniqueKey, this.entry({ ...item, uniqueKey, revisit: true }), 'offer'));
+    return uniqueKey;
+  }
+
+  rescore(uniqueKey: string, score: number, components?: ScoreComponents): boolean {
+    this.send(this.crawl.call('fcOffer', uniqueKey, JSON.stringify({ score, components, w: this.crawl.workerId }), 'rescore'));
+    return true;
+  }
+
+  drop(uniqueKey: string, reason = 'dropped'): boolean {
+    this.send(this.crawl.call('fcDrop', uniqueKey, reason));
+    return true;
+  }
+
+  markSeen(uniqueKeys: Iterable<string>): void {
+    const keys = [...uniqueKeys];
+    if (keys.length) this.send(this.crawl.redis.sadd(`${this.crawl.prefix}seen`, ...keys));
+  }
+
+  /** The seeds are offered: from now on an empty queue with no leases out ends the crawl. */
+  markSeeded(): void {
+    this.send(this.crawl.redis.hset(`${this.crawl.prefix}meta`, 'seeded', 1));
+  }
+
+  /** Mutators are on the wire in order already; Redis applies them before anything sent later. */
+  flush(): void {}
+
+  /** Entries live in Redis; the engine's callers treat unknown as "not queued here". */
+  get(): QueuedUrl | undefined {
+    return undefined;
+  }
+
+  /** URLs this worker fetched (Redis de-duplicates every offer anyway). */
+  hasSeen(url: string): boolean {
+    return this.done.has(uniqueKeyOf(url));
+  }
+
+  hasSeenKey(uniqueKey: string): boolean {
+    return this.done.has(uniqueKey);
+  }
+
+  /** Queued URLs of the whole crawl, as of the last answer from Redis. */
+  get size(): number {
+    return this.status.queued;
+  }
+
+  /** Pages handed out by all workers, as of the last answer from Redis. */
+  get pagesHandedOut(): number {
+    return this.status.handedOut;
+  }
+
+  get shared(): SharedStatus {
+    return { ...this.status };
+  }
+
+  async next(): Promise<QueuedUrl | null> {
+    await this.settle();
+    const robots = this.o.robots;
+    for (;;) {
+      const [kind, handed, queued, payload] = (await this.crawl.call('fcHandout', this.crawl.workerId, this.leaseMs, this.maxTries)) as [string, number, number, string];
+      this.status.handedOut = Number(handed);
+      this.status.queued = Number(queued);
+      if (kind !== 'ok') {
+        this.lastEnd = kind as 'budget' | 'empty';
+        return null;
+      }
+      const e = JSON.parse(payload) as StoredEntry;
+      this.leased.set(e.uniqueKey, e);
+      this.heartbeat.add(e.uniqueKey);
+      if (robots && !e.revisit) {
+        if (!robots.isLoaded(e.url)) {
+          // robots.txt once per origin for the whole crawl; its Crawl-delay then binds every worker.
+          const fetchedHere = await this.crawl.loadRobots(robots, e.url);
+          const delay = robots.crawlDelayMs(e.host);
+          if (delay) await this.crawl.call('fcCrawlDelay', e.host, delay);
+          if (fetchedHere) {
+            // That request reached the host: its delay counts from now, so hand the URL back.
+            await this.giveBack(e, true, '');
+            continue;
+          }
+        }
+        if (!robots.isAllowed(e.url)) {
+          await this.giveBack(e, false, 'robots.txt');
+          this.onDrop?.(e, 'robots.txt');
+          continue;
+        }
+      }
+      this.onHandOut?.(e);
+      return e;
+    }
+  }
+
+  private async giveBack(e: StoredEntry, touched: boolean, dropReason: string): Promise<void> {
+    this.leased.delete(e.uniqueKey);
+    this.heartbeat.remove(e.uniqueKey);
+    await this.crawl.call('fcGiveback', e.uniqueKey, this.crawl.workerId, touched ? '1' : '0', dropReason);
+  }
+
+  async finish(uniqueKey: string, url: string): Promise<void> {
+    await this.settle(); // the page's links and drops are in Redis before its lease ends
+    const r = await this.crawl.call('fcFinish', uniqueKey, this.crawl.workerId);
+    const e = this.leased.get(uniqueKey);
+    this.leased.delete(uniqueKey);
+    this.heartbeat.remove(uniqueKey);
+    this.pausedUntil.delete(e?.host ?? hostOf(url));
+    this.done.add(uniqueKey);
+    if (r === 'taken') this.log(`warning: ${url} finished after its lease expired; another worker holds it now`);
+  }
+
+  mayFetchNow(url: string): boolean {
+    return Date.now() >= (this.pausedUntil.get(hostOf(url)) ?? 0);
+  }
+
+  /** A retried request starts again under the lease this worker still holds. */
+  requestStarted(): void {}
+
+  /** A request given back to Crawlee for a retry: the host waits its delay, for every worker. */
+  requestEnded(url: string): void {
+    const e = [...this.leased.values()].find((x) => x.url === url);
+    if (!e) return;
+    this.pausedUntil.set(e.host, Number.POSITIVE_INFINITY);
+    this.send(
+      this.crawl.call('fcPause', e.uniqueKey, this.crawl.workerId).then((d) => {
+        this.pausedUntil.set(e.host, Date.now() + Math.max(0, Number(d)));
+      }),
+    );
+  }
+
+  private async refresh(): Promise<SharedStatus> {
+    const r = (await this.crawl.call('fcStatus', this.maxTries)) as (number | string)[];
+    if (!Number(r[0])) {
+      if (this.lastEnd !== 'gone') this.log(`crawl "${this.crawl.crawlId}" is gone from Redis at ${this.crawl.url} (restarted without persistence, or deleted): this worker stops`);
+      this.lastEnd = 'gone';
+      this.status.exists = false;
+      return this.status;
+    }
+    const [, handedOut, queued, leases, readyHosts, maxPages, finished, seeded] = r.map(Number);
+    this.status = { exists: true, handedOut, queued, leases, readyHosts, maxPages, finished, seeded: seeded === 1 };
+    return this.status;
+  }
+
+  private budgetSpent(s: SharedStatus): boolean {
+    return s.maxPages > 0 && s.handedOut >= s.maxPages;
+  }
+
+  async hasNothingToHandOut(): Promise<boolean> {
+    const s = await this.refresh();
+    return !s.exists || this.budgetSpent(s) || s.readyHosts === 0;
+  }
+
+  /**
+   * The crawl is over for everyone: budget spent or queue empty, and no URL leased anywhere (a
+   * leased page may still add links, or come back when its worker dies).
+   */
+  async isExhausted(): Promise<boolean> {
+    const s = await this.refresh();
+    if (!s.exists) return true;
+    return s.seeded && (this.budgetSpent(s) || s.queued === 0) && s.leases === 0;
+  }
+
+  /** Why the shared crawl ended, for the summary. */
+  stopReason(fetchedHere: number): string {
+    const s = this.status;
+    const mine = `this worker fetched ${fetchedHere}; all workers' report: npm start -- --report ${this.crawl.crawlId}`;
+    if (this.lastEnd === 'gone') return `crawl "${this.crawl.crawlId}" disappeared from Redis (${mine})`;
+    if (this.budgetSpent(s)) return `shared page budget reached: ${s.handedOut} pages by all workers of crawl "${this.crawl.crawlId}" (${mine})`;
+    return `shared frontier empty: ${s.handedOut} pages by all workers of crawl "${this.crawl.crawlId}" (${mine})`;
+  }
+
+  async close(): Promise<void> {
+    await this.heartbeat.close();
+    await this.settle().catch(() => undefined);
+    await this.crawl.close();
+  }
+}

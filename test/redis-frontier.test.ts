@@ -1,0 +1,209 @@
+/**
+ * The Redis frontier's scripts against a real redis-server on a loopback port: several
+ * RedisFrontier objects in this process stand for workers (each its own connection and id).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisCrawl, RedisFrontier } from '../src/frontier/redis.js';
+import { redisMissing, startRedis, type LocalRedis } from '../src/testweb/redis-server.js';
+
+const missing = redisMissing();
+if (missing) console.warn(missing);
+
+let redis: LocalRedis;
+let n = 0;
+const open: RedisFrontier[] = [];
+
+async function worker(crawlId: string, opts: { maxPages?: number; delay?: number; leaseMs?: number; join?: boolean; log?: string[] } = {}): Promise<RedisFrontier> {
+  const crawl = await RedisCrawl.join({
+    url: redis.url,
+    crawlId,
+    worker: !!opts.join,
+    settings: { maxPages: opts.maxPages ?? 0, perHostDelayMs: opts.delay ?? 0, perHostConcurrency: 2 },
+    log: (l) => opts.log?.push(l),
+  });
+  const f = new RedisFrontier(crawl, { leaseMs: opts.leaseMs ?? 30_000, log: (l) => opts.log?.push(l) });
+  if (!opts.join) f.markSeeded();
+  open.push(f);
+  return f;
+}
+
+const url = (host: number, path: number) => `http://127.0.0.${host}:8080/p${path}.html`;
+
+async function drain(f: RedisFrontier): Promise<string[]> {
+  const got: string[] = [];
+  for (let e = await f.next(); e; e = await f.next()) {
+    got.push(e.url);
+    await f.finish(e.uniqueKey, e.url);
+  }
+  return got;
+}
+
+async function until(cond: () => Promise<boolean>, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
+  beforeAll(async () => {
+    redis = await startRedis({ appendonly: true });
+  }, 60_000);
+  afterAll(async () => {
+    for (const f of open) await f.close().catch(() => undefined);
+    await redis?.stop();
+  });
+
+  it('hands out best first, de-duplicates, and never hands out a finished URL again', async () => {
+    const id = `order-${n++}`;
+    const a = await worker(id);
+    const b = await worker(id, { join: true });
+    a.offer({ url: url(1, 1), depth: 0, score: 1 });
+    a.offer({ url: url(2, 2), depth: 0, score: 3 });
+    b.offer({ url: url(3, 3), depth: 0, score: 2 });
+    b.offer({ url: url(2, 2), depth: 1, score: 0.5 }); // another worker's lower score does not lower it
+    const first = await a.next();
+    expect(first!.url).toBe(url(2, 2));
+    await a.finish(first!.uniqueKey, first!.url);
+    b.offer({ url: url(2, 2), depth: 0, score: 100 }); // finished: a duplicate
+    const rest = await drain(b);
+    expect(rest).toEqual([url(3, 3), url(1, 1)]);
+    expect(await a.isExhausted()).toBe(true);
+    expect(a.pagesHandedOut).toBe(3);
+  });
+
+  it('re-prioritises a queued URL: another worker raises it, its own worker may lower it', async () => {
+    const id = `reprio-${n++}`;
+    const a = await worker(id);
+    const b = await worker(id, { join: true });
+    a.offer({ url: url(1, 1), depth: 1, score: 1 });
+    a.offer({ url: url(2, 2), depth: 1, score: 2 });
+    b.offer({ url: url(1, 1), depth: 1, score: 5 }); // B found a better in-link
+    expect((await a.next())!.url).toBe(url(1, 1));
+    const c = await worker(id, { join: true });
+    c.offer({ url: url(3, 3), depth: 1, score: 10 });
+    c.rescore((await import('../src/frontier/url-key.js')).uniqueKeyOf(url(3, 3)), 0.1); // C's own re-scoring lowers it
+    expect((await b.next())!.url).toBe(url(2, 2));
+  });
+
+  it('never hands out more than the shared budget, whoever asks', async () => {
+    const id = `budget-${n++}`;
+    const ws = [await worker(id, { maxPages: 25 }), await worker(id, { join: true }), await worker(id, { join: true }), await worker(id, { join: true })];
+    for (let i = 0; i < 200; i++) ws[i % 4].offer({ url: url(1 + (i % 7), i), depth: 1, score: Math.random() });
+    const got = (await Promise.all(ws.map(drain))).flat();
+    expect(got.length).toBe(25);
+    expect(new Set(got).size).toBe(25);
+    for (const w of ws) expect(await w.isExhausted()).toBe(true);
+  });
+
+  it('gives a dead worker\'s leased URLs to another worker after the lease times out', async () => {
+    const id = `lease-${n++}`;
+    const log: string[] = [];
+    const a = await worker(id, { leaseMs: 400 });
+    const b = await worker(id, { join: true, leaseMs: 400, log });
+    a.offer({ url: url(1, 1), depth: 0, score: 2 });
+    a.offer({ url: url(2, 2), depth: 0, score: 1 });
+    const taken = await a.next();
+    expect(taken!.url).toBe(url(1, 1));
+    // A dies: no renewal, no finish (its connection is dropped without a word).
+    await a.close();
+    expect(await b.isExhausted()).toBe(false); // a lease is out: not over
+    const got: string[] = [];
+    await until(async () => {
+      const e = await b.next();
+      if (e) {
+        got.push(e.url);
+        await b.finish(e.uniqueKey, e.url);
+      }
+      return got.length === 2;
+    });
+    expect(got.sort()).toEqual([url(1, 1), url(2, 2)].sort());
+    expect(await b.isExhausted()).toBe(true);
+    expect(b.pagesHandedOut).toBe(2); // the expired lease's page went back to the budget
+  });
+
+  it('does not end a joined worker before the first worker has seeded the crawl', async () => {
+    const id = `seeding-${n++}`;
+    const crawl = await RedisCrawl.join({ url: redis.url, crawlId: id, worker: false, settings: { maxPages: 0, perHostDelayMs: 0, perHostConcurrency: 2 } });
+    const first = new RedisFrontier(crawl);
+    open.push(first);
+    const joined = await worker(id, { join: true });
+    expect(await joined.isExhausted()).toBe(false); // nothing queued yet, but not seeded either
+    first.offer({ url: url(1, 1), depth: 0, score: 1 });
+    first.markSeeded();
+    expect(await drain(joined)).toEqual([url(1, 1)]);
+    expect(await joined.isExhausted()).toBe(true);
+  });
+
+  it('keeps a live worker\'s leases by renewing them', async () => {
+    const id = `renew-${n++}`;
+    const a = await worker(id, { leaseMs: 300 });
+    const b = await worker(id, { join: true, leaseMs: 300 });
+    a.offer({ url: url(1, 1), depth: 0, score: 1 });
+    const e = await a.next();
+    await new Promise((r) => setTimeout(r, 1200)); // four lease lengths
+    expect(await b.next()).toBeNull();
+    await a.finish(e!.uniqueKey, e!.url);
+    expect(await b.isExhausted()).toBe(true);
+  });
+
+  it('keeps its leases while its main thread is busy (renewed from a thread of its own)', async () => {
+    const id = `busy-${n++}`;
+    const a = await worker(id, { leaseMs: 300 });
+    const b = await worker(id, { join: true, leaseMs: 300 });
+    a.offer({ url: url(1, 1), depth: 0, score: 1 });
+    const e = await a.next();
+    await new Promise((r) => setTimeout(r, 100)); // the heartbeat thread has the key
+    const end = Date.now() + 1500; // five lease lengths with no event loop at all
+    while (Date.now() < end);
+    expect(await b.next()).toBeNull();
+    await a.finish(e!.uniqueKey, e!.url);
+    expect(await b.isExhausted()).toBe(true);
+  });
+
+  it('holds the per-host delay across workers, counted from the previous request\'s finish', async () => {
+    const id = `delay-${n++}`;
+    const a = await worker(id, { delay: 500 });
+    const b = await worker(id, { join: true });
+    for (let i = 0; i < 3; i++) a.offer({ url: url(1, i), depth: 1, score: 1 });
+    const starts: number[] = [];
+    const finishes: number[] = [];
+    let done = 0;
+    const run = async (f: RedisFrontier) => {
+      while (done < 3) {
+        const e = await f.next();
+        if (!e) {
+          await new Promise((r) => setTimeout(r, 10));
+          continue;
+        }
+        starts.push(Date.now());
+        await new Promise((r) => setTimeout(r, 50));
+        finishes.push(Date.now());
+        await f.finish(e.uniqueKey, e.url);
+        done++;
+      }
+    };
+    await Promise.all([run(a), run(b)]);
+    starts.sort((x, y) => x - y);
+    finishes.sort((x, y) => x - y);
+    for (let i = 1; i < 3; i++) expect(starts[i] - finishes[i - 1]).toBeGreaterThanOrEqual(490);
+  });
+
+  it('survives a Redis restart: commands wait, state comes back from the AOF', async () => {
+    const id = `restart-${n++}`;
+    const log: string[] = [];
+    const a = await worker(id, { log });
+    for (let i = 0; i < 5; i++) a.offer({ url: url(1 + i, i), depth: 1, score: i });
+    const e = await a.next();
+    await redis.kill();
+    const finishing = a.finish(e!.uniqueKey, e!.url); // sent while Redis is down
+    await until(async () => log.some((l) => /unreachable/.test(l)));
+    await redis.restart();
+    await finishing;
+    await until(async () => log.some((l) => /back/.test(l)));
+    const rest = await drain(a);
+    expect(rest.length).toBe(4);
+    expect(new Set([e!.url, ...rest]).size).toBe(5);
+  }, 60_000);
+});
