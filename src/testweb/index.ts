@@ -26,6 +26,8 @@ export interface TestWebOptions {
   useThucnews?: string | false;
   startTime?: Date;
   slowPageMs?: number;
+  /** Milliseconds added to every response of every site (a far-away web; default 0). */
+  latencyMs?: number;
   /**
    * The mixed web for the adaptive fetcher: the default web plus seven server-rendered portals and
    * one whose URL patterns differ (server-rendered, JavaScript-built, comments by XHR). The
@@ -141,7 +143,7 @@ export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> 
   for (const s of model.sites) if (opts.extraRobots?.[s.key]) s.robots += `${opts.extraRobots[s.key].trim()}\n`;
   let now = model.start;
   const requestLog: RequestLogEntry[] = [];
-  const misc: MiscOptions = { slowPageMs: o.slowPageMs, staticTurnsJsAt: o.staticTurnsJsAt };
+  const misc: MiscOptions = { slowPageMs: o.slowPageMs, staticTurnsJsAt: o.staticTurnsJsAt, latencyMs: opts.latencyMs };
   const servers = await startServers(model, () => now, requestLog, misc, opts.origins);
   const byOrigin = new Map([...servers.origins].map(([k, v]) => [v, k]));
   const locate = (url: string) => {

@@ -673,6 +673,8 @@ ${body}
 
 export interface MiscOptions {
   slowPageMs: number;
+  /** Added to every response (ms): a far-away web. */
+  latencyMs?: number;
   /** Mixed web: from this test-web time (ms) on, the mixed portal's server-rendered articles are built by JavaScript. */
   staticTurnsJsAt?: number;
 }

@@ -44,10 +44,16 @@ export async function startServers(
     const site = model.sites[i].key;
     const server = http.createServer((req, res) => {
       const path = req.url ?? '/';
-      const finish = (status: number, headers: Record<string, string>, body: string | Buffer) => {
+      const send = (status: number, headers: Record<string, string>, body: string | Buffer) => {
         log.push({ at: Date.now(), host: req.headers.host ?? origins.get(site)!.replace(/^http:\/\//, ''), path, status, userAgent: String(req.headers['user-agent'] ?? '') });
         res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'keep-alive' });
         res.end(req.method === 'HEAD' ? undefined : body);
+      };
+      // A fixed latency on every response (a web far away: crawls become I/O-bound, bench/redis-scale.ts).
+      const finish: typeof send = (...args) => {
+        if (!opts.latencyMs) return send(...args);
+        const t = setTimeout(() => { timers.delete(t); if (!res.destroyed) send(...args); }, opts.latencyMs);
+        timers.add(t);
       };
       try {
         const ctx: Ctx = { ...ctxBase, now: getNow() };
