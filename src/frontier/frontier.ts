@@ -34,6 +34,8 @@ export interface CrawlFrontier extends HandOutSource {
   hasSeen(url: string): boolean;
   readonly pagesHandedOut: number;
   readonly requestManager: FrontierRequestManager;
+  /** This process's per-host pacing, which requests that are not pages (src/crawl/polite-fetch.ts) share with its pages. */
+  readonly politeness: HostPoliteness;
   onHandOut?: (entry: QueuedUrl) => void;
   onDrop?: (entry: QueuedUrl, reason: string) => void;
 }

@@ -24,6 +24,7 @@
  */
 import type { CrawlFrontier } from './frontier.js';
 import type { RedisCrawl } from './redis-crawl.js';
+import { HostPoliteness } from './politeness.js';
 import { FrontierRequestManager } from './request-manager.js';
 import { startLeaseHeartbeat, type LeaseHeartbeat } from './redis-lease-heartbeat.js';
 import { REDIS_SCRIPTS } from './redis-scripts.js';
@@ -64,6 +65,12 @@ export interface SharedStatus {
 
 export class RedisFrontier implements CrawlFrontier {
   readonly requestManager: FrontierRequestManager;
+  /**
+   * This worker's own pacing of its pages and the requests that are not pages (comment APIs,
+   * src/crawl/polite-fetch.ts). Pages are scheduled in Redis for all workers; those other
+   * requests only against this worker's own pages and each other.
+   */
+  readonly politeness: HostPoliteness;
   onHandOut?: (entry: QueuedUrl) => void;
   onDrop?: (entry: QueuedUrl, reason: string) => void;
   private readonly maxDepth: number;
@@ -93,6 +100,8 @@ export class RedisFrontier implements CrawlFrontier {
     this.maxTries = o.maxTries ?? 3;
     this.log = o.log ?? ((l) => process.stderr.write(`${l}\n`));
     this.requestManager = new FrontierRequestManager(this);
+    const s = crawl.settings;
+    this.politeness = new HostPoliteness({ perHostDelayMs: s.perHostDelayMs, perHostConcurrency: s.perHostConcurrency, hostDelayMs: (host) => o.robots?.crawlDelayMs(host) });
     this.heartbeat = startLeaseHeartbeat({
       url: crawl.url,
       prefix: crawl.prefix,
@@ -224,6 +233,7 @@ export class RedisFrontier implements CrawlFrontier {
           continue;
         }
       }
+      this.politeness.started(e.host);
       this.onHandOut?.(e);
       return e;
     }
@@ -242,6 +252,7 @@ export class RedisFrontier implements CrawlFrontier {
     this.leased.delete(uniqueKey);
     this.heartbeat.remove(uniqueKey);
     this.pausedUntil.delete(e?.host ?? hostOf(url));
+    this.politeness.ended(e?.host ?? hostOf(url));
     this.done.add(uniqueKey);
     if (r === 'taken') this.log(`warning: ${url} finished after its lease expired; another worker holds it now`);
   }
@@ -251,10 +262,13 @@ export class RedisFrontier implements CrawlFrontier {
   }
 
   /** A retried request starts again under the lease this worker still holds. */
-  requestStarted(): void {}
+  requestStarted(url: string): void {
+    this.politeness.started(hostOf(url));
+  }
 
   /** A request given back to Crawlee for a retry: the host waits its delay, for every worker. */
   requestEnded(url: string): void {
+    this.politeness.ended(hostOf(url));
     const e = [...this.leased.values()].find((x) => x.url === url);
     if (!e) return;
     this.pausedUntil.set(e.host, Number.POSITIVE_INFINITY);
