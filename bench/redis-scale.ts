@@ -6,7 +6,10 @@
  * redis-server this bench starts on loopback. For 1, 2 and 4 workers at the same total budget:
  * pages/s (all workers' pages over the time from the first fetch to the last, so process start
  * is not counted) and the harvest rate against the test web's ground truth. The in-memory
- * frontier (one process, no Redis) is run too, as the reference.
+ * frontier (one process, no Redis) is run too, as the reference, with one worker's concurrency
+ * and with the most workers' total (`--memory-concurrency`): parallelism alone costs a best-first
+ * crawl some harvest (URLs handed out before their neighbours' verdicts are in), so the second
+ * reference separates that from what splitting the scorer's state across workers costs.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,13 +26,15 @@ const { values } = parseArgs({
     latency: { type: 'string', default: '1000' },
     workers: { type: 'string', default: '1,2,4' },
     concurrency: { type: 'string', default: '2' },
+    'memory-concurrency': { type: 'string' },
   },
 });
 const budget = Number(values.budget);
 const latencyMs = Number(values.latency);
 const concurrency = Number(values.concurrency);
-const workerCounts = values.workers.split(',').map(Number);
-if (![budget, latencyMs, concurrency, ...workerCounts].every((n) => Number.isInteger(n) && n >= 0) || budget < 1 || concurrency < 1) {
+const workerCounts = values.workers.split(',').filter(Boolean).map(Number);
+const memoryConcurrency = (values['memory-concurrency'] ?? `${concurrency},${Math.max(1, ...workerCounts) * concurrency}`).split(',').filter(Boolean).map(Number);
+if (![budget, latencyMs, concurrency, ...workerCounts, ...memoryConcurrency].every((n) => Number.isInteger(n) && n >= 0) || budget < 1 || concurrency < 1) {
   process.stderr.write('error: usage: npm run bench:redis -- [--budget N] [--latency MS] [--workers 1,2,4] [--concurrency N]\n');
   process.exit(2);
 }
@@ -56,7 +61,7 @@ function runWorker(args: string[]): Promise<void> {
   });
 }
 
-const common = ['--config', configFile, '--topic', web.demo.keywords.join(' '), '--fetcher', 'http', '--max-pages', String(budget), '--concurrency', String(concurrency), '--per-host', '8', '--storage', storage];
+const common = ['--config', configFile, '--topic', web.demo.keywords.join(' '), '--fetcher', 'http', '--max-pages', String(budget), '--per-host', '8', '--storage', storage];
 
 function logsOf(prefix: string): CrawlLogEntry[] {
   const runs = join(storage, 'runs');
@@ -86,15 +91,18 @@ const rows: Row[] = [];
 try {
   log(`bench:redis: budget ${budget}, latency ${latencyMs} ms per response, concurrency ${concurrency} per worker, workers ${workerCounts.join(',')}`);
   // Reference: the in-memory frontier, one process.
-  await runWorker([...common, '--seeds', ...web.demo.seeds]);
-  const memRun = readdirSync(join(storage, 'runs')).find((d) => !d.includes('.w'))!;
-  rows.push(measure('in-memory frontier', 1, logsOf(memRun)));
-  log(`in-memory: ${rows.at(-1)!.pagesPerSec.toFixed(2)} pages/s`);
+  for (const c of memoryConcurrency) {
+    const before = new Set(existsSync(join(storage, 'runs')) ? readdirSync(join(storage, 'runs')) : []);
+    await runWorker([...common, '--concurrency', String(c), '--seeds', ...web.demo.seeds]);
+    const memRun = readdirSync(join(storage, 'runs')).find((d) => !before.has(d) && !d.includes('.w'))!;
+    rows.push(measure(`in-memory frontier, concurrency ${c}`, 1, logsOf(memRun)));
+    log(`in-memory, concurrency ${c}: ${rows.at(-1)!.pagesPerSec.toFixed(2)} pages/s`);
+  }
   for (const n of workerCounts) {
     const id = `scale-${n}`;
-    const shared = ['--frontier', redis.url, '--crawl-id', id];
+    const shared = ['--frontier', redis.url, '--crawl-id', id, '--concurrency', String(concurrency)];
     await Promise.all([runWorker([...common, ...shared, '--seeds', ...web.demo.seeds]), ...Array.from({ length: n - 1 }, () => runWorker([...common, ...shared, '--worker']))]);
-    rows.push(measure('Redis frontier', n, logsOf(id)));
+    rows.push(measure(`Redis frontier, concurrency ${concurrency} each`, n, logsOf(id)));
     log(`${n} worker(s): ${rows.at(-1)!.pagesPerSec.toFixed(2)} pages/s`);
   }
 } finally {
@@ -103,7 +111,7 @@ try {
   rmSync(storage, { recursive: true, force: true });
 }
 
-const one = rows.find((r) => r.setup === 'Redis frontier' && r.workers === 1);
+const one = rows.find((r) => r.setup.startsWith('Redis') && r.workers === 1);
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 console.log(`\n| frontier | workers | pages | seconds (first to last fetch) | pages/s | × one worker | harvest (truth) | vs one worker |`);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
@@ -112,4 +120,4 @@ for (const r of rows) {
   const dh = one ? `${((r.harvest - one.harvest) * 100 >= 0 ? '+' : '')}${((r.harvest - one.harvest) * 100).toFixed(1)} points` : '–';
   console.log(`| ${r.setup} | ${r.workers} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(2)} | ${speedup} | ${pct(r.harvest)} | ${dh} |`);
 }
-console.log(`\nCommand: npm run bench:redis -- --budget ${budget} --latency ${latencyMs} --workers ${workerCounts.join(',')} --concurrency ${concurrency}`);
+console.log(`\nCommand: npm run bench:redis -- --budget ${budget} --latency ${latencyMs} --workers ${workerCounts.join(',')} --concurrency ${concurrency} --memory-concurrency ${memoryConcurrency.join(',')}`);

@@ -23,6 +23,7 @@ async function worker(crawlId: string, opts: { maxPages?: number; delay?: number
   });
   const f = new RedisFrontier(crawl, { leaseMs: opts.leaseMs ?? 30_000, log: (l) => opts.log?.push(l) });
   if (!opts.join) f.markSeeded();
+  await f.leasesRenewable();
   open.push(f);
   return f;
 }
@@ -138,11 +139,11 @@ describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
 
   it('keeps a live worker\'s leases by renewing them', async () => {
     const id = `renew-${n++}`;
-    const a = await worker(id, { leaseMs: 300 });
-    const b = await worker(id, { join: true, leaseMs: 300 });
+    const a = await worker(id, { leaseMs: 600 });
+    const b = await worker(id, { join: true, leaseMs: 600 });
     a.offer({ url: url(1, 1), depth: 0, score: 1 });
     const e = await a.next();
-    await new Promise((r) => setTimeout(r, 1200)); // four lease lengths
+    await new Promise((r) => setTimeout(r, 2400)); // four lease lengths
     expect(await b.next()).toBeNull();
     await a.finish(e!.uniqueKey, e!.url);
     expect(await b.isExhausted()).toBe(true);
@@ -150,12 +151,12 @@ describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
 
   it('keeps its leases while its main thread is busy (renewed from a thread of its own)', async () => {
     const id = `busy-${n++}`;
-    const a = await worker(id, { leaseMs: 300 });
-    const b = await worker(id, { join: true, leaseMs: 300 });
+    const a = await worker(id, { leaseMs: 600 });
+    const b = await worker(id, { join: true, leaseMs: 600 });
     a.offer({ url: url(1, 1), depth: 0, score: 1 });
     const e = await a.next();
-    await new Promise((r) => setTimeout(r, 100)); // the heartbeat thread has the key
-    const end = Date.now() + 1500; // five lease lengths with no event loop at all
+    await new Promise((r) => setTimeout(r, 300)); // the heartbeat thread has the key
+    const end = Date.now() + 3000; // five lease lengths with no event loop at all
     while (Date.now() < end);
     expect(await b.next()).toBeNull();
     await a.finish(e!.uniqueKey, e!.url);

@@ -15,6 +15,7 @@ const { parentPort, workerData: d } = require('node:worker_threads');
 const { Redis } = require(d.ioredis);
 const redis = new Redis(d.url, { maxRetriesPerRequest: null, retryStrategy: (t) => Math.min(250 * t, 2000), connectionName: d.connectionName });
 redis.on('error', () => {});
+redis.once('ready', () => parentPort.postMessage({ ready: true }));
 redis.defineCommand('fcRenew', { numberOfKeys: 0, lua: d.lua });
 const keys = new Set();
 const timer = setInterval(async () => {
@@ -35,6 +36,8 @@ parentPort.on('message', (m) => {
 `;
 
 export interface LeaseHeartbeat {
+  /** Resolves once the thread is connected and renewing. */
+  ready: Promise<void>;
   add(key: string): void;
   remove(key: string): void;
   close(): Promise<void>;
@@ -54,10 +57,16 @@ export function startLeaseHeartbeat(o: {
     workerData: { ioredis, url: o.url, prefix: o.prefix, workerId: o.workerId, leaseMs: o.leaseMs, lua: o.lua, connectionName: `focused-crawler-leases:${o.workerId}` },
   });
   thread.unref();
-  thread.on('message', (m: { lost?: string[] }) => m.lost && o.onLost(m.lost));
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((ok) => (markReady = ok));
+  thread.on('message', (m: { lost?: string[]; ready?: boolean }) => {
+    if (m.ready) markReady();
+    if (m.lost) o.onLost(m.lost);
+  });
   thread.on('error', () => undefined);
   const exited = new Promise<void>((ok) => thread.once('exit', () => ok()));
   return {
+    ready,
     add: (key) => thread.postMessage({ add: key }),
     remove: (key) => thread.postMessage({ del: key }),
     close: async () => {

@@ -197,6 +197,11 @@ export class RedisFrontier implements CrawlFrontier {
     return this.status.handedOut;
   }
 
+  /** Resolves once leases are being renewed (the heartbeat thread is connected). */
+  leasesRenewable(): Promise<void> {
+    return this.heartbeat.ready;
+  }
+
   get shared(): SharedStatus {
     return { ...this.status };
   }
