@@ -81,10 +81,12 @@ describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
     a.offer({ url: url(1, 1), depth: 1, score: 1 });
     a.offer({ url: url(2, 2), depth: 1, score: 2 });
     b.offer({ url: url(1, 1), depth: 1, score: 5 }); // B found a better in-link
+    await b.isExhausted(); // B's offers are in (answered after them on B's connection)
     expect((await a.next())!.url).toBe(url(1, 1));
     const c = await worker(id, { join: true });
     c.offer({ url: url(3, 3), depth: 1, score: 10 });
     c.rescore((await import('../src/frontier/url-key.js')).uniqueKeyOf(url(3, 3)), 0.1); // C's own re-scoring lowers it
+    await c.isExhausted();
     expect((await b.next())!.url).toBe(url(2, 2));
   });
 
@@ -133,6 +135,7 @@ describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
     expect(await joined.isExhausted()).toBe(false); // nothing queued yet, but not seeded either
     first.offer({ url: url(1, 1), depth: 0, score: 1 });
     first.markSeeded();
+    await first.isExhausted(); // answered after the offer and the mark, sent before it on first's connection
     expect(await drain(joined)).toEqual([url(1, 1)]);
     expect(await joined.isExhausted()).toBe(true);
   });
