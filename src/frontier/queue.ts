@@ -3,25 +3,75 @@
  * contract in ./types.ts). State changes only through `apply(op)`, for live calls and journal
  * replay alike.
  *
- * Layout: one indexed max-heap of URLs per host, and a heap of hosts keyed by each host's best
- * URL score. Politeness then only skips *hosts*, never pops and re-pushes URLs, and every
- * operation stays O(log n) even when scores change after enqueueing (METHODS §3: new in-links,
- * feedback and IPageRank re-score URLs).
+ * Order: one max-heap of URLs per host, and a heap of hosts keyed by each host's best URL score.
+ * Politeness then only skips *hosts*, never pops and re-pushes URLs, and every operation stays
+ * O(log n) even when scores change after enqueueing (METHODS §3: new in-links, feedback and
+ * IPageRank re-score URLs).
+ *
+ * Memory (issue #17: a million queued URLs in ≤ 300 MB of heap, strings included): no object
+ * per entry. Every key ever seen is an id in a KeyTable (./key-table.ts: characters in a byte
+ * buffer, origins interned, exact); a queued or in-flight entry is a *slot* in typed-array
+ * columns (key id, host id, depth, score, queue order, heap position), its parent URL an id in a
+ * reference-counted StringPool (./string-pool.ts: a page's links share it), its components a
+ * block in a ComponentStore (./component-store.ts), its anchor text characters in a CharArena
+ * (./char-arena.ts). `get`, `pickBest` and `queued` build QueuedUrl objects on demand; nobody
+ * holds them for long. The URL itself is stored only where it differs from the unique key.
  */
-import { IndexedMaxHeap } from './heap.js';
+import { CharArena } from './char-arena.js';
+import { ComponentStore } from './component-store.js';
+import { IndexedMaxHeap, SlotMaxHeap, slotPriority, type SlotColumns } from './heap.js';
+import { KeyTable } from './key-table.js';
+import { StringPool } from './string-pool.js';
 import type { FrontierBackend, FrontierOp, FrontierState, QueuedUrl } from './types.js';
 import { hostOf } from './url-key.js';
 
+const REVISIT = 1;
+
+function grown<T extends Int32Array | Uint32Array | Float64Array | Uint8Array>(a: T, min: number, fill?: number): T {
+  let cap = a.length * 2;
+  while (cap < min) cap *= 2;
+  const b = new (a.constructor as { new (n: number): T })(cap);
+  if (fill !== undefined) b.fill(fill);
+  b.set(a);
+  return b;
+}
+
 export class BestFirstQueue implements FrontierBackend {
-  private readonly entries = new Map<string, QueuedUrl>();
-  private readonly urlHeaps = new Map<string, IndexedMaxHeap>();
+  /** Every unique key ever queued, dropped or marked: de-duplication outlives the entry. */
+  private readonly keys = new KeyTable();
+  /** Per key id: the slot of its queued entry, −1 when not queued. */
+  private queuedSlot = new Int32Array(1024).fill(-1);
+  /** Entries handed out and not finished: key id → slot (snapshots put them back in the queue). */
+  private readonly inFlightSlots = new Map<number, number>();
+  /** Why a key was dropped (robots, filters, hard focus), for `--explain`: key id → reason. */
+  private readonly dropReasons = new Map<number, string>();
+
+  // ---- entry columns, by slot --------------------------------------------------------------
+  private keyIdOf = new Int32Array(1024);
+  private hostIdOf = new Int32Array(1024);
+  private depthOf = new Int32Array(1024);
+  private parentOf = new Int32Array(1024);
+  private flagsOf = new Uint8Array(1024);
+  /** Anchor text: where in `anchors`, and byte length × 2 + wide (−1 = none). */
+  private anchorAt = new Uint32Array(1024);
+  private anchorLw = new Int32Array(1024).fill(-1);
+  private readonly anchors = new CharArena();
+  /** The URL, where it differs from the unique key (fragment, query order, host case…). */
+  private readonly urlOf = new Map<number, string>();
+  private readonly components = new ComponentStore();
+  private readonly parents = new StringPool();
+  /** Score, queue order and heap position (read by the host heaps). */
+  private readonly cols: SlotColumns = { score: new Float64Array(1024), queuedAt: new Float64Array(1024), pos: new Int32Array(1024) };
+  private freeSlots: number[] = [];
+  private nextSlot = 0;
+  private queuedCount = 0;
+
+  // ---- hosts ---------------------------------------------------------------------------------
+  private readonly hostIds = new Map<string, number>();
+  private readonly hostNames: string[] = [];
+  private readonly urlHeaps: (SlotMaxHeap | undefined)[] = [];
   private readonly hostHeap = new IndexedMaxHeap();
-  /** Every unique key ever queued: de-duplication outlives the entry. */
-  private readonly seen = new Set<string>();
-  /** Entries handed out and not finished, by key (snapshots put them back in the queue). */
-  private readonly inFlightEntries = new Map<string, QueuedUrl>();
-  /** Why a key was dropped (robots, filters, hard focus), for `--explain`. */
-  private readonly dropReasons = new Map<string, string>();
+
   private _handedOut = 0;
   private _sequence = 0;
   private _revisitCount = 0;
@@ -30,47 +80,65 @@ export class BestFirstQueue implements FrontierBackend {
     switch (op.o) {
       case 'q': {
         const e = op.e;
-        const old = this.entries.get(e.uniqueKey);
-        if (old) Object.assign(old, e);
+        if (Number.isNaN(e.score)) throw new Error(`frontier: score of ${e.uniqueKey} is NaN`);
+        const id = this.keys.add(e.uniqueKey);
+        this.ensureKeys(id);
+        const old = this.queuedSlot[id]!;
+        if (old >= 0) this.update(old, e);
         else {
-          this.entries.set(e.uniqueKey, { ...e });
+          this.insert(id, e);
           if (e.revisit) this._revisitCount++;
         }
-        this.seen.add(e.uniqueKey);
         this._sequence = Math.max(this._sequence, e.queuedAt + 1);
-        this.setScore(this.entries.get(e.uniqueKey)!);
         break;
       }
       case 's': {
-        const e = this.entries.get(op.k);
-        if (!e) break;
-        e.score = op.s;
-        if (op.c) e.components = op.c;
-        this.setScore(e);
+        const id = this.keys.find(op.k);
+        const slot = id >= 0 ? this.queuedSlot[id]! : -1;
+        if (slot < 0) break;
+        if (Number.isNaN(op.s)) throw new Error(`frontier: score of ${op.k} is NaN`);
+        const old = slotPriority(this.cols, slot);
+        this.cols.score[slot] = op.s;
+        if (op.c) this.components.set(slot, op.c, this.parentOf[slot]);
+        this.reprioritise(slot, old);
         break;
       }
       case 'x': {
-        const e = this.entries.get(op.k);
-        if (e) this.removeEntry(e);
-        this.seen.add(op.k);
-        this.dropReasons.set(op.k, op.r ?? 'dropped');
+        const id = this.keys.add(op.k);
+        this.ensureKeys(id);
+        const slot = this.queuedSlot[id]!;
+        if (slot >= 0) {
+          this.unqueue(slot);
+          this.freeSlot(slot);
+        }
+        this.dropReasons.set(id, op.r ?? 'dropped');
         break;
       }
       case 'n':
-        this.seen.add(op.k);
+        this.ensureKeys(this.keys.add(op.k));
         break;
       case 'h': {
-        const e = this.entries.get(op.k);
-        if (e) {
-          this.removeEntry(e);
-          this.inFlightEntries.set(op.k, e);
+        const id = this.keys.find(op.k);
+        const slot = id >= 0 ? this.queuedSlot[id]! : -1;
+        if (slot >= 0) {
+          this.unqueue(slot);
+          // A key handed out twice without a finish (replay of an odd journal): the newer wins.
+          const was = this.inFlightSlots.get(id);
+          if (was !== undefined) this.freeSlot(was);
+          this.inFlightSlots.set(id, slot);
         }
         this._handedOut = op.n;
         break;
       }
-      case 'f':
-        this.inFlightEntries.delete(op.k);
+      case 'f': {
+        const id = this.keys.find(op.k);
+        const slot = id >= 0 ? this.inFlightSlots.get(id) : undefined;
+        if (slot !== undefined) {
+          this.inFlightSlots.delete(id);
+          this.freeSlot(slot);
+        }
         break;
+      }
     }
   }
 
@@ -81,8 +149,8 @@ export class BestFirstQueue implements FrontierBackend {
       const top = this.hostHeap.pop()!;
       skipped.push(top);
       if (!eligible(top.key)) continue;
-      const best = this.urlHeaps.get(top.key)!.peek()!;
-      found = { entry: this.entries.get(best.key)!, skippedHosts: skipped.length - 1 };
+      const best = this.urlHeaps[this.hostIds.get(top.key)!]!.peek();
+      found = { entry: this.entryAt(best), skippedHosts: skipped.length - 1 };
       break;
     }
     for (const s of skipped) this.hostHeap.set(s.key, s.score);
@@ -90,31 +158,37 @@ export class BestFirstQueue implements FrontierBackend {
   }
 
   get(uniqueKey: string): QueuedUrl | undefined {
-    return this.entries.get(uniqueKey);
+    const id = this.keys.find(uniqueKey);
+    const slot = id >= 0 ? this.queuedSlot[id]! : -1;
+    return slot >= 0 ? this.entryAt(slot) : undefined;
   }
 
   inFlight(uniqueKey: string): QueuedUrl | undefined {
-    return this.inFlightEntries.get(uniqueKey);
+    const id = this.keys.find(uniqueKey);
+    const slot = id >= 0 ? this.inFlightSlots.get(id) : undefined;
+    return slot === undefined ? undefined : this.entryAt(slot);
   }
 
   hasSeen(uniqueKey: string): boolean {
-    return this.seen.has(uniqueKey);
+    return this.keys.has(uniqueKey);
   }
 
   dropReason(uniqueKey: string): string | undefined {
-    return this.dropReasons.get(uniqueKey);
+    const id = this.keys.find(uniqueKey);
+    return id >= 0 ? this.dropReasons.get(id) : undefined;
   }
 
-  queued(): IterableIterator<QueuedUrl> {
-    return this.entries.values();
+  /** Queued entries, built one at a time (in slot order). */
+  *queued(): IterableIterator<QueuedUrl> {
+    for (const slot of this.queuedSlots()) yield this.entryAt(slot);
   }
 
   hosts(): IterableIterator<string> {
-    return this.urlHeaps.keys();
+    return this.hostNamesQueued();
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.queuedCount;
   }
 
   get handedOut(): number {
@@ -131,15 +205,15 @@ export class BestFirstQueue implements FrontierBackend {
 
   snapshot(): FrontierState {
     const seen: string[] = [];
-    for (const k of this.seen) if (!this.entries.has(k) && !this.inFlightEntries.has(k)) seen.push(k);
+    for (let id = 0; id < this.keys.size; id++) if (this.queuedSlot[id]! < 0 && !this.inFlightSlots.has(id)) seen.push(this.keys.key(id));
     return {
       sequence: this._sequence,
       revisitCount: this._revisitCount,
       handedOut: this._handedOut,
-      entries: [...this.entries.values()],
-      inFlight: [...this.inFlightEntries.values()],
+      entries: [...this.queued()],
+      inFlight: this.inFlightEntriesList(),
       seen,
-      dropped: [...this.dropReasons],
+      dropped: [...this.dropReasons].map(([id, r]): [string, string] => [this.keys.key(id), r]),
     };
   }
 
@@ -150,13 +224,18 @@ export class BestFirstQueue implements FrontierBackend {
     // Counted by the snapshot, not by the revisit entries it still holds.
     this._revisitCount = s.revisitCount;
     for (const e of s.inFlight) {
-      this.seen.add(e.uniqueKey);
-      this.inFlightEntries.set(e.uniqueKey, e);
+      const id = this.keys.add(e.uniqueKey);
+      this.ensureKeys(id);
+      const slot = this.allocSlot(id, e);
+      const was = this.inFlightSlots.get(id);
+      if (was !== undefined) this.freeSlot(was);
+      this.inFlightSlots.set(id, slot);
     }
-    for (const k of s.seen) this.seen.add(k);
+    for (const k of s.seen) this.ensureKeys(this.keys.add(k));
     for (const [k, r] of s.dropped) {
-      this.seen.add(k);
-      this.dropReasons.set(k, r);
+      const id = this.keys.add(k);
+      this.ensureKeys(id);
+      this.dropReasons.set(id, r);
     }
   }
 
@@ -165,49 +244,180 @@ export class BestFirstQueue implements FrontierBackend {
    * hand-out that never completed, and the Frontier snapshots right after restoring.
    */
   requeueInFlight(uniqueKey: string): boolean {
-    const e = this.inFlightEntries.get(uniqueKey);
+    const e = this.inFlight(uniqueKey);
     if (!e) return false;
-    this.inFlightEntries.delete(uniqueKey);
+    const id = this.keys.find(uniqueKey);
+    this.freeSlot(this.inFlightSlots.get(id)!);
+    this.inFlightSlots.delete(id);
     this.apply({ o: 'q', e });
     this._handedOut--;
     return true;
   }
 
   inFlightEntriesList(): QueuedUrl[] {
-    return [...this.inFlightEntries.values()];
+    return [...this.inFlightSlots.values()].map((slot) => this.entryAt(slot));
   }
 
-  private setScore(entry: QueuedUrl): void {
-    const host = hostOf(entry.url);
-    let heap = this.urlHeaps.get(host);
-    if (!heap) {
-      heap = new IndexedMaxHeap();
-      this.urlHeaps.set(host, heap);
+  // ---- internals -----------------------------------------------------------------------------
+
+  private *queuedSlots(): IterableIterator<number> {
+    for (let slot = 0; slot < this.nextSlot; slot++) {
+      const id = this.keyIdOf[slot]!;
+      if (id >= 0 && this.queuedSlot[id] === slot) yield slot;
     }
-    // Ties go to the older URL: a tiny age bonus keeps equal scores FIFO.
-    heap.set(entry.uniqueKey, tieBreak(entry.score, entry.queuedAt));
-    this.hostHeap.set(host, heap.peek()!.score);
   }
 
-  private removeEntry(entry: QueuedUrl): void {
-    const host = hostOf(entry.url);
-    const heap = this.urlHeaps.get(host);
-    this.entries.delete(entry.uniqueKey);
-    if (!heap) return;
-    heap.remove(entry.uniqueKey);
+  private *hostNamesQueued(): IterableIterator<string> {
+    for (const e of this.hostHeap.entries()) yield e.key;
+  }
+
+  /** The QueuedUrl of a slot, as plain data (fields in the interface's order, as snapshots print them). */
+  private entryAt(slot: number): QueuedUrl {
+    const uniqueKey = this.keys.key(this.keyIdOf[slot]!);
+    const e: QueuedUrl = { url: this.urlOf.get(slot) ?? uniqueKey, uniqueKey, depth: this.depthOf[slot]! } as QueuedUrl;
+    const parent = this.parentOf[slot]!;
+    if (parent >= 0) e.parentUrl = this.parents.get(parent);
+    const lw = this.anchorLw[slot]!;
+    if (lw >= 0) e.anchorText = this.anchors.get(this.anchorAt[slot]!, lw);
+    e.score = this.cols.score[slot]!;
+    const c = this.components.get(slot);
+    if (c) e.components = c;
+    if (this.flagsOf[slot]! & REVISIT) e.revisit = true;
+    e.queuedAt = this.cols.queuedAt[slot]!;
+    return e;
+  }
+
+  private ensureKeys(id: number): void {
+    if (id >= this.queuedSlot.length) this.queuedSlot = grown(this.queuedSlot, id + 1, -1);
+  }
+
+  /** A new slot holding the entry's fields (not in any heap yet). */
+  private allocSlot(keyId: number, e: QueuedUrl): number {
+    let slot = this.freeSlots.pop();
+    if (slot === undefined) {
+      slot = this.nextSlot++;
+      if (slot >= this.keyIdOf.length) this.growSlots(slot + 1);
+    }
+    this.keyIdOf[slot] = keyId;
+    this.hostIdOf[slot] = this.hostId(hostOf(e.url));
+    this.depthOf[slot] = e.depth;
+    this.parentOf[slot] = e.parentUrl === undefined ? -1 : this.parents.acquire(e.parentUrl);
+    this.setAnchor(slot, e.anchorText);
+    this.cols.score[slot] = e.score;
+    this.cols.queuedAt[slot] = e.queuedAt;
+    this.flagsOf[slot] = e.revisit ? REVISIT : 0;
+    if (e.url !== e.uniqueKey) this.urlOf.set(slot, e.url);
+    this.components.set(slot, e.components, this.parentOf[slot]);
+    return slot;
+  }
+
+  /** Set the anchor text of a slot whose old one is released (or that never had one). */
+  private setAnchor(slot: number, text: string | undefined): void {
+    if (text === undefined) {
+      this.releaseAnchor(slot);
+      this.anchorLw[slot] = -1;
+      return;
+    }
+    this.anchorAt[slot] = this.anchors.put(text);
+    this.anchorLw[slot] = this.anchors.lastLw;
+  }
+
+  private releaseAnchor(slot: number): number {
+    const lw = this.anchorLw[slot]!;
+    if (lw >= 0) this.anchors.release(this.anchorAt[slot]!, lw);
+    return -1;
+  }
+
+  private freeSlot(slot: number): void {
+    const parent = this.parentOf[slot]!;
+    if (parent >= 0) this.parents.release(parent);
+    this.parentOf[slot] = -1;
+    this.setAnchor(slot, undefined);
+    this.urlOf.delete(slot);
+    this.components.set(slot, undefined);
+    this.keyIdOf[slot] = -1;
+    this.freeSlots.push(slot);
+  }
+
+  private insert(keyId: number, e: QueuedUrl): void {
+    const slot = this.allocSlot(keyId, e);
+    this.queuedSlot[keyId] = slot;
+    this.queuedCount++;
+    const host = this.hostIdOf[slot]!;
+    let heap = this.urlHeaps[host];
+    if (!heap) heap = this.urlHeaps[host] = new SlotMaxHeap(this.cols);
+    heap.push(slot);
+    this.hostHeap.set(this.hostNames[host]!, slotPriority(this.cols, heap.peek()));
+  }
+
+  /** A re-queue of a queued key: the fields the op carries replace the entry's (as Object.assign). */
+  private update(slot: number, e: Partial<QueuedUrl>): void {
+    const old = slotPriority(this.cols, slot);
+    if ('url' in e && e.url !== undefined) {
+      if (e.url !== e.uniqueKey) this.urlOf.set(slot, e.url);
+      else this.urlOf.delete(slot);
+    }
+    if ('depth' in e) this.depthOf[slot] = e.depth!;
+    if ('parentUrl' in e) {
+      const old = this.parentOf[slot]!;
+      this.parentOf[slot] = e.parentUrl === undefined ? -1 : this.parents.acquire(e.parentUrl);
+      if (old >= 0) this.parents.release(old);
+    }
+    if ('anchorText' in e) {
+      this.anchorLw[slot] = this.releaseAnchor(slot);
+      this.setAnchor(slot, e.anchorText);
+    }
+    if ('score' in e) this.cols.score[slot] = e.score!;
+    if ('components' in e) this.components.set(slot, e.components, this.parentOf[slot]);
+    if ('revisit' in e) this.flagsOf[slot] = e.revisit ? REVISIT : 0;
+    if ('queuedAt' in e) this.cols.queuedAt[slot] = e.queuedAt!;
+    this.reprioritise(slot, old);
+  }
+
+  /** The slot's score or queue order changed; `old` is its heap key before. */
+  private reprioritise(slot: number, old: number): void {
+    const host = this.hostIdOf[slot]!;
+    const heap = this.urlHeaps[host]!;
+    heap.changed(slot, old);
+    this.hostHeap.set(this.hostNames[host]!, slotPriority(this.cols, heap.peek()));
+  }
+
+  /** Out of the queue (its heap and the key's queued slot); the slot's fields stay. */
+  private unqueue(slot: number): void {
+    const host = this.hostIdOf[slot]!;
+    const heap = this.urlHeaps[host]!;
+    this.queuedSlot[this.keyIdOf[slot]!] = -1;
+    this.queuedCount--;
+    heap.remove(slot);
     const top = heap.peek();
-    if (top) this.hostHeap.set(host, top.score);
+    const name = this.hostNames[host]!;
+    if (top >= 0) this.hostHeap.set(name, slotPriority(this.cols, top));
     else {
-      this.hostHeap.remove(host);
-      this.urlHeaps.delete(host);
+      this.hostHeap.remove(name);
+      this.urlHeaps[host] = undefined;
     }
   }
-}
 
-/**
- * Equal scores are served oldest first. Folding the queue order into the key keeps one heap;
- * at 1e-12 per URL even a million URLs shift a score by only 1e-6.
- */
-function tieBreak(score: number, sequence: number): number {
-  return score - sequence * 1e-12;
+  private hostId(host: string): number {
+    let id = this.hostIds.get(host);
+    if (id === undefined) {
+      id = this.hostNames.length;
+      this.hostNames.push(host);
+      this.hostIds.set(host, id);
+    }
+    return id;
+  }
+
+  private growSlots(min: number): void {
+    this.keyIdOf = grown(this.keyIdOf, min);
+    this.hostIdOf = grown(this.hostIdOf, min);
+    this.depthOf = grown(this.depthOf, min);
+    this.parentOf = grown(this.parentOf, min);
+    this.flagsOf = grown(this.flagsOf, min);
+    this.anchorAt = grown(this.anchorAt, min);
+    this.anchorLw = grown(this.anchorLw, min, -1);
+    this.cols.score = grown(this.cols.score, min);
+    this.cols.queuedAt = grown(this.cols.queuedAt, min);
+    this.cols.pos = grown(this.cols.pos, min);
+  }
 }
