@@ -26,7 +26,7 @@ const program = new Command()
   .name('bench')
   .option('--quick', 'small budgets and fewer topics (a few minutes)')
   .option('--out <dir>', 'results folder', join(ROOT, 'bench', 'results'))
-  .option('--only <parts>', 'comma list of parts: testweb,wikispeedia,speed,frontier,adaptive', 'testweb,wikispeedia,speed,frontier,adaptive')
+  .option('--only <parts>', 'comma list of parts: testweb,wikispeedia,speed,frontier (or frontier-scale),adaptive', 'testweb,wikispeedia,speed,frontier,adaptive')
   .option('--no-readme', 'do not rewrite the README block')
   .option('--from <json>', 'only re-render summary.md, charts and the README block from a saved run')
   .option('--topics <ids>', 'comma list of topics to crawl (test web and Wikispeedia ids; default: the mode\'s)')
@@ -304,7 +304,7 @@ if (opts.from) {
 try {
   if (parts.has('wikispeedia') || parts.has('speed')) await benchWikispeedia();
   if (parts.has('testweb')) await benchTestWeb();
-  if (parts.has('frontier')) results.frontierScale = frontierScale();
+  if (parts.has('frontier') || parts.has('frontier-scale')) results.frontierScale = frontierScale();
   if (parts.has('adaptive')) {
     say('Adaptive rendering on the mixed test web');
     results.adaptive = await benchAdaptive({ budget: PLAN.adaptivePages, reps: PLAN.adaptiveReps, concurrency: CONCURRENCY, storageDir: storage, say });

@@ -4,10 +4,11 @@
  * remove of any key in O(log n).
  *
  * Layout (why hand-written: no maintained npm heap offers keyed decrease/increase-key with a
- * compact layout): every key gets a *slot*; scores live in a Float64Array by slot, the heap is an
- * Int32Array of slots and `pos` maps slot → heap index. The only per-entry objects are the key
- * string itself and one Map entry (key → slot), so a million URLs cost about 16 bytes of typed
- * arrays plus the Map entry. Freed slots are reused through a free list.
+ * compact layout): every key gets a *slot*, kept in a SlotMaxHeap (below): scores in a
+ * Float64Array by slot, the heap an Int32Array of slots, `pos` slot → heap index. The only
+ * per-entry objects are the key string itself and one Map entry (key → slot). Freed slots are
+ * reused through a free list. The frontier uses it for hosts; its URLs go straight into
+ * SlotMaxHeaps over the queue's own columns.
  */
 
 export interface HeapEntry {
@@ -20,17 +21,14 @@ const INITIAL_CAPACITY = 16;
 export class IndexedMaxHeap {
   private slotOf = new Map<string, number>();
   private keys: (string | undefined)[] = [];
-  private scores = new Float64Array(INITIAL_CAPACITY);
-  /** heap[i] = slot at heap position i. */
-  private heap = new Int32Array(INITIAL_CAPACITY);
-  /** pos[slot] = heap position of the slot. */
-  private pos = new Int32Array(INITIAL_CAPACITY);
+  /** Scores by slot; queue order stays 0, so a slot's heap key is its score. */
+  private readonly cols: SlotColumns = { score: new Float64Array(INITIAL_CAPACITY), queuedAt: new Float64Array(INITIAL_CAPACITY), pos: new Int32Array(INITIAL_CAPACITY) };
+  private heap = new SlotMaxHeap(this.cols);
   private freeSlots: number[] = [];
   private nextSlot = 0;
-  private n = 0;
 
   get size(): number {
-    return this.n;
+    return this.heap.size;
   }
 
   has(key: string): boolean {
@@ -40,7 +38,7 @@ export class IndexedMaxHeap {
   /** The key's current score, or undefined when absent. */
   get(key: string): number | undefined {
     const s = this.slotOf.get(key);
-    return s === undefined ? undefined : this.scores[s];
+    return s === undefined ? undefined : this.cols.score[s];
   }
 
   /** Insert a new key; throws when it is already present (use `set` for insert-or-update). */
@@ -69,23 +67,22 @@ export class IndexedMaxHeap {
   }
 
   peek(): HeapEntry | undefined {
-    if (this.n === 0) return undefined;
-    const s = this.heap[0]!;
-    return { key: this.keys[s]!, score: this.scores[s]! };
+    const s = this.heap.peek();
+    return s < 0 ? undefined : { key: this.keys[s]!, score: this.cols.score[s]! };
   }
 
   pop(): HeapEntry | undefined {
-    if (this.n === 0) return undefined;
-    const s = this.heap[0]!;
-    const entry = { key: this.keys[s]!, score: this.scores[s]! };
-    this.removeAt(0);
+    const s = this.heap.peek();
+    if (s < 0) return undefined;
+    const entry = { key: this.keys[s]!, score: this.cols.score[s]! };
+    this.removeSlot(s);
     return entry;
   }
 
   remove(key: string): boolean {
     const s = this.slotOf.get(key);
     if (s === undefined) return false;
-    this.removeAt(this.pos[s]!);
+    this.removeSlot(s);
     return true;
   }
 
@@ -94,27 +91,19 @@ export class IndexedMaxHeap {
     this.keys = [];
     this.freeSlots = [];
     this.nextSlot = 0;
-    this.n = 0;
+    this.heap = new SlotMaxHeap(this.cols);
   }
 
   /** Entries in no particular order. */
   *entries(): IterableIterator<HeapEntry> {
-    for (let i = 0; i < this.n; i++) {
-      const s = this.heap[i]!;
-      yield { key: this.keys[s]!, score: this.scores[s]! };
-    }
+    for (const s of this.heap.slots()) yield { key: this.keys[s]!, score: this.cols.score[s]! };
   }
 
   /** For tests: true when every parent's score ≥ its children's and the indexes agree. */
   checkInvariants(): boolean {
-    if (this.slotOf.size !== this.n) return false;
-    for (let i = 0; i < this.n; i++) {
-      const s = this.heap[i]!;
-      if (this.pos[s] !== i) return false;
-      if (this.slotOf.get(this.keys[s]!) !== s) return false;
-      if (i > 0 && this.scores[this.heap[(i - 1) >> 1]!]! < this.scores[s]!) return false;
-    }
-    return true;
+    if (this.slotOf.size !== this.heap.size) return false;
+    for (const s of this.heap.slots()) if (this.slotOf.get(this.keys[s]!) !== s) return false;
+    return this.heap.checkInvariants();
   }
 
   // ---- internals ------------------------------------------------------------------------
@@ -124,98 +113,37 @@ export class IndexedMaxHeap {
     let s = this.freeSlots.pop();
     if (s === undefined) {
       s = this.nextSlot++;
-      if (s >= this.scores.length) this.growSlots();
+      if (s >= this.cols.score.length) this.growSlots();
     }
-    if (this.n >= this.heap.length) this.growHeap();
     this.slotOf.set(key, s);
     this.keys[s] = key;
-    this.scores[s] = score;
-    this.heap[this.n] = s;
-    this.pos[s] = this.n;
-    this.n++;
-    this.siftUp(this.n - 1);
+    this.cols.score[s] = score;
+    this.heap.push(s);
   }
 
   private reprioritise(s: number, score: number): void {
     if (Number.isNaN(score)) throw new Error(`IndexedMaxHeap: score of ${this.keys[s]} is NaN`);
-    const old = this.scores[s]!;
-    this.scores[s] = score;
-    const i = this.pos[s]!;
-    if (score > old) this.siftUp(i);
-    else if (score < old) this.siftDown(i);
+    const old = this.cols.score[s]!;
+    this.cols.score[s] = score;
+    this.heap.changed(s, old);
   }
 
-  private removeAt(i: number): void {
-    const s = this.heap[i]!;
-    const last = this.n - 1;
+  private removeSlot(s: number): void {
+    this.heap.remove(s);
     this.slotOf.delete(this.keys[s]!);
     this.keys[s] = undefined;
     this.freeSlots.push(s);
-    this.n--;
-    if (i === last) return;
-    const moved = this.heap[last]!;
-    this.heap[i] = moved;
-    this.pos[moved] = i;
-    // The moved entry may belong above or below position i.
-    if (i > 0 && this.scores[this.heap[(i - 1) >> 1]!]! < this.scores[moved]!) this.siftUp(i);
-    else this.siftDown(i);
-  }
-
-  private siftUp(i: number): void {
-    const heap = this.heap;
-    const pos = this.pos;
-    const scores = this.scores;
-    const s = heap[i]!;
-    const sc = scores[s]!;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const ps = heap[p]!;
-      if (scores[ps]! >= sc) break;
-      heap[i] = ps;
-      pos[ps] = i;
-      i = p;
-    }
-    heap[i] = s;
-    pos[s] = i;
-  }
-
-  private siftDown(i: number): void {
-    const heap = this.heap;
-    const pos = this.pos;
-    const scores = this.scores;
-    const n = this.n;
-    const s = heap[i]!;
-    const sc = scores[s]!;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= n) break;
-      const r = l + 1;
-      let c = l;
-      if (r < n && scores[heap[r]!]! > scores[heap[l]!]!) c = r;
-      const cs = heap[c]!;
-      if (scores[cs]! <= sc) break;
-      heap[i] = cs;
-      pos[cs] = i;
-      i = c;
-    }
-    heap[i] = s;
-    pos[s] = i;
   }
 
   private growSlots(): void {
-    const cap = this.scores.length * 2;
-    const scores = new Float64Array(cap);
-    scores.set(this.scores);
-    this.scores = scores;
+    const cap = this.cols.score.length * 2;
+    const score = new Float64Array(cap);
+    score.set(this.cols.score);
+    this.cols.score = score;
+    this.cols.queuedAt = new Float64Array(cap);
     const pos = new Int32Array(cap);
-    pos.set(this.pos);
-    this.pos = pos;
-  }
-
-  private growHeap(): void {
-    const heap = new Int32Array(this.heap.length * 2);
-    heap.set(this.heap);
-    this.heap = heap;
+    pos.set(this.cols.pos);
+    this.cols.pos = pos;
   }
 }
 
