@@ -93,3 +93,38 @@ export class CharArena {
     this.used = 0;
   }
 }
+
+/** An optional text per slot (the queue's anchor texts), its characters in a CharArena. */
+export class TextColumn {
+  private readonly arena = new CharArena();
+  private at = new Uint32Array(1024);
+  /** Byte length × 2 + wide; −1 = no text. */
+  private lw = new Int32Array(1024).fill(-1);
+
+  /** Set, replace or (undefined) clear a slot's text. */
+  set(slot: number, text: string | undefined): void {
+    if (slot >= this.lw.length) this.grow(slot + 1);
+    const old = this.lw[slot]!;
+    if (old >= 0) this.arena.release(this.at[slot]!, old);
+    this.lw[slot] = -1;
+    if (text === undefined) return;
+    this.at[slot] = this.arena.put(text);
+    this.lw[slot] = this.arena.lastLw;
+  }
+
+  get(slot: number): string | undefined {
+    const lw = slot < this.lw.length ? this.lw[slot]! : -1;
+    return lw < 0 ? undefined : this.arena.get(this.at[slot]!, lw);
+  }
+
+  private grow(min: number): void {
+    let cap = this.lw.length * 2;
+    while (cap < min) cap *= 2;
+    const at = new Uint32Array(cap);
+    at.set(this.at);
+    this.at = at;
+    const lw = new Int32Array(cap).fill(-1);
+    lw.set(this.lw);
+    this.lw = lw;
+  }
+}

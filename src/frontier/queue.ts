@@ -17,7 +17,7 @@
  * (./char-arena.ts). `get`, `pickBest` and `queued` build QueuedUrl objects on demand; nobody
  * holds them for long. The URL itself is stored only where it differs from the unique key.
  */
-import { CharArena } from './char-arena.js';
+import { TextColumn } from './char-arena.js';
 import { ComponentStore } from './component-store.js';
 import { IndexedMaxHeap, SlotMaxHeap, slotPriority, type SlotColumns } from './heap.js';
 import { KeyTable } from './key-table.js';
@@ -27,7 +27,7 @@ import { hostOf } from './url-key.js';
 
 const REVISIT = 1;
 
-function grown<T extends Int32Array | Uint32Array | Float64Array | Uint8Array>(a: T, min: number, fill?: number): T {
+function grown<T extends Int32Array | Float64Array | Uint8Array>(a: T, min: number, fill?: number): T {
   let cap = a.length * 2;
   while (cap < min) cap *= 2;
   const b = new (a.constructor as { new (n: number): T })(cap);
@@ -52,10 +52,7 @@ export class BestFirstQueue implements FrontierBackend {
   private depthOf = new Int32Array(1024);
   private parentOf = new Int32Array(1024);
   private flagsOf = new Uint8Array(1024);
-  /** Anchor text: where in `anchors`, and byte length × 2 + wide (−1 = none). */
-  private anchorAt = new Uint32Array(1024);
-  private anchorLw = new Int32Array(1024).fill(-1);
-  private readonly anchors = new CharArena();
+  private readonly anchors = new TextColumn();
   /** The URL, where it differs from the unique key (fragment, query order, host case…). */
   private readonly urlOf = new Map<number, string>();
   private readonly components = new ComponentStore();
@@ -277,8 +274,8 @@ export class BestFirstQueue implements FrontierBackend {
     const e: QueuedUrl = { url: this.urlOf.get(slot) ?? uniqueKey, uniqueKey, depth: this.depthOf[slot]! } as QueuedUrl;
     const parent = this.parentOf[slot]!;
     if (parent >= 0) e.parentUrl = this.parents.get(parent);
-    const lw = this.anchorLw[slot]!;
-    if (lw >= 0) e.anchorText = this.anchors.get(this.anchorAt[slot]!, lw);
+    const anchor = this.anchors.get(slot);
+    if (anchor !== undefined) e.anchorText = anchor;
     e.score = this.cols.score[slot]!;
     const c = this.components.get(slot);
     if (c) e.components = c;
@@ -302,7 +299,7 @@ export class BestFirstQueue implements FrontierBackend {
     this.hostIdOf[slot] = this.hostId(hostOf(e.url));
     this.depthOf[slot] = e.depth;
     this.parentOf[slot] = e.parentUrl === undefined ? -1 : this.parents.acquire(e.parentUrl);
-    this.setAnchor(slot, e.anchorText);
+    this.anchors.set(slot, e.anchorText);
     this.cols.score[slot] = e.score;
     this.cols.queuedAt[slot] = e.queuedAt;
     this.flagsOf[slot] = e.revisit ? REVISIT : 0;
@@ -311,28 +308,11 @@ export class BestFirstQueue implements FrontierBackend {
     return slot;
   }
 
-  /** Set the anchor text of a slot whose old one is released (or that never had one). */
-  private setAnchor(slot: number, text: string | undefined): void {
-    if (text === undefined) {
-      this.releaseAnchor(slot);
-      this.anchorLw[slot] = -1;
-      return;
-    }
-    this.anchorAt[slot] = this.anchors.put(text);
-    this.anchorLw[slot] = this.anchors.lastLw;
-  }
-
-  private releaseAnchor(slot: number): number {
-    const lw = this.anchorLw[slot]!;
-    if (lw >= 0) this.anchors.release(this.anchorAt[slot]!, lw);
-    return -1;
-  }
-
   private freeSlot(slot: number): void {
     const parent = this.parentOf[slot]!;
     if (parent >= 0) this.parents.release(parent);
     this.parentOf[slot] = -1;
-    this.setAnchor(slot, undefined);
+    this.anchors.set(slot, undefined);
     this.urlOf.delete(slot);
     this.components.set(slot, undefined);
     this.keyIdOf[slot] = -1;
@@ -363,10 +343,7 @@ export class BestFirstQueue implements FrontierBackend {
       this.parentOf[slot] = e.parentUrl === undefined ? -1 : this.parents.acquire(e.parentUrl);
       if (old >= 0) this.parents.release(old);
     }
-    if ('anchorText' in e) {
-      this.anchorLw[slot] = this.releaseAnchor(slot);
-      this.setAnchor(slot, e.anchorText);
-    }
+    if ('anchorText' in e) this.anchors.set(slot, e.anchorText);
     if ('score' in e) this.cols.score[slot] = e.score!;
     if ('components' in e) this.components.set(slot, e.components, this.parentOf[slot]);
     if ('revisit' in e) this.flagsOf[slot] = e.revisit ? REVISIT : 0;
@@ -414,8 +391,6 @@ export class BestFirstQueue implements FrontierBackend {
     this.depthOf = grown(this.depthOf, min);
     this.parentOf = grown(this.parentOf, min);
     this.flagsOf = grown(this.flagsOf, min);
-    this.anchorAt = grown(this.anchorAt, min);
-    this.anchorLw = grown(this.anchorLw, min, -1);
     this.cols.score = grown(this.cols.score, min);
     this.cols.queuedAt = grown(this.cols.queuedAt, min);
     this.cols.pos = grown(this.cols.pos, min);
