@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { createScorer, registerStrategy, type StrategyDefinition } from '../src/score/index.js';
-import { DEFAULT_SCORE_BANDS, revisitBandScore, scoreBands, scoreBandsProblem, threadPageBandScore } from '../src/score/bands.js';
+import { DEFAULT_SCORE_BANDS, revisitBandScore, scoreBands, scoreBandsProblem, strategyBandScore, threadPageBandScore } from '../src/score/bands.js';
 
 const topics = [{ keywords: ['x'] }];
 
@@ -41,20 +41,42 @@ describe('score bands', () => {
     expect(threadPageBandScore(b, 0.3, false)).toBeUndefined();
   });
 
-  it('a strategy that returns huge scores cannot jump over thread pages, revisits or seeds', () => {
+  it('a strategy that returns huge scores cannot jump over thread pages, revisits or seeds, and keeps its own order', () => {
     const greedy: StrategyDefinition = {
       name: 'greedy-bands-test',
-      description: 'scores everything 5000',
-      create: () => ({ traits: {}, term: () => ({ term: 1, prio: 1 }), finish: () => ({ score: 5000 }), explainTerm() {} }),
+      description: 'scores a link 5000 plus 1000 per anchor keyword',
+      create: () => ({ traits: {}, term: (c) => ({ term: c.fAnchor, prio: 1 }), finish: (score) => ({ score: 5000 + 1000 * score }), explainTerm() {} }),
     };
     registerStrategy(greedy);
-    const ups = createScorer('greedy-bands-test').onPageFetched({ url: 'http://a.test/', depth: 0, rel: 0.5, relevant: true, links: [{ url: 'http://a.test/b', contextSim: 0.5, anchorKeywordFreq: 0 }] });
-    expect(ups).toHaveLength(1);
-    expect(ups[0].score).toBe(DEFAULT_SCORE_BANDS.strategy);
-    expect(ups[0].breakdown.components.aboveStrategyBand).toBe(5000);
+    const ups = createScorer('greedy-bands-test').onPageFetched({
+      url: 'http://a.test/',
+      depth: 0,
+      rel: 0.5,
+      relevant: true,
+      links: [
+        { url: 'http://a.test/b', contextSim: 0.5, anchorKeywordFreq: 0 },
+        { url: 'http://a.test/c', contextSim: 0.5, anchorKeywordFreq: 1 },
+      ],
+    });
+    const by = new Map(ups.map((u) => [u.url, u]));
+    const b = by.get('http://a.test/b')!;
+    const c = by.get('http://a.test/c')!;
+    for (const u of [b, c]) {
+      expect(u.score).toBeLessThan(DEFAULT_SCORE_BANDS.strategy);
+      expect(u.score).toBeGreaterThan(DEFAULT_SCORE_BANDS.strategy / 2);
+    }
+    expect(c.score).toBeGreaterThan(b.score); // the strategy's own order survives the band
+    expect(b.breakdown.components.rawStrategyScore).toBe(5000);
+    // The map is the identity up to half the band's top and strictly increasing above it.
+    expect(strategyBandScore(DEFAULT_SCORE_BANDS, 0.37)).toBe(0.37);
+    expect(strategyBandScore(DEFAULT_SCORE_BANDS, 5)).toBe(5);
+    const xs = [5.0001, 6, 20, 1e3, 1e6];
+    const ys = xs.map((x) => strategyBandScore(DEFAULT_SCORE_BANDS, x));
+    for (let i = 1; i < ys.length; i++) expect(ys[i]).toBeGreaterThan(ys[i - 1]);
+    expect(ys[ys.length - 1]).toBeLessThan(DEFAULT_SCORE_BANDS.strategy);
     // Built-in strategies are not touched by the band on ordinary pages.
     const best = createScorer('best-first').onPageFetched({ url: 'http://a.test/', depth: 0, rel: 0.5, relevant: true, links: [{ url: 'http://a.test/b', contextSim: 0.5, anchorKeywordFreq: 1 }] });
     expect(best[0].score).toBeLessThan(DEFAULT_SCORE_BANDS.strategy);
-    expect(best[0].breakdown.components.aboveStrategyBand).toBeUndefined();
+    expect(best[0].breakdown.components.rawStrategyScore).toBeUndefined();
   });
 });

@@ -9,10 +9,13 @@
  * - a due revisit (METHODS §4) is queued at `revisit + H` (hotter first), kept below seeds;
  * - a relevant thread's other pages are as good as the page they were found on (at least 1),
  *   at most `threadPage`: a seed thread's pages outrank every ordinary link, never a revisit;
- * - a strategy's score (METHODS §3) counts up to `strategy`: the built-in strategies stay far
- *   below it (combined and best-first under 1.5 on the test web and Wikispeedia; topology sums
- *   in-link terms and may grow on hubs), and a strategy added with registerStrategy() cannot
- *   jump over thread pages, revisits or seeds whatever it returns.
+ * - a strategy's score (METHODS §3) stays below `strategy`, so no strategy (topology's sums and
+ *   IPageRank values grow on hubs; one added with registerStrategy() may return anything) can
+ *   jump over thread pages, revisits or seeds. Scores up to half of it are queued as they are
+ *   (the built-in strategies' scores on ordinary pages are under 1.5); above that they are
+ *   compressed into the upper half by a strictly increasing map, so strategies still order
+ *   their URLs exactly as they scored them (a hard cap made ties of hubs and changed topology's
+ *   and ipagerank's Wikispeedia results).
  * The config schema (src/config/schema.ts) refuses settings that break this order.
  */
 export interface ScoreBands {
@@ -55,9 +58,15 @@ export function scoreBandsProblem(b: ScoreBands): { field: string; message: stri
   return undefined;
 }
 
-/** A strategy's score as queued: at most the strategy band's top. */
+/**
+ * A strategy's score as queued: unchanged up to half the band's top, above it compressed
+ * strictly increasingly into (top/2, top): knee + h·x/(x + h), x = score − knee, h = top/2.
+ */
 export function strategyBandScore(b: ScoreBands, score: number): number {
-  return Math.min(score, b.strategy);
+  const knee = b.strategy / 2;
+  if (!(score > knee)) return score;
+  const x = score - knee;
+  return knee + (knee * x) / (x + knee);
 }
 
 /** A due revisit's score: revisit + H, hotter first, and still below the seeds (H is unbounded in principle). */

@@ -201,7 +201,7 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
     const r = evaluate(p, components);
     // Score bands (src/score/bands.ts): whatever a strategy returns, it cannot outrank thread pages, revisits or seeds.
     const banded = strategyBandScore(bands, r.score);
-    if (banded < r.score) components.aboveStrategyBand = r.score;
+    if (banded < r.score) components.rawStrategyScore = r.score;
     const up: ScoreUpdate = { url: p.url, depth: p.depth, parentUrl: r.best?.parent, score: banded, breakdown: { score: banded, components } };
     if (r.reason) {
       up.drop = true;
