@@ -10,12 +10,26 @@ import * as chrono from 'chrono-node';
 
 export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
 
+/**
+ * One formatter per zone: building an Intl.DateTimeFormat costs far more than using one (it was
+ * most of the date stage on forum pages with many stamps).
+ */
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+function zoneFormat(timeZone: string): Intl.DateTimeFormat {
+  let f = zoneFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
+      hour: '2-digit', minute: '2-digit', second: '2-digit',
+    });
+    zoneFormats.set(timeZone, f);
+  }
+  return f;
+}
+
 /** Offset of `timeZone` from UTC in minutes at instant `at` (positive east), via Intl. */
 export function zoneOffsetMinutes(timeZone: string, at: Date): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
-    hour: '2-digit', minute: '2-digit', second: '2-digit',
-  }).formatToParts(at);
+  const parts = zoneFormat(timeZone).formatToParts(at);
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour') % 24, get('minute'), get('second'));
   return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60000);

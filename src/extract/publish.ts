@@ -132,7 +132,11 @@ function textNodes(root: Node): TextPiece[] {
   return out;
 }
 
-interface Found { raw: string; date: Date; pos: number; hasTime: boolean; labelled: boolean; inComment: boolean }
+/**
+ * A date-shaped string on the page. It is parsed only when a rule reaches it (`date` then holds
+ * the result, null when rejected): forum lists carry a hundred stamps and parsing costs ~0.1 ms each.
+ */
+interface Found { raw: string; pos: number; hasTime: boolean; labelled: boolean; inComment: boolean; clock: boolean; date?: Date | null }
 
 const LABEL = /(发布|发表|时间|日期|更新|published|posted|updated|date)/i;
 /** A "today is" widget (`今天是2024年3月10日 星期日`): the visitor's date, not the article's. */
@@ -160,7 +164,9 @@ export type VisibleHow = 'headline' | 'stamp' | 'any';
  * dates after the fetch, relative forms inside running text; dates in comment boxes are used only
  * when the page has no other.
  */
-function fromVisibleText(doc: Document, headline: string | undefined, ref: Date, tz: string): { raw: string; date: Date; how: VisibleHow; all: Found[] } | null {
+interface VisibleDate { raw: string; date: Date; how: VisibleHow; all: Found[]; valid: (f: Found) => boolean }
+
+function fromVisibleText(doc: Document, headline: string | undefined, ref: Date, tz: string): VisibleDate | null {
   const body = doc.body;
   if (!body) return null;
   const texts = textNodes(body);
@@ -182,16 +188,23 @@ function fromVisibleText(doc: Document, headline: string | undefined, ref: Date,
       if (copyright) continue;
       const lead = (before + ' ' + t.slice(0, m.index ?? 0)).slice(-12);
       if (TODAY_LABEL.test(lead)) continue;
-      const d = parseDateText(m[0], ref, tz);
-      // A future date is an event date or an ad, not a publish time.
-      if (!d || d.getTime() > ref.getTime() + DAY_MS) continue;
-      // A date on the fetch day with its weekday, above the headline: the page header's clock.
-      if (headPos < 0 && key && WEEKDAY.test(t) && Math.abs(d.getTime() - ref.getTime()) < DAY_MS && !/\d[:：]\d/.test(m[0])) continue;
-      found.push({ raw: m[0], date: d, pos: pos + (m.index ?? 0), hasTime: /\d[:：时]\d|前|刚刚|ago/i.test(m[0]), labelled, inComment });
+      // A date on the fetch day with its weekday, above the headline, may be the page header's clock.
+      const clock = headPos < 0 && !!key && WEEKDAY.test(t) && !/\d[:：]\d/.test(m[0]);
+      found.push({ raw: m[0], pos: pos + (m.index ?? 0), hasTime: /\d[:：时]\d|前|刚刚|ago/i.test(m[0]), labelled, inComment, clock });
     }
     pos += t.length + 1;
   }
-  const pick = (f: Found | undefined, how: VisibleHow) => (f ? { raw: f.raw, date: f.date, how, all: found } : null);
+  const valid = (f: Found): boolean => {
+    if (f.date === undefined) {
+      const d = parseDateText(f.raw, ref, tz);
+      // A future date is an event date or an ad, not a publish time; the fetch day shown with its
+      // weekday above the headline is the page header's clock.
+      f.date = !d || d.getTime() > ref.getTime() + DAY_MS || (f.clock && Math.abs(d.getTime() - ref.getTime()) < DAY_MS) ? null : d;
+    }
+    return f.date !== null;
+  };
+  const first = (pool: Found[], test: (f: Found) => boolean = () => true) => pool.find((f) => test(f) && valid(f));
+  const pick = (f: Found | undefined, how: VisibleHow) => (f ? { raw: f.raw, date: f.date!, how, all: found, valid } : null);
   if (headPos >= 0) {
     // Within the window a stamp with a time of day beats a bare date (sidebars: `建立于:2004年10月6日`).
     const after = found.filter((f) => f.pos >= headPos && f.pos - headPos <= HEADLINE_WINDOW_CHARS && !f.inComment);
@@ -199,21 +212,22 @@ function fromVisibleText(doc: Document, headline: string | undefined, ref: Date,
     // the stamp nearest the headline wins. A bare date above it is more often the header's clock, so it comes last.
     const before = found.filter((f) => f.pos < headPos && headPos - f.pos <= DATELINE_ABOVE_CHARS && !f.inComment).reverse();
     const nearest = (a: Found | undefined, b: Found | undefined) => (a && b ? (headPos - b.pos < a.pos - headPos ? b : a) : a ?? b);
-    const near = nearest(after.find((f) => f.hasTime), before.find((f) => f.hasTime)) ?? after[0] ?? before[0];
+    const timed = (f: Found) => f.hasTime;
+    const near = nearest(first(after, timed), first(before, timed)) ?? first(after) ?? first(before);
     if (near) return pick(near, 'headline');
   }
   const page = found.filter((f) => !f.inComment);
   for (const pool of [page, found]) {
-    const timed = pool.filter((f) => f.hasTime);
-    const stamp = timed.find((f) => f.labelled) ?? timed[0] ?? pool.find((f) => f.labelled);
+    const stamp = first(pool, (f) => f.hasTime && f.labelled) ?? first(pool, (f) => f.hasTime) ?? first(pool, (f) => f.labelled);
     if (stamp) return pick(stamp, 'stamp');
-    if (pool[0]) return pick(pool[0], 'any');
+    const any = first(pool);
+    if (any) return pick(any, 'any');
   }
   for (const { text: t } of texts) {
     if (COPYRIGHT.test(t)) continue;
     for (const m of t.matchAll(YEAR_MONTH)) {
       const [y, mo] = [Number(m[1]), Number(m[2])];
-      if (mo >= 1 && mo <= 12) return { raw: m[0], date: zonedTimeToUtc(y, mo, 1, 0, 0, 0, tz), how: 'any', all: found };
+      if (mo >= 1 && mo <= 12) return { raw: m[0], date: zonedTimeToUtc(y, mo, 1, 0, 0, 0, tz), how: 'any', all: found, valid };
     }
   }
   return null;
@@ -253,8 +267,9 @@ export function extractPublishTime(doc: Document, url: string, fetchedAt: Date, 
   if (vis && u && vis.how !== 'headline') {
     // Not found next to the headline, the visible date may be a sidebar's or a comment's; a date
     // in the URL is the article's own. A visible stamp on the URL's day adds the time of day.
-    const sameDay = vis.all.find((f) => sameWallDay(f.date, u, tz));
-    if (sameDay) return { iso: toZonedIso(sameDay.date, tz), source: 'text', raw: sameDay.raw };
+    // Only stamps that show the day's number are parsed.
+    const sameDay = vis.all.find((f) => f.raw.includes(String(u.day)) && vis.valid(f) && sameWallDay(f.date!, u, tz));
+    if (sameDay) return { iso: toZonedIso(sameDay.date!, tz), source: 'text', raw: sameDay.raw };
   } else if (vis) return { iso: toZonedIso(vis.date, tz), source: 'text', raw: vis.raw };
   if (u) return { iso: toZonedIso(zonedTimeToUtc(u.year, u.month, u.day, 0, 0, 0, tz), tz), source: 'url', raw: url };
   return vis ? { iso: toZonedIso(vis.date, tz), source: 'text', raw: vis.raw } : undefined;
