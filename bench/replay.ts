@@ -40,7 +40,7 @@ import { routePage } from '../src/crawl/route.js';
 import { crawlScorer } from '../src/crawl/scorer.js';
 import { RobotsCache } from '../src/frontier/robots.js';
 import { browserLaunchOptions } from '../src/fetch/browser.js';
-import { waitForQuietNetwork } from '../src/fetch/crawler.js';
+import { trackNetworkActivity, waitForQuietNetwork } from '../src/fetch/crawler.js';
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
 import { hash32, Rng } from '../src/testweb/rng.js';
 import { summarizeTopics, type TopicRuns } from './metrics.js';
@@ -108,12 +108,7 @@ async function browserRenderer(): Promise<{ render: (url: string) => Promise<Cac
   await context.route(/\.(jpe?g|png|gif|webp|svg|ico|woff2?|ttf|mp4|mp3)(\?|$)/i, (r) => r.abort());
   const render = async (url: string): Promise<Cached> => {
     const page = await context.newPage();
-    const inFlight = { n: 0, lastChange: Date.now() };
-    const xhr = (r: { resourceType(): string }) => r.resourceType() === 'xhr' || r.resourceType() === 'fetch';
-    page.on('request', (r) => xhr(r) && ((inFlight.n += 1), (inFlight.lastChange = Date.now())));
-    const done = (r: { resourceType(): string }) => xhr(r) && ((inFlight.n -= 1), (inFlight.lastChange = Date.now()));
-    page.on('requestfinished', done);
-    page.on('requestfailed', done);
+    const inFlight = trackNetworkActivity(page);
     try {
       const res = await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
       const status = res?.status() ?? 0;

@@ -97,17 +97,48 @@ export function crawleeConfig(storageDir: string): Configuration {
   });
 }
 
+/** The XHR/fetch requests a page has open (each with the time it started), and when that last changed. */
+export interface NetworkActivity {
+  open: Map<object, number>;
+  lastChange: number;
+}
+
+/** Start counting the page's open XHR/fetch requests (call before navigating). */
+export function trackNetworkActivity(page: Page): NetworkActivity {
+  const net: NetworkActivity = { open: new Map(), lastChange: Date.now() };
+  page.on('request', (r) => {
+    const t = r.resourceType();
+    if (t !== 'xhr' && t !== 'fetch') return;
+    net.open.set(r, Date.now());
+    net.lastChange = Date.now();
+  });
+  const done = (r: object) => {
+    if (net.open.delete(r)) net.lastChange = Date.now();
+  };
+  page.on('requestfailed', done);
+  page.on('requestfinished', done);
+  return net;
+}
+
 /**
- * Wait until the page's network has been quiet for `idleMs`, or `timeoutMs` has passed.
- * Cheaper than Playwright's `networkidle` (a fixed 500 ms) on pages that finish quickly, and
- * still catches article text fetched after `load`.
+ * Wait until the page's network has been quiet for `idleMs`. Cheaper than Playwright's
+ * `networkidle` (a fixed 500 ms) on pages that finish quickly, and still catches article text
+ * fetched after `load`. After `settleMs` it stops waiting for requests the page starts from then
+ * on (polling, tickers), but still waits for those begun before, up to `capMs`: on a loaded
+ * machine the article's own XHR can take longer than the settle window, and a page saved before
+ * it lands has no text (seen on CI: a JavaScript-built article saved as "正在加载...").
  */
-export async function waitForQuietNetwork(page: Page, inFlight: { n: number; lastChange: number }, idleMs = 120, timeoutMs = 3000): Promise<void> {
+export async function waitForQuietNetwork(page: Page, net: NetworkActivity, idleMs = 120, settleMs = 3000, capMs = 30_000): Promise<void> {
   const start = Date.now();
-  while (Date.now() - start < timeoutMs) {
-    if (inFlight.n <= 0 && Date.now() - inFlight.lastChange >= idleMs) return;
+  for (;;) {
+    const now = Date.now();
+    if (net.open.size === 0 && now - net.lastChange >= idleMs) break;
+    if (now - start >= capMs) return;
+    if (now - start >= settleMs && ![...net.open.values()].some((t) => t < start + settleMs)) return;
     await page.waitForTimeout(40);
   }
+  // The last response is in; let the page's own callbacks (which build the DOM from it) run first.
+  await page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0))).catch(() => undefined);
 }
 
 /**
@@ -157,7 +188,7 @@ export function createHttpFetcher(opts: Omit<BrowserFetcherOptions, 'launchOptio
 }
 
 export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCrawler {
-  const pageState = new WeakMap<Page, { inFlight: { n: number; lastChange: number }; xhrJson: { url: string; json: unknown }[] }>();
+  const pageState = new WeakMap<Page, { inFlight: NetworkActivity; xhrJson: { url: string; json: unknown }[] }>();
   return new PlaywrightCrawler(
     {
       // Crawlee types a `requestManager` option, but 3.18's option check (ow exactShape) rejects it,
@@ -183,27 +214,13 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
           if (gotoOptions) gotoOptions.waitUntil = 'load';
           await guardPage(page);
           await opts.preNavigation?.(page, request);
-          const state = { inFlight: { n: 0, lastChange: Date.now() }, xhrJson: [] as { url: string; json: unknown }[] };
+          const state = { inFlight: trackNetworkActivity(page), xhrJson: [] as { url: string; json: unknown }[] };
           pageState.set(page, state);
           if (opts.blockResources !== false) {
             await playwrightUtils.blockRequests(page, {
               urlPatterns: ['.jpg', '.jpeg', '.png', '.gif', '.webp', '.svg', '.ico', '.woff', '.woff2', '.ttf', '.mp4', '.mp3'],
             });
           }
-          const track = (d: number) => {
-            state.inFlight.n += d;
-            state.inFlight.lastChange = Date.now();
-          };
-          page.on('request', (r) => {
-            const t = r.resourceType();
-            if (t === 'xhr' || t === 'fetch') track(1);
-          });
-          const done = (r: { resourceType(): string }) => {
-            const t = r.resourceType();
-            if (t === 'xhr' || t === 'fetch') track(-1);
-          };
-          page.on('requestfailed', done);
-          page.on('requestfinished', done);
           page.on('response', async (res) => {
             const t = res.request().resourceType();
             if ((t !== 'xhr' && t !== 'fetch') || !(res.headers()['content-type'] ?? '').includes('json')) return;
@@ -223,7 +240,7 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
       requestHandler: async ({ page, request, response }) => {
         if (response) throwIfGated(request, response.headers());
         const state = pageState.get(page);
-        if (state) await waitForQuietNetwork(page, state.inFlight, 120, opts.settleTimeoutMs ?? 3000);
+        if (state) await waitForQuietNetwork(page, state.inFlight, 120, opts.settleTimeoutMs ?? 3000, opts.navigationTimeoutSecs * 1000);
         const contentType = response?.headers()['content-type'] ?? '';
         const isHtml = !contentType || /html|xml/i.test(contentType);
         await opts.onPage({
