@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 const MAX_LINES = 400;
 const REASON = /Long because:/;
 /** Over the limit and owned by work in flight, to be given a reason or split by their owners: #20, #16/#22. */
-const PENDING = new Set(['src/extract/page.ts', 'src/fetch/adaptive.ts', 'src/testweb/model.ts']);
+const PENDING = new Set(['src/extract/page.ts', 'src/fetch/adaptive.ts']);
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {

@@ -2,6 +2,9 @@
  * The pure, seeded generator of the test web: sites, articles, forum threads, link structure
  * and ground truth as plain data. No HTML here (see render.ts) and no I/O except reading the
  * optional THUCNews headlines. Same options → identical model.
+ *
+ * Long because: one seeded generator, and the order of its random draws defines the web; split
+ * across files, that order would be easy to change by accident, and every test web with it.
  */
 import { Rng } from './rng.js';
 import {
