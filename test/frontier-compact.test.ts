@@ -129,6 +129,31 @@ describe('ComponentStore', () => {
     for (let slot = 1; slot < 200; slot += 2) expect(s.get(slot)).toEqual(want.get(slot));
   });
 
+  it('repacks when records change length, and every record still reads back', () => {
+    const s = new ComponentStore();
+    const rng = xoroshiro128plus(21);
+    const want = new Map<number, Record<string, number>>();
+    const page = (g: number) => ({ pageLinkTerm: g / 100, scaleFree: (1000 + g) / 1000, stoplist: 1, feedbackDecay: 1 });
+    const N = 20_000;
+    for (let slot = 0; slot < N; slot++) {
+      const c = { contextSim: Math.round(uniformFloat64(rng) * 1e4) / 1e4, ...page(slot % 400) };
+      s.set(slot, c, slot % 400);
+      want.set(slot, c);
+    }
+    const live = () => [...want.values()].reduce((n, c) => n + Object.keys(c).length, 0);
+    // Re-scored from other pages: nothing shared any more, and every round's records are longer.
+    for (let round = 0; round < 3; round++)
+      for (let slot = 0; slot < N; slot++) {
+        const c: Record<string, number> = { contextSim: Math.round(uniformFloat64(rng) * 1e4) / 1e4, ...page((slot + 1 + round) % 400) };
+        for (let k = 0; k <= round; k++) c[`extra${k}`] = k; // a longer record each round
+        s.set(slot, c, slot % 400);
+        want.set(slot, c);
+      }
+    for (const [slot, c] of want) expect([slot, s.get(slot)]).toEqual([slot, c]);
+    // Without repacking the blocks freed by every round would stay: 3 rounds' worth of values.
+    expect(s.valuesHeld).toBeLessThan(1.5 * live());
+  });
+
   it('fromFloat32 is the shortest decimal that rounds to the float32', () => {
     for (const x of [0.1, 0.3, 0.7, 1.1, 0.6411396, 3.4e10, 1234.567]) expect(fromFloat32(Math.fround(x))).toBe(x);
     for (const x of [0.6367133825784218, 1 / 3, Math.PI]) expect(Math.fround(fromFloat32(Math.fround(x)))).toBe(Math.fround(x));

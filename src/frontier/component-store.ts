@@ -59,7 +59,10 @@ export class ComponentStore {
   /** Values used in the last chunk. */
   private used = 0;
   /** Free block offsets, by block length. */
-  private readonly free: number[][] = [];
+  private free: number[][] = [];
+  /** Values held in free blocks, and in all blocks (live + free). */
+  private freeValues = 0;
+  private heldValues = 0;
 
   /**
    * Set (or replace, or with undefined clear) a slot's components. Slots of one `group` (the
@@ -69,6 +72,9 @@ export class ComponentStore {
   set(slot: number, c: Record<string, number> | undefined, group = -1): void {
     this.clear(slot);
     if (c === undefined) return;
+    // Free blocks are reused only by records of their length: when records change length (a
+    // re-scored link no longer shares its page's values), repack once a quarter is free.
+    if (this.freeValues > 1 << 16 && this.freeValues * 4 > this.heldValues) this.compact();
     const names = Object.keys(c);
     const sig = names.join('\u0000');
     let shape = this.shapeIds.get(sig);
@@ -109,6 +115,11 @@ export class ComponentStore {
     this.groupOf[slot] = group;
   }
 
+  /** Values the store holds in blocks, live or free (for tests and benchmarks). */
+  get valuesHeld(): number {
+    return this.heldValues;
+  }
+
   get(slot: number): Record<string, number> | undefined {
     if (slot >= this.shapeOf.length) return undefined;
     const shape = this.shapeOf[slot]!;
@@ -147,13 +158,45 @@ export class ComponentStore {
   }
 
   private release(at: number, len: number): void {
-    if (len > 0) (this.free[len] ??= []).push(at);
+    if (len === 0) return;
+    (this.free[len] ??= []).push(at);
+    this.freeValues += len;
+  }
+
+  /** Copy every live block (records and group references) into fresh chunks, in order; no free blocks after. */
+  private compact(): void {
+    const old = this.chunks.splice(0);
+    this.used = 0;
+    this.free = [];
+    this.freeValues = 0;
+    this.heldValues = 0;
+    const move = (at: number, len: number): number => {
+      const to = this.alloc(len);
+      const src = old[at >>> CHUNK_BITS]!;
+      const from = at & (CHUNK - 1);
+      this.chunks[to >>> CHUNK_BITS]!.set(src.subarray(from, from + len), to & (CHUNK - 1));
+      return to;
+    };
+    for (let g = 0; g < this.refShape.length; g++) {
+      const shape = this.refShape[g]!;
+      if (shape >= 0) this.refAt[g] = move(this.refAt[g]!, this.shapes[shape]!.length);
+    }
+    for (let slot = 0; slot < this.shapeOf.length; slot++) {
+      const shape = this.shapeOf[slot]!;
+      if (shape < 0) continue;
+      const own = this.shapes[shape]!.length - popcount(this.maskOf[slot]!);
+      if (own > 0) this.atOf[slot] = move(this.atOf[slot]!, own);
+    }
   }
 
   private alloc(len: number): number {
     if (len === 0) return 0;
     const reused = this.free[len]?.pop();
-    if (reused !== undefined) return reused;
+    if (reused !== undefined) {
+      this.freeValues -= len;
+      return reused;
+    }
+    this.heldValues += len;
     if (len > CHUNK) throw new RangeError(`ComponentStore: more than ${CHUNK} components`);
     for (;;) {
       const last = this.chunks[this.chunks.length - 1];
