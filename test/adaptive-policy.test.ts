@@ -159,6 +159,23 @@ describe('policy: learning, re-checks, the text guard', () => {
     expect(run(8).log).not.toEqual(log);
   });
 
+  it('sites from one template: a path pattern equivalent on two other hosts decides a new host, until it differs anywhere', () => {
+    const on = (host: string, i: number) => url(i).replace('s.cn', host);
+    const p = new AdaptivePolicy({ recheckShare: 0 });
+    for (let i = 0; i < 3; i++) p.record(on('a.cn', i), equal, 600);
+    // one other host is not enough
+    expect(p.decide(on('c.cn', 9)).mode).toBe('browser');
+    p.record(on('b.cn', 3), equal, 600);
+    const d = p.decide(on('c.cn', 9));
+    expect(d.mode).toBe('http');
+    expect(d.why).toMatch(/on 2 other hosts, never different/);
+    // a host where that path is a JavaScript shell: the text guard, from the path's rendered median
+    expect(p.guard(on('c.cn', 9), 20)).toMatch(/under 50%/);
+    // once it differed on any host, every new host learns on its own
+    p.record(on('c.cn', 9), differs, 600);
+    expect(p.decide(on('d.cn', 10)).mode).toBe('browser');
+  });
+
   it('the text guard renders an HTTP page whose text is far below the pattern norm', () => {
     const p = new AdaptivePolicy({ recheckShare: 0 });
     for (let i = 0; i < 3; i++) p.record(url(i), equal, 600);

@@ -57,6 +57,13 @@ export function urlPattern(url: string): string {
   return `${u.host}${path}${query ? '?' + query : ''}`;
 }
 
+/** A URL's pattern without its host (`/news/#-#-#/content_#.htm`): what sites built from one template share. */
+export function pathPattern(url: string): string {
+  const p = urlPattern(url);
+  const slash = p.indexOf('/');
+  return slash < 0 ? p : p.slice(slash);
+}
+
 /** The coarser shape used when a pattern itself has no evidence yet: every letter run generalised too. */
 export function urlShape(url: string): string {
   let u: URL;
@@ -216,6 +223,8 @@ export class AdaptivePolicy {
   private readonly patterns = new Map<string, PatternStats>();
   private readonly shapes = new Map<string, PatternStats>();
   private readonly hosts = new Map<string, PatternStats>();
+  /** Evidence by path pattern across hosts (sites built from one template), with the hosts it came from. */
+  private readonly paths = new Map<string, PatternStats & { hostsSeen?: Set<string> }>();
   private readonly rng: Rng;
   /** Each comparison as it is recorded (the run folder's evidence log, replayed by --resume). */
   onEvidence?: (e: AdaptiveEvidence) => void;
@@ -249,6 +258,20 @@ export class AdaptivePolicy {
     return s.streak >= (cleanHost ? 1 : this.opts.minSamples);
   }
 
+  /**
+   * Sites built from one template (a CMS) share path patterns across hosts: an unseen pattern may
+   * go over HTTP when the same path pattern was equivalent `minSamples` times in a row on at
+   * least two other hosts and never differed anywhere. A host where it is JavaScript-only after
+   * all is caught by the text guard (the path's rendered median) and the re-checks, and its
+   * difference ends the cross-host evidence for that path.
+   */
+  private templateSettled(url: string): boolean {
+    const t = this.paths.get(pathPattern(url));
+    if (!t || t.differences > 0 || t.streak < this.opts.minSamples) return false;
+    const others = [...(t.hostsSeen ?? [])].filter((h) => h !== hostOf(url));
+    return others.length >= 2;
+  }
+
   decide(url: string): Decision {
     const pattern = urlPattern(url);
     const p = this.patterns.get(pattern);
@@ -266,6 +289,9 @@ export class AdaptivePolicy {
       else d = { mode: 'browser', pattern, why: `learning pattern ${pattern}: ${p.streak} of ${this.opts.minSamples} equivalent renderings so far` };
     } else if (shape && shape.differences === 0 && this.settled(shape, host)) {
       d = { mode: 'http', pattern, why: `new pattern ${pattern}; its URL shape ${urlShape(url)} gave the same analysis over HTTP ${shape.streak} times, never different` };
+    } else if (this.templateSettled(url)) {
+      const t = this.paths.get(pathPattern(url))!;
+      d = { mode: 'http', pattern, why: `new pattern ${pattern}; path ${pathPattern(url)} gave the same analysis over HTTP ${t.streak} times on ${t.hostsSeen!.size} other hosts, never different` };
     } else {
       d = { mode: 'browser', pattern, why: `learning pattern ${pattern}: not rendered yet` };
     }
@@ -281,7 +307,7 @@ export class AdaptivePolicy {
    * kinds): render it. Returns the reason, or undefined when the page looks fine.
    */
   guard(url: string, httpTextLength: number): string | undefined {
-    const p = this.patterns.get(urlPattern(url)) ?? this.shapes.get(urlShape(url));
+    const p = this.patterns.get(urlPattern(url)) ?? this.shapes.get(urlShape(url)) ?? this.paths.get(pathPattern(url));
     if (!p || p.textLengths.length === 0) return undefined;
     const sorted = [...p.textLengths].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
@@ -298,7 +324,9 @@ export class AdaptivePolicy {
   }
 
   private apply(url: string, equivalent: boolean, differences: string[], renderedTextLength: number): void {
-    for (const s of [this.stats(this.patterns, urlPattern(url)), this.stats(this.shapes, urlShape(url)), this.stats(this.hosts, hostOf(url))]) {
+    const path = this.stats(this.paths, pathPattern(url)) as PatternStats & { hostsSeen?: Set<string> };
+    (path.hostsSeen ??= new Set()).add(hostOf(url));
+    for (const s of [this.stats(this.patterns, urlPattern(url)), this.stats(this.shapes, urlShape(url)), this.stats(this.hosts, hostOf(url)), path]) {
       s.compared++;
       if (equivalent) {
         s.equivalent++;
