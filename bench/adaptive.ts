@@ -149,12 +149,16 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
   const truth = (u: string) => web.isRelevant(u, web.demo.topic);
   const keywords = web.topics.find((t) => t.id === web.demo.topic)!.keywords.slice(0, 4);
   const httpTexts = new Map<string, string>();
+  const httpWhy = new Map<string, string>();
   try {
     const ours = async (fetcher: 'adaptive' | 'browser') => {
       const capture: CrawlPlugin = {
         name: 'bench-http-texts',
         onPage(e) {
-          if (fetcher === 'adaptive' && e.rendered.fetchedWith === 'http' && e.rendered.status === 200) httpTexts.set(e.rendered.request.url, e.analysis.text);
+          if (fetcher === 'adaptive' && e.rendered.fetchedWith === 'http' && e.rendered.status === 200) {
+            httpTexts.set(e.rendered.request.url, e.analysis.text);
+            httpWhy.set(e.rendered.request.url, e.rendered.fetchWhy ?? '');
+          }
         },
       };
       const config = parseConfig({
@@ -210,7 +214,11 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
           try {
             await page.goto(url, { waitUntil: 'load' });
             await page.waitForLoadState('networkidle').catch(() => undefined);
-            f1s.push(shingleF1(text, analyzePage({ html: await page.content(), url, fetchedAt: new Date() }).text));
+            const rendered = analyzePage({ html: await page.content(), url, fetchedAt: new Date() }).text;
+            const f1 = shingleF1(text, rendered);
+            f1s.push(f1);
+            // name the pages below the bar, with why adaptive read them over HTTP (the crawl logs are not kept)
+            if (f1 < 0.98) opts.say(`    F1 ${f1.toFixed(2)} ${url}: HTTP ${text.length} chars, browser ${rendered.length}; ${httpWhy.get(url) ?? ''}`);
           } finally {
             await page.close();
           }
