@@ -1,0 +1,372 @@
+/**
+ * The adaptive fetcher's decision rule (src/fetch/adaptive.ts): URL patterns, the comparison of
+ * an HTTP and a browser rendering of one response, the per-pattern policy with its re-checks, and
+ * its evidence kept in the run folder for --resume. Plain data in, decisions out: no fetching here.
+ */
+import { DEFAULT_TIME_ZONE, extractThread } from '../extract/replies/index.js';
+import { commentsFromXhr } from '../extract/replies/xhr.js';
+import type { PageAnalysis } from '../extract/types.js';
+import { Rng } from '../testweb/rng.js';
+import type { RenderedPage } from './crawler.js';
+import { hostOf } from '../frontier/url-key.js';
+import { JsonLinesWriter, readJsonLines } from '../store/jsonl.js';
+
+// ---------------------------------------------------------------- URL patterns
+
+/** A path segment or query value with its digit runs generalised (`n123456.shtml` → `n#.shtml`); long hex ids become `*`. */
+function generalise(s: string): string {
+  if (/^[0-9a-f-]{16,}$/i.test(s) && /\d/.test(s)) return '*';
+  if (s.length > 40) return '*';
+  return s.replace(/\d+/g, '#');
+}
+
+/**
+ * Host + URL shape: path segments and query values with digit runs generalised, query keys
+ * sorted. `/news/2008/0512/n123.shtml` and `/news/2008/0601/n9.shtml` share a pattern; a
+ * `/live/…` page on the same host does not.
+ */
+export function urlPattern(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  const path = u.pathname.split('/').map(generalise).join('/');
+  const keys = [...new Set(u.searchParams.keys())].sort();
+  const query = keys.map((k) => `${k}=${generalise(u.searchParams.get(k) ?? '')}`).join('&');
+  return `${u.host}${path}${query ? '?' + query : ''}`;
+}
+
+/** A URL's pattern without its host (`/news/#-#-#/content_#.htm`): what sites built from one template share. */
+export function pathPattern(url: string): string {
+  const p = urlPattern(url);
+  const slash = p.indexOf('/');
+  return slash < 0 ? p : p.slice(slash);
+}
+
+/** The coarser shape used when a pattern itself has no evidence yet: every letter run generalised too. */
+export function urlShape(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  const path = u.pathname.split('/').map((s) => generalise(s).replace(/[A-Za-z_]+/g, 'a')).join('/');
+  const ext = /\.(\w+)$/.exec(u.pathname)?.[1] ?? '';
+  return `${u.host}${path}${ext ? '~' + ext : ''}${u.search ? '?' + [...new Set(u.searchParams.keys())].sort().join('&') : ''}`;
+}
+
+// ---------------------------------------------------------------- comparing two renderings
+
+/** What a focused crawler reads from a page; the comparison works on these. */
+export interface PageSignals {
+  text: string;
+  title: string;
+  publishTime?: string;
+  links: string[];
+  /** Posts of the reply thread found in the DOM (and, in the browser, in captured XHR JSON). */
+  replies: number;
+  /** Of those, how many came from XHR JSON. */
+  xhrReplies: number;
+}
+
+export function signalsOf(analysis: PageAnalysis, html: string, xhr: RenderedPage['xhrJson'], fetchedAt: Date): PageSignals {
+  let replies = 0;
+  let xhrReplies = 0;
+  try {
+    replies = extractThread({ html, url: analysis.url, fetchedAt, xhr })?.posts.length ?? 0;
+    // Comments that came as JSON (a comment widget's API): counted apart, they mean "browser".
+    if (xhr.length) xhrReplies = commentsFromXhr(xhr, fetchedAt, DEFAULT_TIME_ZONE)?.posts.length ?? 0;
+  } catch {
+    // a thread matcher failing on odd markup: no thread on either side
+  }
+  return {
+    text: analysis.text,
+    title: analysis.title,
+    publishTime: analysis.publishTime?.iso,
+    links: [...new Set(analysis.links.map((l) => l.url))],
+    replies,
+    xhrReplies,
+  };
+}
+
+/** Character k-shingles of a text, whitespace removed (CJK has no word spaces; k = 5 ≈ two words). */
+export function shingles(text: string, k = 5): Set<string> {
+  const s = text.replace(/\s+/g, '');
+  const out = new Set<string>();
+  if (s.length > 0 && s.length < k) out.add(s);
+  for (let i = 0; i + k <= s.length; i++) out.add(s.slice(i, i + k));
+  return out;
+}
+
+/** F1 of two shingle sets (Dice coefficient); both empty = 1. */
+export function shingleF1(a: string, b: string, k = 5): number {
+  const A = shingles(a, k);
+  const B = shingles(b, k);
+  if (A.size === 0 && B.size === 0) return 1;
+  if (A.size === 0 || B.size === 0) return 0;
+  let common = 0;
+  const [small, large] = A.size <= B.size ? [A, B] : [B, A];
+  for (const x of small) if (large.has(x)) common++;
+  return (2 * common) / (A.size + B.size);
+}
+
+export interface ComparisonLimits {
+  /** Main text shingle F1 at least this. */
+  minTextF1: number;
+  /** Share of the browser's out-links the HTTP page also has, at least this. */
+  minLinkRecall: number;
+}
+
+export interface Comparison {
+  equivalent: boolean;
+  textF1: number;
+  linkRecall: number;
+  /** What differed, in words (empty when equivalent). */
+  differences: string[];
+}
+
+/** Does the HTTP page give the same analysis as the rendered one? (The decision rule's evidence.) */
+export function compareRenderings(http: PageSignals, browser: PageSignals, limits: ComparisonLimits): Comparison {
+  const differences: string[] = [];
+  const textF1 = shingleF1(http.text, browser.text);
+  if (textF1 < limits.minTextF1) differences.push(`main text differs (shingle F1 ${textF1.toFixed(2)}; HTTP ${http.text.length} chars, browser ${browser.text.length})`);
+  const have = new Set(http.links);
+  const missing = browser.links.filter((l) => !have.has(l)).length;
+  const linkRecall = browser.links.length ? 1 - missing / browser.links.length : 1;
+  if (linkRecall < limits.minLinkRecall) differences.push(`out-links missing over HTTP (${missing} of ${browser.links.length})`);
+  if (http.title.trim() !== browser.title.trim()) differences.push('title differs');
+  if ((http.publishTime ?? '') !== (browser.publishTime ?? '')) differences.push(`publish time differs (${http.publishTime ?? 'none'} vs ${browser.publishTime ?? 'none'})`);
+  if (browser.xhrReplies > 0) differences.push(`comments arrive by XHR (${browser.xhrReplies})`);
+  else if (browser.replies > http.replies) differences.push(`replies rendered by JavaScript (${browser.replies} vs ${http.replies})`);
+  return { equivalent: differences.length === 0, textF1, linkRecall, differences };
+}
+
+// ---------------------------------------------------------------- the decision rule
+
+export interface AdaptivePolicyOptions extends ComparisonLimits {
+  /** Consecutive equivalent comparisons before a pattern is fetched over HTTP. */
+  minSamples: number;
+  /** After a difference, this many consecutive equivalent comparisons before HTTP again. */
+  afterDifference: number;
+  /** Share of HTTP-decided pages rendered anyway to re-check the pattern (seeded). */
+  recheckShare: number;
+  /** An HTTP page whose main text is below this share of the pattern's rendered median is rendered. */
+  textGuard: number;
+  randomSeed: number;
+}
+
+export const DEFAULT_POLICY: AdaptivePolicyOptions = {
+  minTextF1: 0.95,
+  minLinkRecall: 0.95,
+  minSamples: 3,
+  afterDifference: 10,
+  recheckShare: 0.1,
+  textGuard: 0.5,
+  randomSeed: 1,
+};
+
+interface PatternStats {
+  compared: number;
+  equivalent: number;
+  /** Equivalent comparisons since the last difference. */
+  streak: number;
+  differences: number;
+  lastDifference?: { url: string; what: string[] };
+  /** Main-text lengths of rendered pages (for the text guard), last 15. */
+  textLengths: number[];
+  http: number;
+  browser: number;
+}
+
+export type FetchMode = 'http' | 'browser';
+export interface Decision {
+  mode: FetchMode;
+  pattern: string;
+  /** Why, in words (goes to the crawl log and --explain). */
+  why: string;
+  /** Rendered although the pattern is decided HTTP: a re-check. */
+  recheck?: boolean;
+  /** Compare the HTTP analysis with the rendering (false: a pattern that keeps differing, sampled). */
+  compare?: boolean;
+}
+
+/**
+ * Per host + URL shape: browser until `minSamples` comparisons in a row found the HTTP analysis
+ * equivalent (and `afterDifference` in a row after any difference); then HTTP, with a seeded
+ * share re-checked in the browser. A pattern never seen falls back to its coarse shape's
+ * evidence only when that shape has no difference at all; otherwise the browser (when unsure).
+ */
+export class AdaptivePolicy {
+  readonly opts: AdaptivePolicyOptions;
+  private readonly patterns = new Map<string, PatternStats>();
+  private readonly shapes = new Map<string, PatternStats>();
+  private readonly hosts = new Map<string, PatternStats>();
+  /** Evidence by path pattern across hosts (sites built from one template), with the hosts it came from. */
+  private readonly paths = new Map<string, PatternStats & { hostsSeen?: Set<string> }>();
+  private readonly rng: Rng;
+  /** Each comparison as it is recorded (the run folder's evidence log, replayed by --resume). */
+  onEvidence?: (e: AdaptiveEvidence) => void;
+
+  /** `resumedPages`: pages an earlier part of this run fetched (the re-check draws continue on a stream of their own). */
+  constructor(opts: Partial<AdaptivePolicyOptions> = {}, resumedPages = 0) {
+    this.opts = { ...DEFAULT_POLICY, ...opts };
+    this.rng = new Rng(this.opts.randomSeed).fork(resumedPages ? `adaptive-recheck:${resumedPages}` : 'adaptive-recheck');
+  }
+
+  /** A comparison read back from the evidence log (--resume): counted as if just made. */
+  replay(e: AdaptiveEvidence): void {
+    this.apply(e.url, e.equivalent, e.differences, e.textLength);
+  }
+
+  private stats(map: Map<string, PatternStats>, k: string): PatternStats {
+    let s = map.get(k);
+    if (!s) map.set(k, (s = { compared: 0, equivalent: 0, streak: 0, differences: 0, textLengths: [], http: 0, browser: 0 }));
+    return s;
+  }
+
+  /**
+   * Enough equivalent renderings in a row. On a host where every comparison so far (at least
+   * minSamples) was equivalent, one is enough for a further pattern: the host's evidence is the
+   * prior. Any difference on the host restores the full count for all its patterns.
+   */
+  private settled(s: PatternStats | undefined, host?: PatternStats): boolean {
+    if (!s) return false;
+    if (s.differences > 0) return s.streak >= Math.max(this.opts.afterDifference, this.opts.minSamples);
+    const cleanHost = host !== undefined && host.differences === 0 && host.compared >= this.opts.minSamples;
+    return s.streak >= (cleanHost ? 1 : this.opts.minSamples);
+  }
+
+  /**
+   * Sites built from one template (a CMS) share path patterns across hosts: an unseen pattern may
+   * go over HTTP when the same path pattern was equivalent `minSamples` times in a row on at
+   * least two other hosts and never differed anywhere. A host where it is JavaScript-only after
+   * all is caught by the text guard (the path's rendered median) and the re-checks, and its
+   * difference ends the cross-host evidence for that path.
+   */
+  private templateSettled(url: string): boolean {
+    const t = this.paths.get(pathPattern(url));
+    if (!t || t.differences > 0 || t.streak < this.opts.minSamples) return false;
+    const others = [...(t.hostsSeen ?? [])].filter((h) => h !== hostOf(url));
+    return others.length >= 2;
+  }
+
+  decide(url: string): Decision {
+    const pattern = urlPattern(url);
+    const p = this.patterns.get(pattern);
+    const shape = this.shapes.get(urlShape(url));
+    const host = this.hosts.get(hostOf(url));
+    let d: Decision;
+    if (p && p.compared > 0) {
+      if (this.settled(p, host)) d = { mode: 'http', pattern, why: `pattern ${pattern}: ${p.streak} rendering(s) in a row gave the same analysis over HTTP` };
+      else if (p.streak < p.compared && p.lastDifference) {
+        // A pattern that differed on its last renderings (a JavaScript site) is compared only on
+        // a seeded share of its pages: the comparison costs a second analysis on every render.
+        const compare = p.streak > 0 || p.differences < this.opts.minSamples || this.rng.float() < this.opts.recheckShare;
+        d = { mode: 'browser', pattern, why: `pattern ${pattern} needs the browser: ${p.lastDifference.what.join('; ')} (on ${p.lastDifference.url}); ${p.streak} equivalent since`, compare };
+      }
+      else d = { mode: 'browser', pattern, why: `learning pattern ${pattern}: ${p.streak} of ${this.opts.minSamples} equivalent renderings so far` };
+    } else if (shape && shape.differences === 0 && this.settled(shape, host)) {
+      d = { mode: 'http', pattern, why: `new pattern ${pattern}; its URL shape ${urlShape(url)} gave the same analysis over HTTP ${shape.streak} times, never different` };
+    } else if (this.templateSettled(url)) {
+      const t = this.paths.get(pathPattern(url))!;
+      d = { mode: 'http', pattern, why: `new pattern ${pattern}; path ${pathPattern(url)} gave the same analysis over HTTP ${t.streak} times on ${t.hostsSeen!.size} other hosts, never different` };
+    } else {
+      d = { mode: 'browser', pattern, why: `learning pattern ${pattern}: not rendered yet` };
+    }
+    if (d.mode === 'http' && this.opts.recheckShare > 0 && this.rng.float() < this.opts.recheckShare) {
+      d = { mode: 'browser', pattern, why: `re-check (${Math.round(this.opts.recheckShare * 100)}% of HTTP pages are rendered): ${d.why}`, recheck: true };
+    }
+    return d;
+  }
+
+  /**
+   * The text guard: an HTTP-decided page whose main text is far shorter than what rendering gave
+   * on this pattern is probably a JavaScript shell (the site changed, or the pattern mixes page
+   * kinds): render it. Returns the reason, or undefined when the page looks fine.
+   */
+  guard(url: string, httpTextLength: number): string | undefined {
+    const p = this.patterns.get(urlPattern(url)) ?? this.shapes.get(urlShape(url)) ?? this.paths.get(pathPattern(url));
+    if (!p || p.textLengths.length === 0) return undefined;
+    const sorted = [...p.textLengths].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    if (median > 0 && httpTextLength < this.opts.textGuard * median) {
+      return `HTTP main text ${httpTextLength} chars, under ${Math.round(this.opts.textGuard * 100)}% of this pattern's rendered median ${median}`;
+    }
+    return undefined;
+  }
+
+  /** Record a comparison made on a rendered page. */
+  record(url: string, c: Comparison, renderedTextLength: number): void {
+    this.apply(url, c.equivalent, c.differences, renderedTextLength);
+    this.onEvidence?.({ url, equivalent: c.equivalent, differences: c.differences, textLength: renderedTextLength });
+  }
+
+  private apply(url: string, equivalent: boolean, differences: string[], renderedTextLength: number): void {
+    const path = this.stats(this.paths, pathPattern(url)) as PatternStats & { hostsSeen?: Set<string> };
+    (path.hostsSeen ??= new Set()).add(hostOf(url));
+    for (const s of [this.stats(this.patterns, urlPattern(url)), this.stats(this.shapes, urlShape(url)), this.stats(this.hosts, hostOf(url)), path]) {
+      s.compared++;
+      if (equivalent) {
+        s.equivalent++;
+        s.streak++;
+      } else {
+        s.differences++;
+        s.streak = 0;
+        s.lastDifference = { url, what: differences };
+      }
+      s.textLengths.push(renderedTextLength);
+      if (s.textLengths.length > 15) s.textLengths.shift();
+    }
+  }
+
+  /** Count what was done (for the summary). */
+  count(url: string, mode: FetchMode): void {
+    this.stats(this.patterns, urlPattern(url))[mode]++;
+  }
+
+  /** Per pattern: mode it would take now, counts and evidence (summary, tests). */
+  table(): { pattern: string; mode: FetchMode; compared: number; equivalent: number; http: number; browser: number; lastDifference?: string }[] {
+    return [...this.patterns.entries()].map(([pattern, s]) => ({
+      pattern,
+      mode: this.settled(s, this.hosts.get(pattern.split('/')[0])) ? 'http' : 'browser',
+      compared: s.compared,
+      equivalent: s.equivalent,
+      http: s.http,
+      browser: s.browser,
+      lastDifference: s.lastDifference?.what.join('; '),
+    }));
+  }
+}
+
+/** One comparison, as the run folder keeps it (`adaptive-evidence.jsonl`). */
+export interface AdaptiveEvidence {
+  url: string;
+  equivalent: boolean;
+  differences: string[];
+  /** Main-text length of the rendering (the text guard's reference). */
+  textLength: number;
+}
+
+/**
+ * The crawl's policy with its evidence kept in the run folder: every comparison is appended as
+ * it is made (synchronously, before the page's crawl-log line), and `--resume` replays those of
+ * pages the crawl log has, so a resumed crawl decides as the interrupted one would have instead
+ * of learning every pattern again.
+ */
+export function openAdaptivePolicy(
+  opts: Partial<AdaptivePolicyOptions>,
+  evidenceFile: string,
+  resumed?: { log: { url: string; fetchedWith?: FetchMode }[]; fetched(url: string): boolean },
+): { policy: AdaptivePolicy; close(): void } {
+  const policy = new AdaptivePolicy(opts, resumed?.log.length ?? 0);
+  if (resumed) {
+    for (const e of readJsonLines<AdaptiveEvidence>(evidenceFile)) if (resumed.fetched(e.url)) policy.replay(e);
+    for (const e of resumed.log) if (e.fetchedWith) policy.count(e.url, e.fetchedWith);
+  }
+  const log = new JsonLinesWriter<AdaptiveEvidence>(evidenceFile);
+  policy.onEvidence = (e) => log.append(e);
+  return { policy, close: () => log.close() };
+}
