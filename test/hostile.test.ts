@@ -17,7 +17,20 @@ import { startHostileWeb, type HostileWeb } from '../src/testweb/hostile.js';
 import { browserLaunchOptions } from '../src/fetch/browser.js';
 
 const NAV_SECS = 15;
-const RSS_BOUND = 1536 * 1024 * 1024;
+const MB = 1024 * 1024;
+/**
+ * Peak resident memory of the test process (crawler and hostile server) per fetcher. Most of it is
+ * the analysis of the 100,000-link page (~1 GB of heap for one analysis, measured 2026-11-24);
+ * adaptive analyses that page twice when it renders it (the HTTP bytes and the rendering, to
+ * compare them), hence its higher bound. Shrinking that analysis is open work (#22 note).
+ */
+const RSS_BOUND = { http: 1536 * MB, browser: 1536 * MB, adaptive: 3072 * MB };
+/**
+ * Pages at once. Adaptive: one, because its two synchronous analyses of the 100,000-link page
+ * block the event loop long enough that a request in flight beside them (the hostile server runs
+ * in this process) can pass the 15 s fetch timeout — seen on CI for /long-url.html (#22 note).
+ */
+const CONCURRENCY = { http: 4, browser: 4, adaptive: 1 };
 
 let hasBrowser = true;
 beforeAll(async () => {
@@ -45,7 +58,7 @@ for (const fetcher of ['http', 'browser', 'adaptive'] as const) {
         strategy: 'bfs', // every case is one link from the home page: all fetched before anything deeper
         maxPages: 45,
         maxDepth: 1, // the cases are one link from the home page; the 100,000 links' targets are not needed
-        maxConcurrency: 4,
+        maxConcurrency: CONCURRENCY[fetcher],
         perHostConcurrency: 4,
         navigationTimeoutSecs: NAV_SECS,
         allowPrivate: web.allowedOrigins,
@@ -130,7 +143,7 @@ for (const fetcher of ['http', 'browser', 'adaptive'] as const) {
       const many = scored.filter((p) => p.url === `${web.origin}/many-links.html`);
       expect(many).toHaveLength(1);
       expect(many[0].links).toHaveLength(2000);
-      expect(peakRss).toBeLessThan(RSS_BOUND);
+      expect(peakRss).toBeLessThan(RSS_BOUND[fetcher]);
     });
   });
 }
