@@ -132,13 +132,20 @@ export async function waitForQuietNetwork(page: Page, net: NetworkActivity, idle
   const start = Date.now();
   for (;;) {
     const now = Date.now();
-    if (net.open.size === 0 && now - net.lastChange >= idleMs) break;
+    // Quiet counts from the wait's start too: a request the page made just before `load` may reach
+    // us after it (with request interception, as the adaptive fetcher's rendering uses).
+    if (net.open.size === 0 && now - Math.max(net.lastChange, start) >= idleMs) {
+      // The last response is in; let the page's own callbacks (which build the DOM from it, or
+      // start the next request) run, and wait on if they started one.
+      const seen = net.lastChange;
+      await page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0))).catch(() => undefined);
+      if (net.open.size === 0 && net.lastChange === seen) return;
+      continue;
+    }
     if (now - start >= capMs) return;
     if (now - start >= settleMs && ![...net.open.values()].some((t) => t < start + settleMs)) return;
     await page.waitForTimeout(40);
   }
-  // The last response is in; let the page's own callbacks (which build the DOM from it) run first.
-  await page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0))).catch(() => undefined);
 }
 
 /**
