@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { UserError } from './errors.js';
+import { DEFAULT_MAX_LINKS_PER_PAGE } from '../extract/limits.js';
 import { ScoreOptionsSchema } from '../score/options.js';
 import { scoreBands, scoreBandsProblem } from '../score/bands.js';
 import { getStrategy, strategyNames } from '../score/strategies/registry.js';
@@ -185,8 +186,8 @@ export const CrawlConfigSchema = z
     allowPrivate: z.union([z.boolean(), z.array(z.string().url())]).default(false),
     /** Largest response body, decompressed, in bytes; a larger one is abandoned as it streams in. */
     maxBodyBytes: z.number().int().positive().default(16 * 1024 * 1024),
-    /** Links taken from one page (in document order); the rest are ignored. */
-    maxLinksPerPage: z.number().int().positive().default(2000),
+    /** Links taken from one page (in document order); the rest are not read (src/extract/limits.ts). */
+    maxLinksPerPage: z.number().int().positive().default(DEFAULT_MAX_LINKS_PER_PAGE),
     /** Longest URL fetched or queued, in characters. */
     maxUrlLength: z.number().int().min(64).default(2048),
     /** Redirect hops followed from one URL. */

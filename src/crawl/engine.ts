@@ -236,6 +236,8 @@ async function crawlLocked(
 
   // One crawl-log line per request: a retry after a late error (a plugin, the store) must not log a page twice.
   const logged = new Set<string>();
+  // Links beyond the per-page limit are not even read (a 100,000-link page): the analysis stops at it.
+  const analysisLimits = { maxLinks: config.maxLinksPerPage };
   const onPage = async (page: RenderedPage) => {
     if (logged.has(page.request.uniqueKey)) return;
     logged.add(page.request.uniqueKey);
@@ -265,13 +267,13 @@ async function crawlLocked(
     timings.pages++;
     let analysis: PageAnalysis;
     try {
-      analysis = page.analysis ?? analyzePage({ html: page.html, url: page.url, fetchedAt: page.fetchedAt });
+      analysis = page.analysis ?? analyzePage({ html: page.html, url: page.url, fetchedAt: page.fetchedAt }, { limits: analysisLimits });
     } catch (e) {
       // Nested too deep for the extractor's recursion: analyse the page flattened (src/extract/flatten.ts).
       // Anything else it cannot take is a failure with its reason, never a crash.
       try {
         if (!(e instanceof RangeError)) throw e;
-        analysis = analyzePage({ html: flattenHtml(page.html), url: page.url, fetchedAt: page.fetchedAt });
+        analysis = analyzePage({ html: flattenHtml(page.html), url: page.url, fetchedAt: page.fetchedAt }, { limits: analysisLimits });
         base.reason = 'nested too deep: analysed flattened';
       } catch (e2) {
         record({ ...base, decision: 'failed', reason: `no document: ${(e2 as Error).message.split('\n')[0].slice(0, 200)}` });
@@ -279,6 +281,8 @@ async function crawlLocked(
       }
     }
     lap('extractMs');
+    // What a huge page's analysis left unread, and why (src/extract/limits.ts).
+    if (analysis.bounded) base.reason = [base.reason, ...analysis.bounded].filter(Boolean).join('; ');
     if (!analysis.title && !analysis.text && analysis.links.length === 0 && analysis.headings.length === 0 && page.html.trim()) {
       record({ ...base, decision: 'failed', reason: 'no document: the HTML parses to an empty page' });
       return;
@@ -323,7 +327,7 @@ async function crawlLocked(
       publishTime: analysis.publishTime?.iso,
       // A non-2xx answer is a failed fetch (a dead link), whatever its body says.
       decision: verdict.neverRelevant?.reason === 'http-status' ? 'failed' : verdict.outOfWindow ? 'out-of-window' : verdict.relevant ? 'saved' : 'recorded',
-      reason: verdict.neverRelevant?.detail,
+      reason: [base.reason, verdict.neverRelevant?.detail].filter(Boolean).join('; ') || undefined,
     };
     for (const p of plugins) p.annotate?.(entry, page);
     record(entry);
@@ -439,7 +443,7 @@ async function crawlLocked(
   const crawler: Fetcher = !browserOptions
     ? createHttpFetcher({ ...fetchOptions, gateProxy })
     : config.fetcher === 'adaptive'
-      ? createAdaptiveFetcher({ ...browserOptions, documentFetch, policy: adaptive!.policy })
+      ? createAdaptiveFetcher({ ...browserOptions, documentFetch, policy: adaptive!.policy, analysisLimits })
       : createBrowserFetcher(browserOptions);
 
   let stopReason = '';

@@ -44,8 +44,11 @@ export function resolveLink(raw: string | null, base: string): string | null {
 
 interface Pending { el: Element; tag: LinkTag; url: string; start: number; end: number; imgAlt?: string }
 
-/** Every outlink of `a`, `area`, `frame`, `iframe` and `img` (images for the link graph). */
-export function extractLinks(doc: Document, baseUrl: string): LinkInfo[] {
+/**
+ * Every outlink of `a`, `area`, `frame`, `iframe` and `img` (images for the link graph), or the
+ * first `maxLinks` of them: the walk then ends once the last one's context after it is read.
+ */
+export function extractLinks(doc: Document, baseUrl: string, maxLinks = Infinity): LinkInfo[] {
   const base = documentBase(doc, baseUrl);
   // The page text is built from parts with its length and last character tracked: asking a string
   // grown by += for endsWith() flattens it each time, which made a 1 MB page take 40 s.
@@ -69,8 +72,9 @@ export function extractLinks(doc: Document, baseUrl: string): LinkInfo[] {
     push(norm(t));
     if (/\s$/.test(t)) space();
   };
+  let stopAt = Infinity; // text length after which nothing more is needed (maxLinks found)
   const walk = (n: Node) => {
-    for (let c = n.firstChild; c; c = c.nextSibling) {
+    for (let c = n.firstChild; c && length < stopAt; c = c.nextSibling) {
       if (c.nodeType === 3) {
         append(c.nodeValue ?? '');
         continue;
@@ -88,7 +92,7 @@ export function extractLinks(doc: Document, baseUrl: string): LinkInfo[] {
         const alt = el.getAttribute('alt');
         if (alt) openAnchor.imgAlt = alt;
       }
-      if (spec) {
+      if (spec && found.length < maxLinks) {
         const url = resolveLink(el.getAttribute(spec[1]), base);
         if (url) {
           pending = { el, tag: spec[0], url, start: length, end: length };
@@ -99,7 +103,10 @@ export function extractLinks(doc: Document, baseUrl: string): LinkInfo[] {
       if (pending?.tag === 'a') openAnchor = pending;
       walk(el);
       openAnchor = outer;
-      if (pending) pending.end = length;
+      if (pending) {
+        pending.end = length;
+        if (found.length >= maxLinks) stopAt = length + CONTEXT_CHARS;
+      }
       if (block) space();
     }
   };

@@ -8,6 +8,8 @@ import { parseHTML } from 'linkedom';
 import { repairCommentEnds } from './comments.js';
 import { DEFAULT_TIME_ZONE } from './dates.js';
 import { canonicalUrl, extractLinks, metaRefresh } from './links.js';
+import { countElements, DEFAULT_ANALYSIS_LIMITS, thousands, type AnalysisLimits } from './limits.js';
+import { pruneLinkLists } from './link-lists.js';
 import { extractPublishTime } from './publish.js';
 import { breadcrumb, cleanTitle, crumbHeadline, dropCategoryTag, fullerShownLine, headlineAbove, looksLikeSiteName, mainTextStart, NAME_LIKE_WEIGHT, shownNear, titleWeight } from './title.js';
 import type { AnalyzeInput, PageAnalysis } from './types.js';
@@ -19,12 +21,16 @@ export { extractLinks, canonicalUrl, metaRefresh, documentBase } from './links.j
 export { parseDateText } from './dates.js';
 export { scriptLanguage } from './language.js';
 export { decodeHtml, isHtmlResponse, detectCharset } from './encoding.js';
+export { pruneLinkLists } from './link-lists.js';
+export { DEFAULT_ANALYSIS_LIMITS, type AnalysisLimits } from './limits.js';
 
 export interface AnalyzeOptions {
   /** Called with the parsed, still untouched document before Readability mutates it. */
   onDocument?: (doc: Document) => void;
   /** Stage timings in ms are added here when given (for the benchmark). */
   timings?: Record<string, number>;
+  /** Bounds on what is read of a huge page (./limits.ts); each one that cuts the page is said in `bounded`. */
+  limits?: Partial<AnalysisLimits>;
 }
 
 const norm = (s: string | null | undefined) => (s ?? '').replace(/[\s\u00a0\u3000]+/g, ' ').trim();
@@ -117,7 +123,16 @@ const MAX_FALLBACK_TITLE_CHARS = 80;
 export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): PageAnalysis {
   const t = opts.timings;
   let t0 = now();
-  const doc = parseHtml(input.html, input.url);
+  const limits = { ...DEFAULT_ANALYSIS_LIMITS, ...opts.limits };
+  const bounded: string[] = [];
+  let html = input.html;
+  if (html.length > limits.maxHtmlChars) {
+    bounded.push(`${thousands(html.length)} characters of HTML: the first ${thousands(limits.maxHtmlChars)} analysed`);
+    html = html.slice(0, limits.maxHtmlChars);
+  }
+  const doc = parseHtml(html, input.url);
+  const readability = countElements(doc.documentElement, limits.maxElements) <= limits.maxElements;
+  if (!readability) bounded.push(`over ${thousands(limits.maxElements)} elements: main text read without Readability`);
   if (t) t.parse = (t.parse ?? 0) + now() - (t0);
   t0 = now();
 
@@ -165,7 +180,12 @@ export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): Pag
   const publishTime = extractPublishTime(doc, input.url, input.fetchedAt, timeZone, title);
   if (t) t.date = (t.date ?? 0) + now() - t0;
   t0 = now();
-  const links = extractLinks(doc, input.url);
+  // One more than the limit: whether the page had more is known without reading them all.
+  const links = extractLinks(doc, input.url, limits.maxLinks + 1);
+  if (links.length > limits.maxLinks) {
+    links.length = limits.maxLinks;
+    bounded.push(`over ${thousands(limits.maxLinks)} links: the first ${thousands(limits.maxLinks)} taken`);
+  }
   const canonical = canonicalUrl(doc, input.url);
   const refresh = metaRefresh(doc, input.url);
   if (t) t.links = (t.links ?? 0) + now() - t0;
@@ -173,7 +193,7 @@ export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): Pag
   opts.onDocument?.(doc);
 
   t0 = now();
-  const text = mainText(doc, cjk);
+  const text = mainText(doc, cjk, readability);
   if (t) t.readability = (t.readability ?? 0) + now() - t0;
   // Chinese layouts only: there the headline above a dateline is the norm and <title> often names
   // only the site or column; on the English benchmark pages <title>/h1 are reliable and the same
@@ -186,6 +206,7 @@ export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): Pag
   if (publishTime) out.publishTime = publishTime;
   if (lang) out.lang = lang;
   if (refresh) out.metaRefresh = refresh;
+  if (bounded.length) out.bounded = bounded;
   return out;
 }
 
@@ -237,11 +258,16 @@ const CJK_CHAR_THRESHOLD = 150;
 /** Readability keeping this many posts of a list means it took the list, not one article. */
 const MIN_KEPT_POSTS = 2;
 
-/** Readability's main text, with CJK tuning (its 500-char threshold, in Han characters, is a long article). */
-export function mainText(doc: Document, cjk: boolean): string {
+/**
+ * Readability's main text, with CJK tuning (its 500-char threshold, in Han characters, is a long
+ * article). Without Readability (a page over the element limit): the body's text, link lists and
+ * captions dropped.
+ */
+export function mainText(doc: Document, cjk: boolean, readability = true): string {
   // Read before Readability mutates the tree: the bodies of a list of posts, if this is one.
   // One walk over the elements (css-select's substring selectors cost ~17 ms a page on linkedom).
   const posts = markCaptionsAndFindPosts(doc);
+  if (!readability) return doc.body ? prunedText(doc.body) : '';
   const leadPost = posts.length >= MIN_LIST_POSTS && posts.slice(0, 2).every((p) => datedPost(p, posts)) ? blockText(posts[0]!) : '';
   // Readability strips class names and unwraps or renames elements: posts are found again by text.
   const postProbes = leadPost ? posts.map((p) => squeeze(p.textContent).slice(0, POST_PROBE_CHARS)).filter(Boolean) : [];
@@ -263,11 +289,15 @@ export function mainText(doc: Document, cjk: boolean): string {
       const kept = squeeze(el.textContent);
       if (postProbes.filter((p) => kept.includes(p)).length >= MIN_KEPT_POSTS) return trimLeadingStamps(leadPost);
     }
-    pruneLinkLists(el);
-    pruneCaptions(el);
-    return trimLeadingStamps(blockText(el));
+    return prunedText(el);
   }
   return doc.body ? blockText(doc.body) : '';
+}
+
+function prunedText(container: Element): string {
+  pruneLinkLists(container);
+  pruneCaptions(container);
+  return trimLeadingStamps(blockText(container));
 }
 
 const squeeze = (s: string | null | undefined) => (s ?? '').replace(/[\s\u00a0\u3000]+/g, '');
@@ -344,29 +374,3 @@ export function trimLeadingStamps(text: string): string {
 }
 
 const nonSpace = (s: string | null | undefined) => (s ?? '').replace(/[\s\u00a0\u3000]+/g, '').length;
-
-/**
- * Portals and blogs keep "related" link lists, archives and calendars inside the container
- * Readability keeps (its conditional cleaning spares blocks with enough commas, and Chinese link
- * lists are full of them). Drop blocks over 60% link text, and calendars. Measured on both
- * benchmarks: AEB F1 0.952 → 0.958, zh 0.935 → 0.939 (0.5 was slightly worse on both).
- */
-/** A block whose text is more than this share link text is a link list (0.5 was slightly worse on both sets). */
-const MAX_LINK_TEXT_SHARE = 0.6;
-/** A table of at least this many cells averaging at most a few characters is a calendar (a month is 28–31 days). */
-const MIN_CALENDAR_CELLS = 15;
-const MAX_CALENDAR_CELL_CHARS = 3;
-
-export function pruneLinkLists(root: Element): void {
-  const blocks = Array.from(root.querySelectorAll('ul,ol,dl,table,div,section,aside,nav,form,p'));
-  for (const b of blocks) {
-    if (!b.parentNode) continue;
-    const total = nonSpace(b.textContent);
-    if (total === 0) continue;
-    let linked = 0;
-    for (const a of Array.from(b.getElementsByTagName('a'))) linked += nonSpace(a.textContent);
-    const cells = b.tagName.toUpperCase() === 'TABLE' ? b.getElementsByTagName('td').length : 0;
-    const calendar = cells >= MIN_CALENDAR_CELLS && total / cells <= MAX_CALENDAR_CELL_CHARS;
-    if (linked / total > MAX_LINK_TEXT_SHARE || calendar) b.parentNode.removeChild(b);
-  }
-}

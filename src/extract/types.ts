@@ -38,6 +38,8 @@ export interface PageAnalysis {
   lang?: string;
   /** Target of a <meta http-equiv=refresh>, when present. */
   metaRefresh?: string;
+  /** What the analysis did not read of a huge page, and why (src/extract/limits.ts); absent when it read everything. */
+  bounded?: string[];
 }
 
 export interface AnalyzeInput {

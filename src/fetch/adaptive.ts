@@ -18,7 +18,7 @@
 import { Request, PlaywrightCrawler, type PlaywrightCrawlingContext } from 'crawlee';
 import type { Page, Route } from 'playwright';
 import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
-import { analyzePage } from '../extract/page.js';
+import { analyzePage, type AnalysisLimits } from '../extract/page.js';
 import type { PageAnalysis } from '../extract/types.js';
 import { createBrowserFetcher, type BrowserFetcherOptions, type RenderedPage } from './crawler.js';
 import type { FetchGate } from './gate.js';
@@ -163,6 +163,8 @@ export async function fetchDocument(url: string, opts: DocumentFetchOptions): Pr
 export interface AdaptiveFetcherOptions extends BrowserFetcherOptions {
   policy: AdaptivePolicy;
   documentFetch: Partial<DocumentFetchOptions> & Pick<DocumentFetchOptions, 'gate'>;
+  /** The crawl's bounds on page analysis (src/extract/limits.ts), as the engine's own analyses use. */
+  analysisLimits?: Partial<AnalysisLimits>;
 }
 
 /** What the adaptive fetcher adds to a RenderedPage (also in the crawl log). */
@@ -181,6 +183,7 @@ export interface FetchEvidence {
 export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightCrawler {
   const docOpts: DocumentFetchOptions = { ...DEFAULT_DOCUMENT_FETCH, timeoutMs: opts.navigationTimeoutSecs * 1000, ...opts.documentFetch };
   const policy = opts.policy;
+  const limits = { limits: opts.analysisLimits };
   /** Documents fetched over HTTP that the browser is about to render, by request uniqueKey. */
   const pending = new Map<string, { doc: FetchedDocument; decision: Decision }>();
 
@@ -216,11 +219,11 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
       return;
     }
     const { doc, decision } = p;
-    const analysis = analyzePage({ html: rendered.html, url: rendered.url, fetchedAt: rendered.fetchedAt });
+    const analysis = analyzePage({ html: rendered.html, url: rendered.url, fetchedAt: rendered.fetchedAt }, limits);
     let comparison: Comparison | undefined;
     if (decision.compare !== false && isHtmlResponse(doc.contentType, doc.body.subarray(0, 512))) {
       const httpHtml = decodeHtml(doc.body, doc.contentType);
-      const httpAnalysis = analyzePage({ html: httpHtml, url: doc.url, fetchedAt: rendered.fetchedAt });
+      const httpAnalysis = analyzePage({ html: httpHtml, url: doc.url, fetchedAt: rendered.fetchedAt }, limits);
       comparison = compareRenderings(
         signalsOf(httpAnalysis, httpHtml, [], rendered.fetchedAt),
         signalsOf(analysis, rendered.html, rendered.xhrJson, rendered.fetchedAt),
@@ -272,7 +275,7 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     let analysis: PageAnalysis | undefined;
     const fetchedAt = new Date();
     if (decision.mode === 'http' && html !== undefined && doc.status < 400) {
-      analysis = analyzePage({ html, url: doc.url, fetchedAt });
+      analysis = analyzePage({ html, url: doc.url, fetchedAt }, limits);
       const guard = policy.guard(request.url, analysis.text.length);
       if (guard) decision = { mode: 'browser', pattern: decision.pattern, why: `text guard: ${guard}` };
     }
