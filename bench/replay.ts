@@ -140,10 +140,28 @@ export interface ReplayRun {
   order: [string, boolean, boolean | null, number, number | null, boolean | null][];
   /** The crawler's own harvest estimate at the end (src/topic/page-classifier.ts). */
   estimate: HarvestEstimate;
+  /** With --misjudged: what the judge saw of each page (to read why a page was misjudged). */
+  seen?: JudgedPage[];
+}
+
+/** One page as the judge saw it (--misjudged). */
+interface JudgedPage {
+  url: string;
+  truth: boolean;
+  relevant: boolean;
+  cosine: number;
+  simD: number;
+  rel: number;
+  probability?: number;
+  never?: string;
+  /** The web's own kind of page (test web: article, thread, channel, …), when it knows. */
+  kind?: string;
+  title: string;
+  text: string;
 }
 
 /** One crawl replayed: the engine's onPage path (judge → scorer → frontier) over cached analyses. */
-async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine', robots?: RobotsCache): Promise<Pick<ReplayRun, 'curve' | 'order' | 'estimate'>> {
+async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine', robots?: RobotsCache, keepSeen = false): Promise<Pick<ReplayRun, 'curve' | 'order' | 'estimate' | 'seen'>> {
   const config = parseConfig({ topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score, judge: judgeMode });
   const judge = await PageJudge.create(config);
   const scorer = crawlScorer(config, judge);
@@ -151,6 +169,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
   for (const url of c.seeds) frontier.offer({ url, depth: 0, ...scorer.seedScore(url) });
   const curve: number[] = [];
   const order: ReplayRun['order'] = [];
+  const seen: JudgedPage[] = [];
   let truthRelevant = 0;
   for (;;) {
     const req = await frontier.requestManager.fetchNextRequest();
@@ -164,7 +183,11 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
       const { verdict } = routePage(page.analysis, { url: req.url, userData: m, status: page.status }, { judge, scorer, frontier });
       relevant = verdict.relevant;
       probability = verdict.probability ?? null;
-      cosineVerdict = !verdict.neverRelevant && !verdict.outOfWindow && verdict.rel >= config.pageThreshold;
+      cosineVerdict = !verdict.neverRelevant && !verdict.outOfWindow && !verdict.listPage && verdict.rel >= config.pageThreshold;
+      if (keepSeen) {
+        const a = page.analysis;
+        seen.push({ url: req.url, truth: c.truth(req.url), relevant: verdict.relevant, cosine: verdict.cosine, simD: verdict.simD, rel: verdict.rel, probability: verdict.probability, never: verdict.neverRelevant?.detail, kind: c.kind?.(req.url), title: a.title, text: a.text.slice(0, 300) });
+      }
     } else if (page.status >= 300) {
       // A dead link (no analysis cached for error answers): the scorer still learns the host answers 404.
       for (const u of scorer.onPageFetched({ url: req.url, parentUrl: m.parentUrl, depth: m.depth, rel: 0, relevant: false, links: [], status: page.status }))
@@ -177,7 +200,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
     order.push([req.url, truth, relevant, m.score ?? 0, probability, cosineVerdict]);
     await frontier.requestManager.markRequestHandled(req);
   }
-  return { curve, order, estimate: judge.harvestEstimate(order.length) };
+  return { curve, order, estimate: judge.harvestEstimate(order.length), ...(keepSeen ? { seen } : {}) };
 }
 
 const pct = (x: number | undefined) => (x === undefined ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
@@ -195,8 +218,9 @@ async function main(): Promise<number> {
     .option('--score <json>', 'score option overrides (JSON)', '{}')
     .option('--judge <mode>', 'page judge: cosine (the default verdict) or learned', 'cosine')
     .option('--json <file>', 'write the curves here')
+    .option('--misjudged <file>', "write the pages the judge got wrong on BFS crawls (what it saw of each) here")
     .parse()
-    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string }>();
+    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string }>();
   const webs = o.web.split(',');
   for (const w of webs) if (w !== 'testweb' && w !== 'wikispeedia') throw new UserError(`--web: unknown web "${w}" (testweb, wikispeedia)`);
   const wantTopic = (id: string) => !o.topics || o.topics.split(',').includes(id);
@@ -234,7 +258,7 @@ async function main(): Promise<number> {
       const budget = Number(o.testPages);
       for (const t of web.topics.filter((t) => wantTopic(t.id))) {
         for (const s of strategies) {
-          const r = await replay(cache, { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score, judgeMode, robots);
+          const r = await replay(cache, { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: budget, truth: (u) => web.isRelevant(u, t.id), kind: (u) => web.truth(u)?.kind }, s, score, judgeMode, robots, !!o.misjudged && s === 'bfs');
           runs.push({ web: 'testweb', topic: t.id, relevantAvailable: web.relevantTotal(t.id), strategy: s, fetched: r.curve.length, ...r });
         }
         report('testweb', t.id, budget);
@@ -258,7 +282,7 @@ async function main(): Promise<number> {
         for (const t of web.topics.filter((t) => wantTopic(t.id) && inSplit(t.holdout))) {
           const seeds = web.seeds(t.id, Number(o.wikiSeeds), new Rng(hash32(`seeds:${t.id}:1`)));
           for (const s of strategies) {
-            const r = await replay(cache, { seeds, keywords: t.query, maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score, judgeMode);
+            const r = await replay(cache, { seeds, keywords: t.query, maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score, judgeMode, undefined, !!o.misjudged && s === 'bfs');
             runs.push({ web: 'wikispeedia', topic: t.id, relevantAvailable: web.relevantTotal(t.id), holdout: t.holdout, strategy: s, fetched: r.curve.length, ...r });
           }
           report('wikispeedia', t.id, budget);
@@ -328,7 +352,13 @@ async function main(): Promise<number> {
       }
     }
   }
-  if (o.json) writeFileSync(o.json, JSON.stringify(runs));
+  if (o.json) writeFileSync(o.json, JSON.stringify(runs.map(({ seen: _, ...r }) => r)));
+  if (o.misjudged) {
+    // Every page a BFS crawl's judge got wrong, with what it saw: read these to find why.
+    const wrong = runs.flatMap((r) => (r.seen ?? []).filter((p) => p.relevant !== p.truth).map((p) => ({ web: r.web, topic: r.topic, holdout: r.holdout, ...p })));
+    writeFileSync(o.misjudged, JSON.stringify(wrong, null, 1));
+    process.stderr.write(`${wrong.length} misjudged pages written to ${o.misjudged}\n`);
+  }
   return 0;
 }
 

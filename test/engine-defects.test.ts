@@ -100,18 +100,19 @@ describe('never relevant: dead, error, boilerplate-only and login-wall pages (is
 });
 
 describe('never relevant on the test web (issue #15 rule)', () => {
-  it('its 404, 500, soft-404 and login-wall pages are never saved', async () => {
+  it('its 404, 500, soft-404 and login-wall pages and its portal home pages are never saved', async () => {
     const { startTestWeb } = await import('../src/testweb/index.js');
     const web = await startTestWeb();
     try {
       const misc = web.sites.find((s) => s.kind === 'misc' && s.name === '城市生活网')!.origin;
       const forum = web.sites.find((s) => s.kind === 'forum')!.origin;
-      const bad = [`${misc}/missing.html`, `${misc}/error.html`, `${misc}/zhuanti/old.html`, `${forum}/member.php?mod=logging&action=login`];
-      expect(bad.map((u) => web.truth(u)?.kind)).toEqual(['fault', 'fault', 'fault', 'other']);
+      // Portal home pages too: their main text is a copyright line, their content the headlines (issue #15).
+      const bad = [`${misc}/missing.html`, `${misc}/error.html`, `${misc}/zhuanti/old.html`, `${forum}/member.php?mod=logging&action=login`, ...web.demo.seeds];
+      expect(bad.map((u) => web.truth(u)?.kind)).toEqual(['fault', 'fault', 'fault', 'other', ...web.demo.seeds.map(() => 'home')]);
       const config = parseConfig({
         topics: [{ keywords: web.demo.keywords, seeds: bad }],
         fetcher: 'http',
-        maxPages: 8,
+        maxPages: 12,
         respectRobotsTxt: false,
         storageDir: mkdtempSync(join(tmpdir(), 'fc-defects-tw-')),
       });

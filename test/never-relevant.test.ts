@@ -66,4 +66,21 @@ describe('PageJudge applies the rule before the topic model', () => {
     expect(ok.neverRelevant).toBeUndefined();
     expect(topic.seedCount).toBe(1);
   });
+  it('a list page (channel, portal home: main text only copyright, content in headlines) is not relevant and never a seed, but keeps its rel for its links', async () => {
+    const judge = await PageJudge.create(config);
+    const topic = judge.model.topics[0];
+    const headlines = ['汶川地震救援队伍赶赴北川灾区', '地震灾区群众安置工作有序推进', '余震监测显示震区趋于平稳', '救援物资陆续运抵汶川映秀'];
+    const links = headlines.map((t, i) => ({ url: `http://news.test/q/${i}.html`, anchorText: t }));
+    const channel = A({ url: 'http://news.test/quake/', title: '汶川地震 救援', text: 'Copyright © 2008 华夏新闻网 版权所有', links } as Partial<PageAnalysis>);
+    const v = judge.judge(channel, { isSeed: true, status: 200 });
+    expect(v.neverRelevant).toBeUndefined();
+    expect(v).toMatchObject({ relevant: false, listPage: true, listTopical: true, probability: 0 });
+    expect(v.rel).toBeGreaterThanOrEqual(topic.threshold);
+    expect(topic.seedCount).toBe(0);
+    // The same words as an article's main text: relevant, and a seed.
+    const story = judge.judge(A({ url: 'http://news.test/q/1.html', text: `${headlines.join('。')}。\n${article}` }), { isSeed: true, status: 200 });
+    expect(story).toMatchObject({ relevant: true });
+    expect(story.listPage).toBeUndefined();
+    expect(topic.seedCount).toBe(1);
+  });
 });

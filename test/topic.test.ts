@@ -64,6 +64,46 @@ describe('TopicModel: keyword cosine and seed set (METHODS §1)', () => {
     expect(m.seedCount).toBe(5);
   });
 
+  it('a keyword-only topic starts its seed set from the pages with the highest keyword cosine, a better page displacing the weakest', () => {
+    const m = new TopicModel(topic({ keywords: ['quake'], threshold: 0.05 }), { bootstrapSeeds: 2 });
+    const judge = (url: string, body: string) => {
+      const r = m.relevance({ url, body });
+      return { r, grew: m.maybeGrowSeedSet({ url, body }, r) };
+    };
+    // Filler pages give the IDF a background.
+    for (let i = 0; i < 5; i++) judge(`http://f/${i}`, 'stock market fund bank');
+    const aboutPage = judge('http://about', 'news sports quake stock film phone portal site service weather travel cars');
+    expect(aboutPage.grew).toBe(true);
+    const first = judge('http://a/1', 'quake quake rescue tent aftershock rubble');
+    expect(first.grew).toBe(true);
+    expect(m.seedCount).toBe(2);
+    // A third relevant page with a higher cosine displaces the weakest (the about page).
+    const third = judge('http://a/2', 'quake quake magnitude epicentre');
+    expect(third.r.simD).toBeLessThanOrEqual(0.3); // not close enough to join by simD
+    expect(aboutPage.r.cosine).toBeLessThan(Math.min(first.r.cosine, third.r.cosine));
+    expect(third.grew).toBe(true);
+    expect(m.seedCount).toBe(2);
+    // simD is now against the two articles only: an article without the keyword is close to them,
+    // the about page is not.
+    const noKeyword = m.relevance({ url: 'http://a/3', body: 'rescue tent aftershock rubble' }, { observe: false });
+    const about = m.relevance({ url: 'http://about', body: 'news sports quake stock film phone portal site service weather travel cars' }, { observe: false });
+    expect(noKeyword.cosine).toBe(0);
+    expect(noKeyword.simD).toBeGreaterThan(0.3);
+    expect(about.simD).toBeLessThan(0.15);
+    // The same simD, exactly, as a seed set built from those two pages from the start.
+    const fresh = new TopicModel(topic({ keywords: ['quake'], threshold: 0.05 }), { stats: m.stats });
+    fresh.addSeed({ url: 'http://a/1', body: 'quake quake rescue tent aftershock rubble' }, false);
+    fresh.addSeed({ url: 'http://a/2', body: 'quake quake magnitude epicentre' }, false);
+    expect(fresh.relevance({ url: 'http://a/3', body: 'rescue tent aftershock rubble' }, { observe: false }).simD).toBeCloseTo(noKeyword.simD, 12);
+    // A page below θ never joins by its cosine; nor does anything once a given seed page is in D.
+    expect(judge('http://f/x', 'stock market fund').grew).toBe(false);
+    const seeded = new TopicModel(topic({ keywords: ['quake'], threshold: 0.05 }), { bootstrapSeeds: 2 });
+    seeded.addSeedDocument({ url: 'http://s/1', body: 'film star premiere' });
+    const r = seeded.relevance({ url: 'http://a/1', body: 'quake rescue' });
+    expect(r.relevant).toBe(true);
+    expect(seeded.maybeGrowSeedSet({ url: 'http://a/1', body: 'quake rescue' }, r)).toBe(false);
+  });
+
   it('keyword cosine on a page, observing it once in the IDF', () => {
     const m = new TopicModel(topic({ keywords: [{ term: 'turbine', weight: 2 }, 'engine'] }));
     const r = m.relevance({ url: 'http://p/1', title: 'turbine', body: 'turbine' });

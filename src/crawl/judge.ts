@@ -22,7 +22,7 @@ import { PageClassifier, type HarvestEstimate, type PageEvidence } from '../topi
 import { loadThesaurus } from '../topic/semantic.js';
 import { TopicTermModel } from '../topic/term-model.js';
 import type { SparseVector } from '../text/vector.js';
-import { neverRelevant, type NeverRelevant } from './never-relevant.js';
+import { contentLength, neverRelevant, type NeverRelevant } from './never-relevant.js';
 
 export type Verdict = Relevance & {
   /** Set when the page can never be relevant (non-2xx, error page, boilerplate only, login wall): rel 0, not a seed. */
@@ -33,6 +33,14 @@ export type Verdict = Relevance & {
   evidence?: number;
   /** The same for the user's negative pages (0 without any). */
   negativeEvidence?: number;
+  /**
+   * A list page (a channel or forum index, a portal home): no line of main text beyond copyright
+   * and navigation, its content is its links' headlines. Not relevant itself and never a seed;
+   * `rel` is kept, so its words still reach its links' scores.
+   */
+  listPage?: boolean;
+  /** A list page that the topic model alone would call relevant (its headlines are on topic): a hub, for the scorer. */
+  listTopical?: boolean;
 };
 
 export type JudgeMode = 'learned' | 'cosine';
@@ -115,6 +123,12 @@ export class PageJudge {
     if (verdict.outOfWindow || !tf) {
       classifier.noteCertainNegative();
       return { ...verdict, probability: 0 };
+    }
+    // Headlines are not an article: the page is about whatever its links are about (issue #15:
+    // portal home pages whose only text is a copyright line were saved as relevant).
+    if (contentLength(analysis.text) === 0) {
+      classifier.noteCertainNegative();
+      return { ...verdict, relevant: false, listPage: true, listTopical: verdict.relevant, probability: 0 };
     }
     const terms = this.terms.get(verdict.topicId)!;
     const topic = this.model.topic(verdict.topicId);

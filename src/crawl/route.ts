@@ -56,7 +56,7 @@ export function routePage(analysis: PageAnalysis, request: { url: string; userDa
     depth: m.depth,
     host: new URL(request.url).host,
     rel: verdict.rel,
-    relevant: verdict.relevant,
+    relevant: verdict.relevant || !!verdict.listTopical,
     publishTime: analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined,
     links,
     status: request.status,

@@ -44,6 +44,12 @@ export interface TopicModelOptions {
   seedThreshold?: number;
   /** Cap on the seed set size (the nucleus grows only this far); default 50. */
   maxSeeds?: number;
+  /**
+   * A topic without seed pages (keywords only) starts its seed set from the crawl's own pages:
+   * the pages with the highest keyword cosine seen so far, this many, stand in for a search
+   * engine's top k results for the keywords (METHODS §1; seed 002 takes 4 ≤ k ≤ 7); default 5.
+   */
+  bootstrapSeeds?: number;
   /** K page terms compared with each keyword in sem(T,p); default 50. */
   topK?: number;
   /**
@@ -137,6 +143,10 @@ export class TopicModel implements RelevanceModel {
   /** Text → terms, on keywords, pages and link contexts alike. */
   readonly analyze: Analyzer;
   private seeds: SeedSet;
+  /** Seed-set members picked by the keyword cosine alone (keyword-only topics): url → cosine. */
+  private readonly provisional = new Map<string, number>();
+  /** A given seed page joined D: the topic is not keyword-only. */
+  private givenSeeds = 0;
   private readonly o: Required<Omit<TopicModelOptions, 'stats' | 'thesaurus' | 'pageThreshold' | 'baseDir' | 'source' | 'analyzer'>>;
   private observer: Observer;
   private keywordCache?: { builtAtN: number; v: SparseVector };
@@ -154,6 +164,7 @@ export class TopicModel implements RelevanceModel {
       expandSynonyms: options.expandSynonyms ?? 0,
       seedThreshold: options.seedThreshold ?? 0.3,
       maxSeeds: options.maxSeeds ?? 50,
+      bootstrapSeeds: options.bootstrapSeeds ?? 5,
       topK: options.topK ?? 50,
       alpha: options.alpha ?? DEFAULT_ALPHA,
       positionWeights: options.positionWeights ?? DEFAULT_POSITION_WEIGHTS,
@@ -238,10 +249,10 @@ export class TopicModel implements RelevanceModel {
    */
   private centreShape(k: SparseVector, kn: number): { meanNorm: number; cosKM: number } {
     const c = this.shape;
-    if (c && c.seeds === this.seeds.size && !this.stale(c.builtAtN)) return c;
+    if (c && c.seeds === this.seeds.version && !this.stale(c.builtAtN)) return c;
     const meanNorm = this.seeds.meanNorm();
     const cosKM = meanNorm === 0 || kn === 0 ? 0 : this.seeds.dotMean(k) / (kn * meanNorm);
-    this.shape = { builtAtN: this.stats.documentCount, seeds: this.seeds.size, meanNorm, cosKM };
+    this.shape = { builtAtN: this.stats.documentCount, seeds: this.seeds.version, meanNorm, cosKM };
     return this.shape;
   }
 
@@ -261,6 +272,7 @@ export class TopicModel implements RelevanceModel {
     if (this.seeds.size >= this.o.maxSeeds) return;
     if (this.seeds.has(fields.url)) return;
     this.seeds.add({ url: fields.url, tf });
+    this.givenSeeds++;
   }
 
   /** `simD(p) = (1/m) Σ_j cos(p, d_j)` (METHODS §1, seed 000); 0 for an empty seed set. */
@@ -292,11 +304,31 @@ export class TopicModel implements RelevanceModel {
     return this.relevanceOfVector(applyIdf(tf, this.stats));
   }
 
-  /** A relevant page whose simD exceeds θ_seed joins the seed set (bounded). */
+  /**
+   * A relevant page whose simD exceeds θ_seed joins the seed set (bounded). A keyword-only topic
+   * has no D to measure simD against, so its D starts from the relevant pages with the highest
+   * keyword cosine (the `bootstrapSeeds` best so far: a better page displaces the weakest), until
+   * that many pages have joined by simD.
+   */
   maybeGrowSeedSet(fields: PageFields, verdict: Relevance): boolean {
-    if (!verdict.relevant || verdict.simD <= this.o.seedThreshold || this.seeds.size >= this.o.maxSeeds) return false;
-    if (this.seeds.has(fields.url)) return false;
-    this.seeds.add({ url: fields.url, tf: weightedTermFrequencies(fields, this.o.positionWeights, this.analyze) });
+    if (!verdict.relevant || this.seeds.size >= this.o.maxSeeds || this.seeds.has(fields.url)) return false;
+    const tf = () => weightedTermFrequencies(fields, this.o.positionWeights, this.analyze);
+    if (verdict.simD > this.o.seedThreshold) {
+      this.seeds.add({ url: fields.url, tf: tf() });
+      return true;
+    }
+    const k = this.o.bootstrapSeeds;
+    const confirmed = this.seeds.size - this.provisional.size;
+    if (this.givenSeeds > 0 || confirmed >= k || !fields.url || verdict.cosine < this.threshold) return false;
+    if (this.provisional.size + confirmed >= k) {
+      let weakest: [string, number] | undefined;
+      for (const e of this.provisional) if (!weakest || e[1] < weakest[1]) weakest = e;
+      if (!weakest || verdict.cosine <= weakest[1]) return false;
+      this.seeds.remove(weakest[0]);
+      this.provisional.delete(weakest[0]);
+    }
+    this.seeds.add({ url: fields.url, tf: tf() });
+    this.provisional.set(fields.url, verdict.cosine);
     return true;
   }
 

@@ -53,12 +53,16 @@ export class SeedSet {
     return this.entries.length;
   }
 
+  /** Changes whenever a page joins or leaves (caches of the set's shape key on it). */
+  version = 0;
+
   has(url: string | undefined): boolean {
     return url !== undefined && this.entries.some((e) => e.url === url);
   }
 
   /** Add a seed page by its position-weighted TF (not IDF-weighted: the IDF is applied live). */
   add(entry: SeedEntry): void {
+    this.version++;
     const j = this.entries.length;
     this.entries.push(entry);
     let s0 = 0, s1 = 0, s2 = 0;
@@ -80,6 +84,23 @@ export class SeedSet {
     this.s1.push(s1);
     this.s2.push(s2);
     this.acc = new Float64Array(this.entries.length);
+  }
+
+  /**
+   * Take a seed page out again (a provisional member displaced by a better one, model.ts). The
+   * postings are rebuilt from the remaining pages: only done while the set is a handful of pages.
+   */
+  remove(url: string): boolean {
+    const keep = this.entries.filter((e) => e.url !== url);
+    if (keep.length === this.entries.length) return false;
+    this.entries.length = 0;
+    this.postings.clear();
+    this.s0 = [];
+    this.s1 = [];
+    this.s2 = [];
+    for (const e of keep) this.add(e);
+    this.acc = new Float64Array(this.entries.length);
+    return true;
   }
 
   /** |d_j| under the current IDF. */
