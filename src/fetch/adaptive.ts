@@ -23,6 +23,7 @@ import type { PageAnalysis } from '../extract/types.js';
 import { createBrowserFetcher, type BrowserFetcherOptions, type RenderedPage } from './crawler.js';
 import type { FetchGate } from './gate.js';
 import { UA_TOKEN } from './gate-proxy.js';
+import { loopTime } from './loop-clock.js';
 import { DEFAULT_MAX_BODY_BYTES, GatedFetchError, gatedRequest, type GatedResponse } from './gated-request.js';
 import { AdaptivePolicy, compareRenderings, signalsOf, type Comparison, type Decision, type FetchMode } from './adaptive-policy.js';
 
@@ -96,7 +97,8 @@ const sleep = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 export async function fetchDocument(url: string, opts: DocumentFetchOptions): Promise<FetchedDocument> {
   const chain: FetchedDocument['chain'] = [];
   const seen = new Set<string>();
-  const deadline = Date.now() + opts.timeoutMs;
+  // Loop time (./loop-clock.ts): our own stalls of the event loop do not count against the host.
+  const deadline = loopTime() + opts.timeoutMs;
   let current = url;
   const fail = (code: string, message: string, outcome: 'refused' | 'error' = 'refused'): never => {
     opts.onDecision?.({ url: current, outcome, reason: `${code}: ${message}` });
@@ -120,7 +122,7 @@ export async function fetchDocument(url: string, opts: DocumentFetchOptions): Pr
       const robots = await opts.robotsBlock?.(current);
       if (robots) fail('refused', robots);
       for (let wait = opts.hostSchedule?.paceWait(host) ?? 0; wait > 0; wait = opts.hostSchedule?.paceWait(host) ?? 0) {
-        if (Date.now() + wait > deadline) fail('timeout', `redirect hop to ${host} would wait past the time limit`, 'error');
+        if (loopTime() + wait > deadline) fail('timeout', `redirect hop to ${host} would wait past the time limit`, 'error');
         await sleep(wait);
       }
       opts.hostSchedule?.touched(host);
@@ -130,7 +132,7 @@ export async function fetchDocument(url: string, opts: DocumentFetchOptions): Pr
       res = await gatedRequest(opts.gate, current, {
         headers: { 'user-agent': opts.userAgent, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' },
         maxBodyBytes: opts.maxBytes,
-        timeoutMs: Math.max(1, deadline - Date.now()),
+        timeoutMs: Math.max(1, deadline - loopTime()),
       });
     } catch (e) {
       const code = e instanceof GatedFetchError ? e.code : 'error';

@@ -10,6 +10,7 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FetchGate } from './gate.js';
+import { loopTimeout } from './loop-clock.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
@@ -36,7 +37,10 @@ export interface GatedRequestOptions {
   /** Request body (a proxied POST). */
   body?: Readable;
   maxBodyBytes?: number;
-  /** Milliseconds for the whole exchange: connect, headers and body (slowloris ends here). */
+  /**
+   * Milliseconds for the whole exchange: connect, headers and body (slowloris ends here), in loop
+   * time (./loop-clock.ts): our own stalls of the event loop do not count against the remote.
+   */
   timeoutMs?: number;
   /** Over the limit: keep the first maxBodyBytes instead of failing (robots.txt, RFC 9309 §2.5). */
   truncate?: boolean;
@@ -92,11 +96,11 @@ function attempt(gate: FetchGate, url: string, addresses: string[] | undefined, 
     const fail = (e: GatedFetchError) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.clear();
       req.destroy();
       reject(e);
     };
-    const timer = setTimeout(() => fail(new GatedFetchError('timeout', `no complete answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+    const timer = loopTimeout(() => fail(new GatedFetchError('timeout', `no complete answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
     const req = lib.request(
       {
         protocol: u.protocol,
@@ -125,7 +129,7 @@ function attempt(gate: FetchGate, url: string, addresses: string[] | undefined, 
             if (opts.truncate && !settled) {
               chunks.push(c.subarray(0, c.length - (size - maxBody)));
               settled = true;
-              clearTimeout(timer);
+              timer.clear();
               resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
             }
             fail(new GatedFetchError('too-large', `body over the ${maxBody}-byte limit${dec ? ' once decompressed' : ''}`));
@@ -141,7 +145,7 @@ function attempt(gate: FetchGate, url: string, addresses: string[] | undefined, 
         stream.on('end', () => {
           if (settled) return;
           settled = true;
-          clearTimeout(timer);
+          timer.clear();
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
         });
       },
