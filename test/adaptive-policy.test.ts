@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyzePage } from '../src/extract/page.js';
-import { AdaptivePolicy, compareRenderings, DEFAULT_POLICY, shingleF1, signalsOf, urlPattern, urlShape } from '../src/fetch/adaptive.js';
+import { AdaptivePolicy, compareRenderings, DEFAULT_POLICY, scriptOn, shingleF1, signalsOf, urlPattern, urlShape } from '../src/fetch/adaptive.js';
 
 const AT = new Date('2008-06-01T12:00:00+08:00');
 const PARAS = [
@@ -87,6 +87,33 @@ describe('decision rule on hand-made page pairs', () => {
   });
 });
 
+describe('pages JavaScript cannot change (no sample needed)', () => {
+  it('a page with no script, frame, automatic handler or refresh is sure; anything that can run is named', () => {
+    expect(scriptOn(page())).toBeUndefined();
+    // data blocks and handlers that need a user's input never run while a crawler renders
+    expect(scriptOn(page({ script: '<script type="application/ld+json">{"@type":"NewsArticle"}</script><a href="javascript:void(0)" onclick="home()">设为首页</a><form onsubmit="go()"></form>' }))).toBeUndefined();
+    expect(scriptOn(page({ script: '<script>document.write(1)</script>' }))).toBe('a <script> element');
+    expect(scriptOn(page({ script: '<SCRIPT src="/a.js"></SCRIPT>' }))).toBe('a <script> element');
+    expect(scriptOn(page({ script: '<script type="module" src="/m.js"></script>' }))).toBe('a <script> element');
+    expect(scriptOn(page({ script: "<script type='text/javascript'>x()</script>" }))).toBe('a <script> element');
+    expect(scriptOn(page({ script: '<svg><script>x()</script></svg>' }))).toBe('a <script> element');
+    expect(scriptOn(page({ script: '<img src="x.png" onerror="fill()">' }))).toBe('an onerror= handler');
+    expect(scriptOn(page({ script: '<body onload="build()">' }))).toBe('an onload= handler');
+    expect(scriptOn(page({ script: '<div onmouseover="x()"></div>' }))).toBe('an onmouseover= handler');
+    expect(scriptOn(page({ script: '<iframe src="/comments"></iframe>' }))).toBe('an <iframe> element');
+    expect(scriptOn(page({ script: '<object data="a.swf"></object>' }))).toBe('an <object> element');
+    expect(scriptOn('<html><head><meta http-equiv="refresh" content="0;url=/next"></head><body>x</body></html>')).toBe('a meta refresh');
+    expect(scriptOn('<div><template shadowrootmode="open"><slot></slot></template></div>')).toBe('a declarative shadow root');
+    // unsure counts as script: a <script tag never closed
+    expect(scriptOn(page({ script: '<script' }))).toBe('a <script> element');
+  });
+
+  it('takes hostile input (unclosed tags and quotes by the hundred thousand; a backtracking scan would not finish)', () => {
+    expect(scriptOn('<script type="'.repeat(20_000) + '<a on'.repeat(50_000))).toBe('a <script> element');
+    expect(scriptOn('<meta '.repeat(200_000) + '<template '.repeat(100_000) + ' onclick='.repeat(100_000) + '<a title="'.repeat(100_000))).toBeUndefined();
+  });
+});
+
 describe('policy: learning, re-checks, the text guard', () => {
   const equal = { equivalent: true, textF1: 1, linkRecall: 1, differences: [] };
   const differs = { equivalent: false, textF1: 0, linkRecall: 1, differences: ['main text differs'] };
@@ -157,6 +184,22 @@ describe('policy: learning, re-checks, the text guard', () => {
     // seeded: the same seed gives the same re-checks
     expect(run(7).log).toEqual(log);
     expect(run(8).log).not.toEqual(log);
+  });
+
+  it('re-checks fewer of a pattern\'s pages as its equivalent renderings add up, never under a quarter of the share', () => {
+    const p = new AdaptivePolicy({ recheckShare: 0.2, randomSeed: 3, textGuard: 0 });
+    for (let i = 0; i < 3; i++) p.record(url(i), equal, 300);
+    const rechecked: boolean[] = [];
+    for (let i = 3; i < 2003; i++) {
+      const d = p.decide(url(i));
+      rechecked.push(!!d.recheck);
+      if (d.mode === 'browser') p.record(url(i), equal, 300);
+    }
+    const rate = (from: number, to: number) => rechecked.slice(from, to).filter(Boolean).length / (to - from);
+    expect(rate(0, 50)).toBeGreaterThan(0.08); // about the full 20% at first
+    expect(rate(1000, 2000)).toBeLessThan(0.1); // falls with the streak…
+    expect(rate(1000, 2000)).toBeGreaterThan(0.02); // …to no less than 5%
+    expect(p.decide(url(9999)).why).toMatch(/pattern .* rendering\(s\) in a row|re-check \(5\.0%/);
   });
 
   it('sites from one template: a path pattern equivalent on two other hosts decides a new host, until it differs anywhere', () => {

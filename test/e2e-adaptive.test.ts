@@ -116,10 +116,16 @@ describe('adaptive fetcher on the mixed test web (headless Chromium)', () => {
     expect(js.length).toBeGreaterThan(0);
     for (const e of js) expect(e.fetchedWith, e.url).toBe('browser');
     expect(js.some((e) => /main text differs/.test(e.fetchWhy ?? ''))).toBe(true);
+    // pages with nothing that can run script (the portals' list pages) are never rendered; the
+    // server-rendered articles carry a page-view script, so their patterns are learned
+    const scriptFree = html.filter((e) => /^no script on the page/.test(e.fetchWhy ?? ''));
+    expect(scriptFree.length).toBeGreaterThan(0);
+    for (const e of scriptFree) expect(e.fetchedWith, e.url).toBe('http');
+    expect(html.some((e) => e.fetchedWith === 'http' && articleOf(e.url)?.render === 'static' && /pattern|shape/.test(e.fetchWhy ?? ''))).toBe(true);
   });
 
   it('--explain URL shows the path and its evidence', () => {
-    const h = log.find((e) => e.fetchedWith === 'http' && e.status === 200)!;
+    const h = log.find((e) => e.fetchedWith === 'http' && e.status === 200 && /pattern|shape/.test(e.fetchWhy ?? ''))!;
     expect(explainUrl(storage, h.url)).toMatch(/fetched with http: .*(pattern|shape)/);
     const b = log.find((e) => e.fetchedWith === 'browser' && /differs/.test(e.fetchWhy ?? ''))!;
     expect(explainUrl(storage, b.url)).toMatch(/fetched with browser: .*HTTP differs: /);

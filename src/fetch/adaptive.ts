@@ -25,7 +25,7 @@ import type { FetchGate } from './gate.js';
 import { UA_TOKEN } from './gate-proxy.js';
 import { loopTime } from './loop-clock.js';
 import { DEFAULT_MAX_BODY_BYTES, GatedFetchError, gatedRequest, type GatedResponse } from './gated-request.js';
-import { AdaptivePolicy, compareRenderings, signalsOf, type Comparison, type Decision, type FetchMode } from './adaptive-policy.js';
+import { AdaptivePolicy, compareRenderings, scriptOn, signalsOf, urlPattern, type Comparison, type Decision, type FetchMode } from './adaptive-policy.js';
 
 export * from './adaptive-policy.js';
 
@@ -223,7 +223,11 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     const { doc, decision } = p;
     const analysis = analyzePage({ html: rendered.html, url: rendered.url, fetchedAt: rendered.fetchedAt }, limits);
     let comparison: Comparison | undefined;
-    if (decision.compare !== false && isHtmlResponse(doc.contentType, doc.body.subarray(0, 512))) {
+    // A rendering read while requests were still open may lack what they would have built (a
+    // loaded machine): compared with the HTTP page it could look "equivalent" and teach the
+    // pattern wrongly, so it is no evidence either way.
+    const cutOff = (rendered.openRequests ?? 0) > 0;
+    if (decision.compare !== false && !cutOff && isHtmlResponse(doc.contentType, doc.body.subarray(0, 512))) {
       const httpHtml = decodeHtml(doc.body, doc.contentType);
       const httpAnalysis = analyzePage({ html: httpHtml, url: doc.url, fetchedAt: rendered.fetchedAt }, limits);
       comparison = compareRenderings(
@@ -234,7 +238,9 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
       policy.record(rendered.request.url, comparison, analysis.text.length);
     }
     policy.count(rendered.request.url, 'browser');
-    const verdict = comparison ? (comparison.equivalent ? 'HTTP equivalent' : `HTTP differs: ${comparison.differences.join('; ')}`) : '';
+    const verdict = comparison
+      ? comparison.equivalent ? 'HTTP equivalent' : `HTTP differs: ${comparison.differences.join('; ')}`
+      : cutOff ? `read with ${rendered.openRequests} request(s) still open: not compared` : '';
     await opts.onPage({ ...rendered, analysis, fetchedWith: 'browser', fetchWhy: `${decision.why}${verdict ? ` → ${verdict}` : ''}`, comparison });
   };
 
@@ -271,14 +277,15 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     }
     request.loadedUrl = doc.url;
     const html = isHtmlResponse(doc.contentType, doc.body.subarray(0, 512)) ? decodeHtml(doc.body, doc.contentType) : undefined;
-    let decision = policy.decide(request.url);
-    // Error pages and non-HTML responses are the same without JavaScript: never worth a render.
-    if (html === undefined || doc.status >= 400) decision = { mode: 'http', pattern: decision.pattern, why: html === undefined ? 'not HTML' : `HTTP ${doc.status}` };
+    // Error pages, non-HTML responses and pages with nothing that can run script are the same
+    // without JavaScript: never worth a render, and no evidence about the pattern's other pages.
+    const sure = html === undefined ? 'not HTML' : doc.status >= 400 ? `HTTP ${doc.status}` : scriptOn(html) ? undefined : 'no script on the page: JavaScript cannot change it';
+    let decision: Decision = sure ? { mode: 'http', pattern: urlPattern(request.url), why: sure } : policy.decide(request.url);
     let analysis: PageAnalysis | undefined;
     const fetchedAt = new Date();
     if (decision.mode === 'http' && html !== undefined && doc.status < 400) {
       analysis = analyzePage({ html, url: doc.url, fetchedAt }, limits);
-      const guard = policy.guard(request.url, analysis.text.length);
+      const guard = sure ? undefined : policy.guard(request.url, analysis.text.length);
       if (guard) decision = { mode: 'browser', pattern: decision.pattern, why: `text guard: ${guard}` };
     }
     if (decision.mode === 'browser') {

@@ -26,6 +26,8 @@ export interface RenderedPage {
   xhrJson: { url: string; json: unknown }[];
   /** The live browser page (absent with the HTTP fetcher). */
   page?: Page;
+  /** XHR/fetch requests still open when the rendered page was read (the wait gave up on them). */
+  openRequests?: number;
   /** `fetcher: adaptive` (src/fetch/adaptive.ts): which path fetched the page, and why. */
   fetchedWith?: 'http' | 'browser';
   fetchWhy?: string;
@@ -127,8 +129,9 @@ export function trackNetworkActivity(page: Page): NetworkActivity {
  * on (polling, tickers), but still waits for those begun before, up to `capMs`: on a loaded
  * machine the article's own XHR can take longer than the settle window, and a page saved before
  * it lands has no text (seen on CI: a JavaScript-built article saved as "正在加载...").
+ * Returns how many requests were still open when it stopped waiting (0: the network went quiet).
  */
-export async function waitForQuietNetwork(page: Page, net: NetworkActivity, idleMs = 120, settleMs = 3000, capMs = 30_000): Promise<void> {
+export async function waitForQuietNetwork(page: Page, net: NetworkActivity, idleMs = 120, settleMs = 3000, capMs = 30_000): Promise<number> {
   const start = Date.now();
   for (;;) {
     const now = Date.now();
@@ -139,11 +142,11 @@ export async function waitForQuietNetwork(page: Page, net: NetworkActivity, idle
       // start the next request) run, and wait on if they started one.
       const seen = net.lastChange;
       await page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0))).catch(() => undefined);
-      if (net.open.size === 0 && net.lastChange === seen) return;
+      if (net.open.size === 0 && net.lastChange === seen) return 0;
       continue;
     }
-    if (now - start >= capMs) return;
-    if (now - start >= settleMs && ![...net.open.values()].some((t) => t < start + settleMs)) return;
+    if (now - start >= capMs) return net.open.size;
+    if (now - start >= settleMs && ![...net.open.values()].some((t) => t < start + settleMs)) return net.open.size;
     await page.waitForTimeout(40);
   }
 }
@@ -247,7 +250,7 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
       requestHandler: async ({ page, request, response }) => {
         if (response) throwIfGated(request, response.headers());
         const state = pageState.get(page);
-        if (state) await waitForQuietNetwork(page, state.inFlight, 120, opts.settleTimeoutMs ?? 3000, opts.navigationTimeoutSecs * 1000);
+        const openRequests = state ? await waitForQuietNetwork(page, state.inFlight, 120, opts.settleTimeoutMs ?? 3000, opts.navigationTimeoutSecs * 1000) : 0;
         const contentType = response?.headers()['content-type'] ?? '';
         const isHtml = !contentType || /html|xml/i.test(contentType);
         await opts.onPage({
@@ -259,6 +262,7 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
           fetchedAt: new Date(),
           xhrJson: state?.xhrJson ?? [],
           page,
+          openRequests,
         });
       },
       failedRequestHandler: async ({ request }, error) => {

@@ -238,6 +238,9 @@ function mixedArticlePage(ctx: Ctx, a: Article, render: NonNullable<Article['ren
   const body = render === 'js'
     ? `<div id="article" class="article-content"><div class="loading">正在加载...</div></div>\n<script>\nvar ARTICLE_DATA=${scriptJson(d)};\n${BUILD_ARTICLE}\nbuildArticle(ARTICLE_DATA);\n</script>`
     : `<div id="article" class="article-content"><h1>${esc(d.title)}</h1><div class="time-source"><span class="time">${esc(d.time)}</span> <span class="source">来源：${esc(d.source)}</span></div><div class="article-body">${d.paras.map((p) => `<p>${esc(p)}</p>`).join('')}</div></div>`;
+  // Server-rendered pages of real portals still carry scripts (a page-view counter here) that do
+  // not change the text: the adaptive fetcher must learn them, not skip them as script-free.
+  const counter = render === 'static' ? `\n<script>var _hmt=_hmt||[];_hmt.push(['_trackPageview','${esc(a.path)}']);</script>` : '';
   const comments = render === 'xhr-comments'
     ? `<div id="comments"><h3>网友评论（<span id="comment-count">0</span>条）</h3><div id="comment-list" data-aid="${a.id}"></div><a id="comment-more" href="#" style="display:none">查看更多评论</a></div>\n<script>${COMMENTS}</script>`
     : '';
@@ -247,7 +250,7 @@ ${body}
 ${a.topic === 'quake' ? `<p class="zt-link"><a href="${esc(portal.hub.path)}">更多报道请进入：抗震救灾专题</a></p>` : ''}
 <div class="related"><h3>相关新闻</h3><ul>${related.join('\n')}</ul></div>
 <div class="hot"><h3>热点新闻</h3><ul>${hot.join('\n')}</ul></div>
-${comments}`, head);
+${comments}${counter}`, head);
 }
 
 function staticArticleHtml(ctx: Ctx, a: Article, opts: { charset?: string; broken?: boolean } = {}): string {
