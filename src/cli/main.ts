@@ -140,7 +140,11 @@ export function formatSummary(r: CrawlResult, heading: string, storageAsGiven = 
     `  relevant (judged) ${c.relevant}  harvest rate ${pct(r.harvestRate)}`,
   ];
   const e = r.harvestEstimate;
-  if (e && e.pages > 0) lines.push(`  harvest estimate  ${pct(e.mean)} (90% interval ${pct(e.low)}–${pct(e.high)}), the judge's calibrated estimate, not the truth`);
+  if (e && e.pages > 0)
+    lines.push(
+      `  harvest estimate  ${pct(e.mean)} (90% interval ${pct(e.low)}–${pct(e.high)})` +
+        (e.sampled ? `, ${e.sampled} pages drawn at random and judged again at the end: an estimate, not the truth` : ", the judge's estimate, not the truth"),
+    );
   if (r.truthHarvestRate !== undefined) {
     lines.push(`  relevant (truth)  harvest rate ${pct(r.truthHarvestRate)} against the test web's ground truth`);
   }

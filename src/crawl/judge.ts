@@ -18,7 +18,8 @@ import type { LinkInfo, PageAnalysis } from '../extract/types.js';
 import { urlTokens } from '../text/tokenize.js';
 import type { PageFields } from '../text/vector.js';
 import { MultiTopicModel, type Relevance } from '../topic/model.js';
-import { PageClassifier, type HarvestEstimate, type PageEvidence } from '../topic/page-classifier.js';
+import { HarvestSample, type HarvestEstimate } from '../topic/harvest-sample.js';
+import { PageClassifier, type PageEvidence } from '../topic/page-classifier.js';
 import { loadThesaurus } from '../topic/semantic.js';
 import { TopicTermModel } from '../topic/term-model.js';
 import type { SparseVector } from '../text/vector.js';
@@ -62,8 +63,8 @@ export class PageJudge {
   private readonly terms: Map<string, TopicTermModel>;
   /** Each topic's learned page classifier. */
   readonly classifiers: Map<string, PageClassifier>;
-  /** Pages judged (every call of judge()), for the harvest estimate's denominator. */
-  private judged = 0;
+  /** A uniform sample of the pages judged, judged again at the end for the harvest estimate. */
+  private readonly sample: HarvestSample;
 
   private constructor(
     readonly model: MultiTopicModel,
@@ -73,6 +74,7 @@ export class PageJudge {
     this.keywordTerms = new Set(model.topics.flatMap((t) => [...t.keywordTf.keys()]));
     this.terms = new Map(model.topics.map((t) => [t.id, new TopicTermModel(t.keywordTf)]));
     this.classifiers = new Map(model.topics.map((t, i) => [t.id, new PageClassifier({ threshold: t.threshold, randomSeed: randomSeed + i })]));
+    this.sample = new HarvestSample(undefined, randomSeed);
   }
 
   /** A judge over a model built elsewhere (tests, benches). */
@@ -99,7 +101,6 @@ export class PageJudge {
   }
 
   judge(analysis: PageAnalysis, call: JudgeCall): Verdict {
-    this.judged++;
     // Not a page of content: no relevance, no seed, not counted in the IDF (src/crawl/never-relevant.ts).
     const never = neverRelevant({
       status: call.status,
@@ -111,6 +112,7 @@ export class PageJudge {
     });
     const topic0 = this.model.topics[0].id;
     if (never) {
+      this.sample.addNegative();
       this.classifiers.get(topic0)!.noteCertainNegative();
       return { rel: 0, cosine: 0, simD: 0, topicId: topic0, relevant: false, neverRelevant: never, probability: 0 };
     }
@@ -121,12 +123,14 @@ export class PageJudge {
     if (tf) for (const t of this.terms.values()) t.observe(tf);
     const classifier = this.classifiers.get(verdict.topicId)!;
     if (verdict.outOfWindow || !tf) {
+      this.sample.addNegative();
       classifier.noteCertainNegative();
       return { ...verdict, probability: 0 };
     }
     // Headlines are not an article: the page is about whatever its links are about (issue #15:
     // portal home pages whose only text is a copyright line were saved as relevant).
     if (contentLength(analysis.text) === 0) {
+      this.sample.addNegative();
       classifier.noteCertainNegative();
       return { ...verdict, relevant: false, listPage: true, listTopical: verdict.relevant, probability: 0 };
     }
@@ -138,6 +142,7 @@ export class PageJudge {
     verdict.negativeEvidence = ev.negativeEvidence;
     verdict.probability = classifier.judge(ev);
     if (this.mode === 'learned') verdict.relevant = verdict.probability >= 0.5;
+    this.sample.add(tf, fields.url, verdict.relevant);
     if (call.isSeed) {
       // A seed joins D (METHODS §1) and the positive examples only when it is itself about the
       // topic: a portal home page given as an entry point would otherwise teach navigation pages.
@@ -174,23 +179,17 @@ export class PageJudge {
   }
 
   /**
-   * The crawl's own harvest estimate: the learned judge's mean calibrated probability over the
-   * pages it judged (those it never saw, such as failed fetches, count as not relevant), with
-   * a 90% interval; `fetched` is the crawl's page count (default: the pages judged).
+   * The crawl's own harvest estimate (src/topic/harvest-sample.ts): a uniform sample of the pages
+   * judged, each judged again by the model as it is now (in `learned` mode by its classifier),
+   * with a 90% interval; `fetched` is the crawl's page count (fetches the judge never saw count
+   * as not relevant). An estimate, not the truth.
    */
-  harvestEstimate(fetched = this.judged): HarvestEstimate {
-    const parts = [...this.classifiers.values()].map((c) => c.estimate()).filter((e) => e.pages > 0);
-    const n = Math.max(fetched, parts.reduce((a, e) => a + e.pages, 0));
-    if (n === 0) return { mean: 0, low: 0, high: 1, pages: 0 };
-    // Topics' shares add; their interval half-widths add in quadrature (independent fits).
-    let mean = 0, lowVar = 0, highVar = 0;
-    for (const e of parts) {
-      const f = e.pages / n;
-      mean += f * e.mean;
-      lowVar += (f * (e.mean - e.low)) ** 2;
-      highVar += (f * (e.high - e.mean)) ** 2;
-    }
-    return { mean, low: Math.max(0, mean - Math.sqrt(lowVar)), high: Math.min(1, mean + Math.sqrt(highVar)), pages: n };
+  harvestEstimate(fetched?: number): HarvestEstimate {
+    return this.sample.estimate((tf, url) => {
+      const r = this.model.rejudge(tf, url);
+      if (this.mode !== 'learned') return r.relevant;
+      return this.classifiers.get(r.topicId)!.probability(this.evidenceOf(r, tf, this.terms.get(r.topicId)!)) >= 0.5;
+    }, fetched);
   }
 
   /** The link context A_u: anchor text, title/alt, text around the link, URL tokens (§3.1). */

@@ -280,17 +280,21 @@ export class TopicModel implements RelevanceModel {
     return this.seeds.simD(v);
   }
 
-  /** Relevance of a page vector already built with the current statistics. */
-  relevanceOfVector(v: SparseVector): Relevance {
+  /**
+   * Relevance of a page vector already built with the current statistics; `leaveOut`: a page
+   * judged again (the harvest estimate, src/topic/harvest-sample.ts) is left out of D.
+   */
+  relevanceOfVector(v: SparseVector, leaveOut?: string): Relevance {
     const cos = cosine(this.keywordVector(), v);
-    const simD = this.simD(v);
+    const inD = leaveOut !== undefined && this.seeds.has(leaveOut);
+    const simD = inD ? this.seeds.simDWithout(v, leaveOut) : this.simD(v);
     let content = cos;
     let sem: number | undefined;
     if (this.thesaurus) {
       sem = semanticSimilarity(this.semanticKeywords, topTerms(v, this.o.topK), this.thesaurus, this.o.alpha);
       content = this.o.lambda * cos + (1 - this.o.lambda) * sem; // eq. 9
     }
-    const rel = this.seeds.size ? (1 - this.o.seedMix) * content + this.o.seedMix * simD : content;
+    const rel = this.seeds.size - (inD ? 1 : 0) > 0 ? (1 - this.o.seedMix) * content + this.o.seedMix * simD : content;
     return { rel, cosine: cos, simD, sem, topicId: this.id, relevant: rel >= this.threshold };
   }
 
@@ -400,6 +404,16 @@ export class MultiTopicModel implements RelevanceModel {
       return { rel: 0, cosine: 0, simD: 0, topicId, relevant: false, outOfWindow: true, centreCosine };
     }
     return { ...t.relevanceOfVector(v), centreCosine };
+  }
+
+  /**
+   * A page judged again from its term frequencies with the model as it is now (the end of a
+   * crawl: full IDF, full seed set, the page itself left out of D), not counted again.
+   */
+  rejudge(tf: SparseVector, url?: string): Relevance {
+    const v = applyIdf(tf, this.stats);
+    const { topicId, centreCosine } = this.topics.length === 1 ? { topicId: this.topics[0].id, centreCosine: undefined } : this.classify(v);
+    return { ...this.topic(topicId).relevanceOfVector(v, url), centreCosine };
   }
 
   /** Best cos(T_k, A_u) over the topics. */

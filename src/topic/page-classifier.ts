@@ -34,8 +34,10 @@
  * Written by hand: counts over a few bins and a few EM passes; a library model would add a
  * dependency for less than two hundred lines of arithmetic.
  */
-import { uniformInt } from 'pure-rand/distribution/uniformInt';
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import type { HarvestEstimate } from './harvest-sample.js';
+import { Reservoir, SeededRandom as Rng } from './sampling.js';
+
+export type { HarvestEstimate } from './harvest-sample.js';
 
 /** What the judge measures of one page, before any learning. */
 export interface PageEvidence {
@@ -58,42 +60,6 @@ export interface PageClassifierOptions {
   refitEvery?: number;
   /** Seed of the sampling and bootstrap RNG. */
   randomSeed?: number;
-}
-
-export interface HarvestEstimate {
-  /** Estimated share of relevant pages among those judged. */
-  mean: number;
-  /** 90% interval. */
-  low: number;
-  high: number;
-  /** Pages it is over. */
-  pages: number;
-}
-
-/** Seeded uniform [0, 1) (pure-rand), so a crawl's sampling and its bootstrap are reproducible. */
-class Rng {
-  private readonly g: ReturnType<typeof xoroshiro128plus>;
-  constructor(seed: number) {
-    this.g = xoroshiro128plus(seed | 0);
-  }
-  next(): number {
-    return uniformInt(this.g, 0, 0x3fffffff) / 0x40000000;
-  }
-}
-
-/** A bounded uniform sample of a stream (reservoir sampling, Vitter's algorithm R). */
-class Reservoir<T> {
-  readonly items: T[] = [];
-  seen = 0;
-  constructor(private readonly cap: number, private readonly rng: Rng) {}
-  add(item: T): void {
-    this.seen++;
-    if (this.items.length < this.cap) this.items.push(item);
-    else {
-      const j = Math.floor(this.rng.next() * this.seen);
-      if (j < this.cap) this.items[j] = item;
-    }
-  }
 }
 
 /** Cosine bins in units of θ: exactly 0 (no keyword term), then (0, ¼θ], … , above 4θ. */

@@ -163,6 +163,27 @@ export class SeedSet {
     return acc;
   }
 
+  /**
+   * `simD(p)` with the seed page `url` left out (a page judged again once it has joined D must
+   * not count its own cosine of 1); the plain simD when `url` is not a member.
+   */
+  simDWithout(v: SparseVector, url: string | undefined): number {
+    const out = url === undefined ? -1 : this.entries.findIndex((e) => e.url === url);
+    if (out < 0) return this.simD(v);
+    const m = this.entries.length - 1;
+    if (m === 0) return 0;
+    let pn = 0;
+    for (const x of v.values()) pn += x * x;
+    if (pn === 0) return 0;
+    const acc = this.accumulate(v);
+    let s = 0;
+    for (let j = 0; j <= m; j++) {
+      const dn = j === out ? 0 : this.seedNorm(j);
+      if (dn > 0) s += acc[j] / dn;
+    }
+    return s / m / Math.sqrt(pn);
+  }
+
   /** `simD(p)` for a page vector built with the current statistics; 0 for an empty set. */
   simD(v: SparseVector): number {
     if (this.entries.length === 0) return 0;
