@@ -14,7 +14,7 @@ import { TopicSchema } from '../src/config/schema.js';
 import { jiebaBinding, jiebaFallbackReason } from '../src/text/jieba.js';
 import { tokenize } from '../src/text/tokenize.js';
 import { pageVector, TermStatistics } from '../src/text/vector.js';
-import { MultiTopicModel } from '../src/topic/model.js';
+import { MultiTopicModel } from '../src/topic/multi-topic.js';
 import { Cilin, wordSimilarity } from '../src/topic/semantic.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { PageJudge } from '../src/crawl/judge.js';
-import { TopicModel, MultiTopicModel } from '../src/topic/model.js';
+import { TopicModel } from '../src/topic/model.js';
+import { MultiTopicModel } from '../src/topic/multi-topic.js';
 import { stemEnglish, termAnalyzer, tokenize } from '../src/text/tokenize.js';
 
 const body = (s: string) => ({ title: '', body: s });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PageJudge } from '../src/crawl/judge.js';
 import { analyzePage } from '../src/extract/page.js';
-import { MultiTopicModel } from '../src/topic/model.js';
+import { MultiTopicModel } from '../src/topic/multi-topic.js';
 import { PageClassifier, type PageEvidence } from '../src/topic/page-classifier.js';
 import { TopicTermModel } from '../src/topic/term-model.js';
 

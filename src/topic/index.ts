@@ -1,10 +1,12 @@
 /** The topic stage's public face: one call builds the relevance model for a crawl. */
 import type { CrawlConfig } from '../config/schema.js';
-import { MultiTopicModel, type TopicModelOptions } from './model.js';
+import { type TopicModelOptions } from './model.js';
+import { MultiTopicModel } from './multi-topic.js';
 import { loadThesaurus, type Thesaurus } from './semantic.js';
 
 export * from './errors.js';
 export * from './model.js';
+export * from './multi-topic.js';
 export * from './semantic.js';
 export * from './time.js';
 export * from './search.js';
