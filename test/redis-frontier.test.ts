@@ -126,18 +126,44 @@ describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
     expect(b.pagesHandedOut).toBe(2); // the expired lease's page went back to the budget
   });
 
-  it('does not end a joined worker before the first worker has seeded the crawl', async () => {
+  it('starts a joined worker only once the first worker has seeded the crawl', async () => {
     const id = `seeding-${n++}`;
     const crawl = await RedisCrawl.join({ url: redis.url, crawlId: id, worker: false, settings: { maxPages: 0, perHostDelayMs: 0, perHostConcurrency: 2 } });
     const first = new RedisFrontier(crawl);
     open.push(first);
-    const joined = await worker(id, { join: true });
-    expect(await joined.isExhausted()).toBe(false); // nothing queued yet, but not seeded either
+    let joinedYet = false;
+    const joining = worker(id, { join: true }).then((f) => ((joinedYet = true), f));
+    // Nothing queued yet, and not seeded: the joined worker is still waiting (not ended).
+    await first.isExhausted();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(joinedYet).toBe(false);
     first.offer({ url: url(1, 1), depth: 0, score: 1 });
     first.markSeeded();
-    await first.isExhausted(); // answered after the offer and the mark, sent before it on first's connection
+    const joined = await joining;
     expect(await drain(joined)).toEqual([url(1, 1)]);
     expect(await joined.isExhausted()).toBe(true);
+  });
+
+  it('tells a joined worker the crawl was never seeded when its first worker died before seeding', async () => {
+    const id = `seeder-died-${n++}`;
+    const first = await RedisCrawl.join({ url: redis.url, crawlId: id, worker: false, seederTtlMs: 300, settings: { maxPages: 0, perHostDelayMs: 0, perHostConcurrency: 2 } });
+    const lines: string[] = [];
+    const joining = RedisCrawl.join({ url: redis.url, crawlId: id, worker: true, settings: { maxPages: 0, perHostDelayMs: 0, perHostConcurrency: 2 }, log: (l) => lines.push(l) });
+    const outcome = joining.then(
+      () => 'joined',
+      (e: Error) => e.message,
+    );
+    await until(async () => lines.length > 0);
+    expect(lines[0]).toMatch(/Waiting for the first worker .* to offer its seeds/);
+    // The first worker stops without seeding (as a kill -9 would: its mark is no longer renewed).
+    await first.close();
+    expect(await outcome).toMatch(/was started but never seeded .* start a run without --worker again/);
+    // A run without --worker seeds it (the crawl's settings stay), and workers join again.
+    const again = await worker(id);
+    again.offer({ url: url(1, 2), depth: 0, score: 1 });
+    await again.isExhausted(); // answered after the offer, sent before it on again's connection
+    const joined = await worker(id, { join: true });
+    expect(await drain(joined)).toEqual([url(1, 2)]);
   });
 
   it('keeps a live worker\'s leases by renewing them', async () => {

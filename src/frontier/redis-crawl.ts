@@ -26,6 +26,11 @@ export interface JoinOptions {
   log?: (line: string) => void;
   /** How long a worker waits for the crawl to be started (ms). */
   waitForCrawlMs?: number;
+  /**
+   * How long the first worker's "seeding" mark outlives its last renewal (ms, default 30 s): a
+   * joined worker waits for the seeds while the mark lives, and gives up once it is gone unseeded.
+   */
+  seederTtlMs?: number;
 }
 
 type RobotsText = { status: number; text: string } | undefined;
@@ -45,6 +50,8 @@ export class RedisCrawl {
   /** Origins whose robots.txt this worker fetched itself (the others came from Redis). */
   private readonly robotsFetchedHere = new Set<string>();
   private down = false;
+  /** Renews this run's "seeding" mark until its seeds are in (the first worker only). */
+  private seedingTimer?: NodeJS.Timeout;
 
   private constructor(
     readonly redis: Redis,
@@ -92,37 +99,46 @@ export class RedisCrawl {
     for (const [name, lua] of Object.entries(REDIS_SCRIPTS)) redis.defineCommand(name, { numberOfKeys: 0, lua });
     const prefix = crawlPrefix(o.crawlId);
     const metaKey = `${prefix}meta`;
+    const seederKey = `${prefix}seeder`;
+    const seederTtlMs = o.seederTtlMs ?? 30_000;
     if (o.worker) {
-      const deadline = Date.now() + (o.waitForCrawlMs ?? 120_000);
-      let said = false;
-      while (!(await redis.hexists(metaKey, 'createdAt'))) {
-        if (Date.now() > deadline) {
-          redis.disconnect();
-          throw new UserError(`no crawl "${o.crawlId}" at ${o.url}: start its first worker without --worker (it seeds the crawl)`);
-        }
-        if (!said) log(`Waiting for crawl "${o.crawlId}" to be started at ${o.url} (by a run without --worker)…`);
-        said = true;
-        await new Promise((r) => setTimeout(r, 300));
-      }
+      await waitForSeeds(redis, o, log);
     } else {
       const s = o.settings;
+      // The "seeding" mark is set with the crawl, in one step, so a worker that sees the crawl
+      // sees the mark too; it lives while this run renews it (until its seeds are offered).
       await redis
         .multi()
         .hsetnx(metaKey, 'maxPages', s.maxPages)
         .hsetnx(metaKey, 'perHostDelayMs', s.perHostDelayMs)
         .hsetnx(metaKey, 'perHostConcurrency', s.perHostConcurrency)
         .hsetnx(metaKey, 'createdAt', new Date().toISOString())
+        .set(seederKey, String(process.pid), 'PX', seederTtlMs)
         .exec();
     }
     const n = await redis.hincrby(metaKey, 'workers', 1);
     const m = await redis.hgetall(metaKey);
     const settings: SharedCrawlSettings = { maxPages: Number(m.maxPages), perHostDelayMs: Number(m.perHostDelayMs), perHostConcurrency: Number(m.perHostConcurrency) };
     const crawl = new RedisCrawl(redis, o.url, o.crawlId, n, settings, log);
+    if (!o.worker) {
+      crawl.seedingTimer = setInterval(() => void redis.pexpire(seederKey, seederTtlMs).catch(() => undefined), Math.max(50, seederTtlMs / 4));
+      crawl.seedingTimer.unref();
+    }
     const mine = o.settings;
     if (o.worker && (mine.maxPages !== settings.maxPages || mine.perHostDelayMs !== settings.perHostDelayMs || mine.perHostConcurrency !== settings.perHostConcurrency)) {
       log(`Crawl "${o.crawlId}" runs with budget ${settings.maxPages}, delay ${settings.perHostDelayMs} ms, ${settings.perHostConcurrency} per host (set by its first worker; this worker's flags for them are ignored)`);
     }
     return crawl;
+  }
+
+  /**
+   * The seeds are offered (sent before this on the same connection): from now on an empty queue
+   * with no leases out ends the crawl, and joined workers start.
+   */
+  markSeeded(): Promise<unknown> {
+    clearInterval(this.seedingTimer);
+    this.seedingTimer = undefined;
+    return this.redis.multi().hset(`${this.prefix}meta`, 'seeded', 1).del(`${this.prefix}seeder`).exec();
   }
 
   /** Run one of the Lua scripts. */
@@ -159,6 +175,39 @@ export class RedisCrawl {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.seedingTimer);
     await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/**
+ * A joined worker (`--worker`) waits for the crawl to exist (up to `waitForCrawlMs`) and for its
+ * seeds (while the first worker's "seeding" mark lives). A first worker that died before offering
+ * its seeds leaves a crawl that would never start: that is a clear error, not a wait for ever.
+ */
+async function waitForSeeds(redis: Redis, o: JoinOptions, log: (line: string) => void): Promise<void> {
+  const prefix = crawlPrefix(o.crawlId);
+  const deadline = Date.now() + (o.waitForCrawlMs ?? 120_000);
+  let said = '';
+  const say = (what: string, line: string) => {
+    if (said !== what) log(line);
+    said = what;
+  };
+  for (;;) {
+    const [[, created], [, seeded], [, seeding]] = (await redis.multi().hexists(`${prefix}meta`, 'createdAt').hget(`${prefix}meta`, 'seeded').exists(`${prefix}seeder`).exec()) as [unknown, unknown][];
+    if (seeded) return;
+    if (created && !seeding) {
+      redis.disconnect();
+      throw new UserError(
+        `crawl "${o.crawlId}" at ${o.url} was started but never seeded (its first worker stopped before offering its seeds): start a run without --worker again (it seeds the crawl; seeds already offered are not offered twice)`,
+      );
+    }
+    if (!created && Date.now() > deadline) {
+      redis.disconnect();
+      throw new UserError(`no crawl "${o.crawlId}" at ${o.url}: start its first worker without --worker (it seeds the crawl)`);
+    }
+    if (created) say('seeds', `Waiting for the first worker of crawl "${o.crawlId}" to offer its seeds…`);
+    else say('crawl', `Waiting for crawl "${o.crawlId}" to be started at ${o.url} (by a run without --worker)…`);
+    await new Promise((r) => setTimeout(r, 300));
   }
 }

@@ -167,7 +167,7 @@ export class RedisFrontier implements CrawlFrontier {
 
   /** The seeds are offered: from now on an empty queue with no leases out ends the crawl. */
   markSeeded(): void {
-    this.send(this.crawl.redis.hset(`${this.crawl.prefix}meta`, 'seeded', 1));
+    this.send(this.crawl.markSeeded());
   }
 
   /** Mutators are on the wire in order already; Redis applies them before anything sent later. */
