@@ -10,6 +10,14 @@
  * and with the most workers' total (`--memory-concurrency`): parallelism alone costs a best-first
  * crawl some harvest (URLs handed out before their neighbours' verdicts are in), so the second
  * reference separates that from what splitting the scorer's state across workers costs.
+ *
+ * `--reps N` runs every setup N times, interleaved (rep r uses random seed r, so the runs differ
+ * beyond timing), and reports mean and spread: one run of a 200-page crawl is too noisy to decide
+ * a 3-point harvest difference. `--scorer shared,local` runs the workers with the scorers' inputs
+ * shared through Redis (src/frontier/redis-scorer-pages.ts, the default) and with each worker's
+ * scorer on its own pages only, side by side. Per run it also reports where the time went: how
+ * long after the first fetch the last worker fetched its first page (start-up inside the window),
+ * and the tail between the workers' median last fetch and the last one.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,15 +35,25 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '1,2,4' },
     concurrency: { type: 'string', default: '2' },
     'memory-concurrency': { type: 'string' },
+    reps: { type: 'string', default: '1' },
+    scorer: { type: 'string', default: 'shared' },
   },
 });
 const budget = Number(values.budget);
 const latencyMs = Number(values.latency);
 const concurrency = Number(values.concurrency);
+const reps = Number(values.reps);
 const workerCounts = values.workers.split(',').filter(Boolean).map(Number);
+const scorerModes = values.scorer.split(',').filter(Boolean);
 const memoryConcurrency = (values['memory-concurrency'] ?? `${concurrency},${Math.max(1, ...workerCounts) * concurrency}`).split(',').filter(Boolean).map(Number);
-if (![budget, latencyMs, concurrency, ...workerCounts, ...memoryConcurrency].every((n) => Number.isInteger(n) && n >= 0) || budget < 1 || concurrency < 1) {
-  process.stderr.write('error: usage: npm run bench:redis -- [--budget N] [--latency MS] [--workers 1,2,4] [--concurrency N]\n');
+if (
+  ![budget, latencyMs, concurrency, reps, ...workerCounts, ...memoryConcurrency].every((n) => Number.isInteger(n) && n >= 0) ||
+  budget < 1 ||
+  concurrency < 1 ||
+  reps < 1 ||
+  !scorerModes.every((m) => m === 'shared' || m === 'local')
+) {
+  process.stderr.write('error: usage: npm run bench:redis -- [--budget N] [--latency MS] [--workers 1,2,4] [--concurrency N] [--memory-concurrency 2,8] [--reps N] [--scorer shared,local]\n');
   process.exit(2);
 }
 const missing = redisMissing();
@@ -48,9 +66,13 @@ const root = join(import.meta.dirname, '..');
 const web = await startTestWeb({ latencyMs, slowPageMs: 500 });
 const redis = await startRedis();
 const storage = mkdtempSync(join(tmpdir(), 'bench-redis-'));
-const configFile = join(storage, 'crawl.json');
-writeFileSync(configFile, JSON.stringify({ topics: [{ keywords: web.demo.keywords }], allowPrivate: web.sites.map((s) => s.origin) }));
 const log = (l: string) => process.stderr.write(`${l}\n`);
+
+function configFile(rep: number, shareScorer: boolean): string {
+  const f = join(storage, `crawl-r${rep}-${shareScorer ? 'shared' : 'local'}.json`);
+  writeFileSync(f, JSON.stringify({ topics: [{ keywords: web.demo.keywords }], allowPrivate: web.sites.map((s) => s.origin), randomSeed: rep, frontier: { shareScorer } }));
+  return f;
+}
 
 function runWorker(args: string[]): Promise<void> {
   return new Promise((ok, no) => {
@@ -61,49 +83,74 @@ function runWorker(args: string[]): Promise<void> {
   });
 }
 
-const common = ['--config', configFile, '--topic', web.demo.keywords.join(' '), '--fetcher', 'http', '--max-pages', String(budget), '--per-host', '8', '--storage', storage];
+const common = (rep: number, share: boolean) => ['--config', configFile(rep, share), '--topic', web.demo.keywords.join(' '), '--fetcher', 'http', '--max-pages', String(budget), '--per-host', '8', '--storage', storage];
 
-function logsOf(prefix: string): CrawlLogEntry[] {
+/** Each worker's crawl log of one crawl (run folder `prefix`, or `prefix.wN` per worker). */
+function logsOf(prefix: string): CrawlLogEntry[][] {
   const runs = join(storage, 'runs');
   return readdirSync(runs)
     .filter((d) => d === prefix || d.startsWith(`${prefix}.w`))
-    .flatMap((d) => (existsSync(join(runs, d, 'crawl-log.jsonl')) ? CrawlLog.read(join(runs, d, 'crawl-log.jsonl')) : []));
+    .map((d) => (existsSync(join(runs, d, 'crawl-log.jsonl')) ? CrawlLog.read(join(runs, d, 'crawl-log.jsonl')) : []))
+    .filter((l) => l.length > 0);
 }
 
-interface Row {
+interface Run {
   setup: string;
   workers: number;
   pages: number;
   seconds: number;
   pagesPerSec: number;
   harvest: number;
+  /** Seconds from the first fetch until the last worker's first fetch. */
+  rampSecs: number;
+  /** Seconds from the workers' median last fetch to the last fetch. */
+  tailSecs: number;
 }
 
-function measure(setup: string, workers: number, entries: CrawlLogEntry[]): Row {
+function measure(setup: string, workers: number, perWorker: CrawlLogEntry[][]): Run {
+  const entries = perWorker.flat();
   const times = entries.map((e) => Date.parse(e.time)).sort((a, b) => a - b);
   // First fetch to last: each page's time is when its answer arrived, so add one latency for the first request.
   const seconds = (times[times.length - 1] - times[0] + latencyMs) / 1000;
   const relevant = entries.filter((e) => web.isRelevant(e.url, web.demo.topic)).length;
-  return { setup, workers, pages: entries.length, seconds, pagesPerSec: entries.length / seconds, harvest: relevant / entries.length };
+  const firsts = perWorker.map((l) => Math.min(...l.map((e) => Date.parse(e.time))));
+  const lasts = perWorker.map((l) => Math.max(...l.map((e) => Date.parse(e.time)))).sort((a, b) => a - b);
+  return {
+    setup,
+    workers,
+    pages: entries.length,
+    seconds,
+    pagesPerSec: entries.length / seconds,
+    harvest: relevant / entries.length,
+    rampSecs: (Math.max(...firsts) - times[0]) / 1000,
+    tailSecs: (times[times.length - 1] - lasts[Math.floor((lasts.length - 1) / 2)]) / 1000,
+  };
 }
 
-const rows: Row[] = [];
+const runs: Run[] = [];
 try {
-  log(`bench:redis: budget ${budget}, latency ${latencyMs} ms per response, concurrency ${concurrency} per worker, workers ${workerCounts.join(',')}`);
-  // Reference: the in-memory frontier, one process.
-  for (const c of memoryConcurrency) {
-    const before = new Set(existsSync(join(storage, 'runs')) ? readdirSync(join(storage, 'runs')) : []);
-    await runWorker([...common, '--concurrency', String(c), '--seeds', ...web.demo.seeds]);
-    const memRun = readdirSync(join(storage, 'runs')).find((d) => !before.has(d) && !d.includes('.w'))!;
-    rows.push(measure(`in-memory frontier, concurrency ${c}`, 1, logsOf(memRun)));
-    log(`in-memory, concurrency ${c}: ${rows.at(-1)!.pagesPerSec.toFixed(2)} pages/s`);
-  }
-  for (const n of workerCounts) {
-    const id = `scale-${n}`;
-    const shared = ['--frontier', redis.url, '--crawl-id', id, '--concurrency', String(concurrency)];
-    await Promise.all([runWorker([...common, ...shared, '--seeds', ...web.demo.seeds]), ...Array.from({ length: n - 1 }, () => runWorker([...common, ...shared, '--worker']))]);
-    rows.push(measure(`Redis frontier, concurrency ${concurrency} each`, n, logsOf(id)));
-    log(`${n} worker(s): ${rows.at(-1)!.pagesPerSec.toFixed(2)} pages/s`);
+  log(`bench:redis: budget ${budget}, latency ${latencyMs} ms per response, concurrency ${concurrency} per worker, workers ${workerCounts.join(',')}, scorer ${scorerModes.join(',')}, ${reps} rep(s)`);
+  for (let rep = 1; rep <= reps; rep++) {
+    // Reference: the in-memory frontier, one process.
+    for (const c of memoryConcurrency) {
+      const before = new Set(existsSync(join(storage, 'runs')) ? readdirSync(join(storage, 'runs')) : []);
+      await runWorker([...common(rep, true), '--concurrency', String(c), '--seeds', ...web.demo.seeds]);
+      const memRun = readdirSync(join(storage, 'runs')).find((d) => !before.has(d) && !d.includes('.w'))!;
+      runs.push(measure(`in-memory frontier, concurrency ${c}`, 1, logsOf(memRun)));
+      log(`rep ${rep}, in-memory, concurrency ${c}: ${runs.at(-1)!.pagesPerSec.toFixed(2)} pages/s, harvest ${(runs.at(-1)!.harvest * 100).toFixed(1)}%`);
+    }
+    for (const mode of scorerModes) {
+      for (const n of workerCounts) {
+        if (n === 1 && mode === 'local' && scorerModes.includes('shared')) continue; // one worker: nothing to share
+        const id = `scale-${n}-${mode}-r${rep}`;
+        const shared = ['--frontier', redis.url, '--crawl-id', id, '--concurrency', String(concurrency)];
+        const c = common(rep, mode === 'shared');
+        await Promise.all([runWorker([...c, ...shared, '--seeds', ...web.demo.seeds]), ...Array.from({ length: n - 1 }, () => runWorker([...c, ...shared, '--worker']))]);
+        runs.push(measure(n === 1 ? `Redis frontier, concurrency ${concurrency}` : `Redis frontier, concurrency ${concurrency} each, scorer ${mode}`, n, logsOf(id)));
+        const r = runs.at(-1)!;
+        log(`rep ${rep}, ${n} worker(s), scorer ${mode}: ${r.pagesPerSec.toFixed(2)} pages/s, harvest ${(r.harvest * 100).toFixed(1)}%, last worker's first fetch +${r.rampSecs.toFixed(1)} s, tail ${r.tailSecs.toFixed(1)} s`);
+      }
+    }
   }
 } finally {
   await redis.stop();
@@ -111,13 +158,25 @@ try {
   rmSync(storage, { recursive: true, force: true });
 }
 
-const one = rows.find((r) => r.setup.startsWith('Redis') && r.workers === 1);
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-console.log(`\n| frontier | workers | pages | seconds (first to last fetch) | pages/s | × one worker | harvest (truth) | vs one worker |`);
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-for (const r of rows) {
-  const speedup = one ? `${(r.pagesPerSec / one.pagesPerSec).toFixed(2)}×` : '–';
-  const dh = one ? `${((r.harvest - one.harvest) * 100 >= 0 ? '+' : '')}${((r.harvest - one.harvest) * 100).toFixed(1)} points` : '–';
-  console.log(`| ${r.setup} | ${r.workers} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(2)} | ${speedup} | ${pct(r.harvest)} | ${dh} |`);
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const sd = (xs: number[]) => (xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)));
+const setups = [...new Map(runs.map((r) => [`${r.setup}|${r.workers}`, r])).values()];
+const groups = setups.map((s) => runs.filter((r) => r.setup === s.setup && r.workers === s.workers));
+const one = groups.find((g) => g[0].setup.startsWith('Redis') && g[0].workers === 1);
+const pct = (x: number) => (x * 100).toFixed(1);
+const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}`;
+console.log(`\n| frontier | workers | runs | pages/s (mean ± sd) | × one worker | harvest (truth, mean ± sd) | vs one worker (points) | last worker's first fetch (s) | tail (s) |`);
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const g of groups) {
+  const pps = g.map((r) => r.pagesPerSec);
+  const hv = g.map((r) => r.harvest);
+  const speedup = one ? `${(mean(pps) / mean(one.map((r) => r.pagesPerSec))).toFixed(2)}×` : '–';
+  const dh = one ? signed((mean(hv) - mean(one.map((r) => r.harvest))) * 100) : '–';
+  console.log(
+    `| ${g[0].setup} | ${g[0].workers} | ${g.length} | ${mean(pps).toFixed(2)} ± ${sd(pps).toFixed(2)} | ${speedup} | ${pct(mean(hv))}% ± ${pct(sd(hv))} | ${dh} | ${mean(g.map((r) => r.rampSecs)).toFixed(1)} | ${mean(g.map((r) => r.tailSecs)).toFixed(1)} |`,
+  );
 }
-console.log(`\nCommand: npm run bench:redis -- --budget ${budget} --latency ${latencyMs} --workers ${workerCounts.join(',')} --concurrency ${concurrency} --memory-concurrency ${memoryConcurrency.join(',')}`);
+console.log(`\nPer run: ${runs.map((r) => `${r.setup} ×${r.workers}: ${r.pagesPerSec.toFixed(2)}/s ${pct(r.harvest)}%`).join('; ')}`);
+console.log(
+  `\nCommand: npm run bench:redis -- --budget ${budget} --latency ${latencyMs} --workers ${workerCounts.join(',')} --concurrency ${concurrency} --memory-concurrency ${memoryConcurrency.join(',')} --reps ${reps} --scorer ${scorerModes.join(',')}`,
+);

@@ -5,6 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisCrawl, RedisFrontier } from '../src/frontier/redis.js';
 import { redisMissing, startRedis, type LocalRedis } from '../src/testweb/redis-server.js';
+import { reviveScorerInput } from '../src/crawl/resume.js';
+import type { FetchedPage } from '../src/score/types.js';
+import { uniqueKeyOf } from '../src/frontier/url-key.js';
 
 const missing = redisMissing();
 if (missing) console.warn(missing);
@@ -13,7 +16,7 @@ let redis: LocalRedis;
 let n = 0;
 const open: RedisFrontier[] = [];
 
-async function worker(crawlId: string, opts: { maxPages?: number; delay?: number; leaseMs?: number; join?: boolean; log?: string[] } = {}): Promise<RedisFrontier> {
+async function worker(crawlId: string, opts: { maxPages?: number; delay?: number; leaseMs?: number; join?: boolean; log?: string[]; shareScorer?: boolean } = {}): Promise<RedisFrontier> {
   const crawl = await RedisCrawl.join({
     url: redis.url,
     crawlId,
@@ -21,7 +24,8 @@ async function worker(crawlId: string, opts: { maxPages?: number; delay?: number
     settings: { maxPages: opts.maxPages ?? 0, perHostDelayMs: opts.delay ?? 0, perHostConcurrency: 2 },
     log: (l) => opts.log?.push(l),
   });
-  const f = new RedisFrontier(crawl, { leaseMs: opts.leaseMs ?? 30_000, log: (l) => opts.log?.push(l) });
+  if (opts.join) await crawl.waitForSeeds();
+  const f = new RedisFrontier(crawl, { leaseMs: opts.leaseMs ?? 30_000, log: (l) => opts.log?.push(l), shareScorer: opts.shareScorer ? { revive: reviveScorerInput } : undefined });
   if (!opts.join) f.markSeeded();
   await f.leasesRenewable();
   open.push(f);
@@ -90,6 +94,39 @@ describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
     expect((await b.next())!.url).toBe(url(2, 2));
   });
 
+  it('shares the scorers\' inputs: each worker gets every other worker\'s pages once, in order, dates revived; latest score wins', async () => {
+    const id = `share-${n++}`;
+    const [a, b, c] = [await worker(id, { shareScorer: true }), await worker(id, { join: true, shareScorer: true }), await worker(id, { join: true, shareScorer: true })];
+    const page = (i: number, w: string): FetchedPage => ({
+      url: url(1, i),
+      depth: 1,
+      rel: 0.5,
+      relevant: i % 2 === 0,
+      publishTime: new Date(Date.UTC(2020, 0, i)),
+      links: [{ url: url(2, i), anchorText: `from ${w}`, contextSim: 0.25, anchorKeywordFreq: 0 }],
+    });
+    for (let i = 1; i <= 3; i++) a.shareScorerInput(page(i, 'a'));
+    b.shareScorerInput(page(10, 'b'));
+    await a.isExhausted();
+    await b.isExhausted(); // both workers' publications are in (answered after them)
+    // C asks twice at once (two pages routed concurrently): each page comes back to one call only.
+    const [x, y] = await Promise.all([c.othersScorerInputs(), c.othersScorerInputs()]);
+    const got = [...x, ...y];
+    expect(got.map((p) => p.url).sort()).toEqual([url(1, 1), url(1, 2), url(1, 3), url(1, 10)].sort());
+    expect(got.filter((p) => p.links[0].anchorText === 'from a').map((p) => p.url)).toEqual([url(1, 1), url(1, 2), url(1, 3)]);
+    expect(got[0].publishTime).toBeInstanceOf(Date);
+    // A worker never gets its own pages back; nothing twice.
+    expect((await a.othersScorerInputs()).map((p) => p.url)).toEqual([url(1, 10)]);
+    expect(await a.othersScorerInputs()).toEqual([]);
+    // With shared inputs every scorer has the whole crawl's evidence: another worker may lower a score.
+    a.offer({ url: url(3, 1), depth: 1, score: 9 });
+    a.offer({ url: url(3, 2), depth: 1, score: 5 });
+    await a.isExhausted();
+    b.rescore(uniqueKeyOf(url(3, 1)), 1); // e.g. relevance feedback from B's page
+    await b.isExhausted();
+    expect((await c.next())!.url).toBe(url(3, 2));
+  });
+
   it('never hands out more than the shared budget, whoever asks', async () => {
     const id = `budget-${n++}`;
     const ws = [await worker(id, { maxPages: 25 }), await worker(id, { join: true }), await worker(id, { join: true }), await worker(id, { join: true })];
@@ -148,8 +185,8 @@ describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
     const id = `seeder-died-${n++}`;
     const first = await RedisCrawl.join({ url: redis.url, crawlId: id, worker: false, seederTtlMs: 300, settings: { maxPages: 0, perHostDelayMs: 0, perHostConcurrency: 2 } });
     const lines: string[] = [];
-    const joining = RedisCrawl.join({ url: redis.url, crawlId: id, worker: true, settings: { maxPages: 0, perHostDelayMs: 0, perHostConcurrency: 2 }, log: (l) => lines.push(l) });
-    const outcome = joining.then(
+    const joined0 = await RedisCrawl.join({ url: redis.url, crawlId: id, worker: true, settings: { maxPages: 0, perHostDelayMs: 0, perHostConcurrency: 2 }, log: (l) => lines.push(l) });
+    const outcome = joined0.waitForSeeds().then(
       () => 'joined',
       (e: Error) => e.message,
     );
@@ -158,6 +195,7 @@ describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
     // The first worker stops without seeding (as a kill -9 would: its mark is no longer renewed).
     await first.close();
     expect(await outcome).toMatch(/was started but never seeded .* start a run without --worker again/);
+    await joined0.close();
     // A run without --worker seeds it (the crawl's settings stay), and workers join again.
     const again = await worker(id);
     again.offer({ url: url(1, 2), depth: 0, score: 1 });

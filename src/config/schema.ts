@@ -119,6 +119,11 @@ export const FrontierConfigSchema = z
     worker: z.boolean().default(false),
     /** Seconds a handed-out URL stays leased without its worker renewing it; then it returns to the queue. */
     leaseSecs: z.number().positive().default(30),
+    /**
+     * Workers feed each other's fetched pages into their scorers (link graph, in-link evidence,
+     * learned weights: src/frontier/redis-scorer-pages.ts); false = each worker's scorer sees its own pages only.
+     */
+    shareScorer: z.boolean().default(true),
   })
   .strict()
   .refine((f) => !f.url || f.crawlId, { error: 'a Redis frontier needs a crawl id: --crawl-id NAME (every worker with the same id joins the same crawl)' })

@@ -30,7 +30,7 @@ import type { RedisCrawl, RedisFrontier } from '../frontier/redis.js';
 import { crawlUserData } from '../frontier/user-data.js';
 import { FrontierJournal } from '../frontier/journal.js';
 import { RobotsCache } from '../frontier/robots.js';
-import { findRunToResume, loadResumeState, ScorerInputLog, type ResumeState } from './resume.js';
+import { findRunToResume, loadResumeState, reviveScorerInput, ScorerInputLog, type ResumeState } from './resume.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { JsonLinesWriter } from '../store/jsonl.js';
 import { RunState } from '../store/run-state.js';
@@ -139,7 +139,13 @@ async function crawlLocked(
     ? new RobotsCache({ userAgent: ROBOTS_TOKEN, fetchText: shared ? shared.sharedRobotsFetch(fetchRobots) : fetchRobots })
     : undefined;
   const redisFrontier: RedisFrontier | undefined = shared
-    ? new (await import('../frontier/redis.js')).RedisFrontier(shared, { maxDepth: config.maxDepth, leaseMs: config.frontier.leaseSecs * 1000, robots, log: (l) => progress.log(l) })
+    ? new (await import('../frontier/redis.js')).RedisFrontier(shared, {
+        maxDepth: config.maxDepth,
+        leaseMs: config.frontier.leaseSecs * 1000,
+        robots,
+        log: (l) => progress.log(l),
+        shareScorer: config.frontier.shareScorer ? { revive: reviveScorerInput } : undefined,
+      })
     : undefined;
   const frontier: CrawlFrontier = redisFrontier ?? new Frontier({
     maxPages: options.watch ? 0 : config.maxPages,
@@ -287,6 +293,9 @@ async function crawlLocked(
       record({ ...base, decision: 'failed', reason: 'no document: the HTML parses to an empty page' });
       return;
     }
+    // Other workers' pages first (a Redis crawl with shareScorer): this page's links are scored
+    // with the whole crawl's evidence. Their score updates were sent by their own workers.
+    if (redisFrontier) for (const p of await redisFrontier.othersScorerInputs()) scorer.onPageFetched(p);
     const { verdict } = routePage(analysis, { url: page.request.url, userData: m, status: page.status, html: page.html }, {
       judge,
       scorer,
@@ -301,7 +310,10 @@ async function crawlLocked(
       },
       // A link to a seed must not re-score it below the seed score (a page with 100,000 links buried the other seeds).
       skipUpdate: (url) => seedKeys.has(uniqueKeyOf(url)),
-      onScorerInput: (p) => scorerInputs.append(p),
+      onScorerInput: (p) => {
+        scorerInputs.append(p);
+        redisFrontier?.shareScorerInput(p);
+      },
       onSetAside: (url, reason) => setAside.note(reason === 'too-deep' ? `deeper than ${config.maxDepth}` : reason, url),
       lap,
     });
@@ -445,6 +457,10 @@ async function crawlLocked(
     : config.fetcher === 'adaptive'
       ? createAdaptiveFetcher({ ...browserOptions, documentFetch, policy: adaptive!.policy, analysisLimits })
       : createBrowserFetcher(browserOptions);
+
+  // A joined worker is ready to fetch: now it waits for the first worker's seeds (its start-up
+  // overlapped the seeding instead of following it).
+  if (shared && config.frontier.worker) await shared.waitForSeeds();
 
   let stopReason = '';
   // The memory ceiling (./memory-ceiling.ts): checked after each logged page and every second

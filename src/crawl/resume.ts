@@ -28,12 +28,15 @@ export function findRunToResume(storageDir: string, runId?: string): string {
 export class ScorerInputLog extends JsonLinesWriter<FetchedPage> {
   /** Read back with dates revived; torn lines skipped. */
   static read(path: string): FetchedPage[] {
-    return readJsonLines<FetchedPage>(path, (p) => {
-      if (p.publishTime) p.publishTime = new Date(p.publishTime);
-      for (const l of p.links) if (l.urlTime) l.urlTime = new Date(l.urlTime);
-      return p;
-    });
+    return readJsonLines<FetchedPage>(path, reviveScorerInput);
   }
+}
+
+/** A scorer input back from JSON: its dates revived (also for other workers' pages from Redis). */
+export function reviveScorerInput(p: FetchedPage): FetchedPage {
+  if (p.publishTime) p.publishTime = new Date(p.publishTime);
+  for (const l of p.links) if (l.urlTime) l.urlTime = new Date(l.urlTime);
+  return p;
 }
 
 export interface ResumeState {

@@ -102,7 +102,7 @@ export class RedisCrawl {
     const seederKey = `${prefix}seeder`;
     const seederTtlMs = o.seederTtlMs ?? 30_000;
     if (o.worker) {
-      await waitForSeeds(redis, o, log);
+      await waitForCrawl(redis, o, log);
     } else {
       const s = o.settings;
       // The "seeding" mark is set with the crawl, in one step, so a worker that sees the crawl
@@ -139,6 +139,28 @@ export class RedisCrawl {
     clearInterval(this.seedingTimer);
     this.seedingTimer = undefined;
     return this.redis.multi().hset(`${this.prefix}meta`, 'seeded', 1).del(`${this.prefix}seeder`).exec();
+  }
+
+  /**
+   * A joined worker (`--worker`) waits for the crawl's seeds while the first worker's "seeding"
+   * mark lives. Called once the worker is ready to fetch (judge, scorer and fetcher built), so
+   * its start-up overlaps the first worker's seeding instead of following it. A first worker
+   * that died before offering its seeds leaves a crawl that would never start: that is a clear
+   * error, not a wait for ever.
+   */
+  async waitForSeeds(): Promise<void> {
+    let said = false;
+    for (;;) {
+      const [[, seeded], [, seeding]] = (await this.redis.multi().hget(`${this.prefix}meta`, 'seeded').exists(`${this.prefix}seeder`).exec()) as [unknown, unknown][];
+      if (seeded) return;
+      if (!seeding)
+        throw new UserError(
+          `crawl "${this.crawlId}" at ${this.url} was started but never seeded (its first worker stopped before offering its seeds): start a run without --worker again (it seeds the crawl; seeds already offered are not offered twice)`,
+        );
+      if (!said) this.log(`Waiting for the first worker of crawl "${this.crawlId}" to offer its seeds…`);
+      said = true;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 
   /** Run one of the Lua scripts. */
@@ -180,34 +202,18 @@ export class RedisCrawl {
   }
 }
 
-/**
- * A joined worker (`--worker`) waits for the crawl to exist (up to `waitForCrawlMs`) and for its
- * seeds (while the first worker's "seeding" mark lives). A first worker that died before offering
- * its seeds leaves a crawl that would never start: that is a clear error, not a wait for ever.
- */
-async function waitForSeeds(redis: Redis, o: JoinOptions, log: (line: string) => void): Promise<void> {
-  const prefix = crawlPrefix(o.crawlId);
+
+/** A joined worker (`--worker`) waits for the crawl to be created, up to `waitForCrawlMs`. */
+async function waitForCrawl(redis: Redis, o: JoinOptions, log: (line: string) => void): Promise<void> {
   const deadline = Date.now() + (o.waitForCrawlMs ?? 120_000);
-  let said = '';
-  const say = (what: string, line: string) => {
-    if (said !== what) log(line);
-    said = what;
-  };
-  for (;;) {
-    const [[, created], [, seeded], [, seeding]] = (await redis.multi().hexists(`${prefix}meta`, 'createdAt').hget(`${prefix}meta`, 'seeded').exists(`${prefix}seeder`).exec()) as [unknown, unknown][];
-    if (seeded) return;
-    if (created && !seeding) {
-      redis.disconnect();
-      throw new UserError(
-        `crawl "${o.crawlId}" at ${o.url} was started but never seeded (its first worker stopped before offering its seeds): start a run without --worker again (it seeds the crawl; seeds already offered are not offered twice)`,
-      );
-    }
-    if (!created && Date.now() > deadline) {
+  let said = false;
+  while (!(await redis.hexists(`${crawlPrefix(o.crawlId)}meta`, 'createdAt'))) {
+    if (Date.now() > deadline) {
       redis.disconnect();
       throw new UserError(`no crawl "${o.crawlId}" at ${o.url}: start its first worker without --worker (it seeds the crawl)`);
     }
-    if (created) say('seeds', `Waiting for the first worker of crawl "${o.crawlId}" to offer its seeds…`);
-    else say('crawl', `Waiting for crawl "${o.crawlId}" to be started at ${o.url} (by a run without --worker)…`);
+    if (!said) log(`Waiting for crawl "${o.crawlId}" to be started at ${o.url} (by a run without --worker)…`);
+    said = true;
     await new Promise((r) => setTimeout(r, 300));
   }
 }

@@ -27,8 +27,10 @@ import type { RedisCrawl } from './redis-crawl.js';
 import { HostPoliteness } from './politeness.js';
 import { FrontierRequestManager } from './request-manager.js';
 import { startLeaseHeartbeat, type LeaseHeartbeat } from './redis-lease-heartbeat.js';
+import { SharedScorerPages } from './redis-scorer-pages.js';
 import { REDIS_SCRIPTS } from './redis-scripts.js';
 import type { RobotsCache } from './robots.js';
+import type { FetchedPage } from '../score/types.js';
 import type { OfferResult, QueuedUrl, ScoreComponents } from './types.js';
 import { hostOf, uniqueKeyOf } from './url-key.js';
 
@@ -48,6 +50,13 @@ export interface RedisFrontierOptions {
   maxTries?: number;
   robots?: Pick<RobotsCache, 'isLoaded' | 'load' | 'isAllowed' | 'crawlDelayMs'>;
   log?: (line: string) => void;
+  /**
+   * The workers share their scorers' inputs (./redis-scorer-pages.ts): every scorer has the
+   * whole crawl's evidence, so a re-prioritisation from any worker wins ("latest wins"), a
+   * demotion included. Without it a worker's score only raises another worker's (max).
+   * The function revives a page's dates from JSON.
+   */
+  shareScorer?: { revive: (p: FetchedPage) => FetchedPage };
 }
 
 /** Crawl-wide numbers, from the last script that returned them. */
@@ -90,6 +99,10 @@ export class RedisFrontier implements CrawlFrontier {
   private status: SharedStatus = { exists: true, handedOut: 0, queued: 0, leases: 0, readyHosts: 0, maxPages: 0, finished: 0, seeded: false };
   private lastEnd: 'budget' | 'empty' | 'gone' | undefined;
   private readonly heartbeat: LeaseHeartbeat;
+  private readonly scorerPages?: SharedScorerPages;
+  private pulling?: Promise<FetchedPage[]>;
+  /** Whose score an entry holds, for the re-prioritisation rule: this worker, or all of them alike. */
+  private readonly scoreOwner: string;
 
   constructor(
     readonly crawl: RedisCrawl,
@@ -100,6 +113,8 @@ export class RedisFrontier implements CrawlFrontier {
     this.maxTries = o.maxTries ?? 3;
     this.log = o.log ?? ((l) => process.stderr.write(`${l}\n`));
     this.requestManager = new FrontierRequestManager(this);
+    if (o.shareScorer) this.scorerPages = new SharedScorerPages(crawl.redis, crawl.prefix, crawl.workerId, o.shareScorer.revive);
+    this.scoreOwner = o.shareScorer ? 'shared' : crawl.workerId;
     const s = crawl.settings;
     this.politeness = new HostPoliteness({ perHostDelayMs: s.perHostDelayMs, perHostConcurrency: s.perHostConcurrency, hostDelayMs: (host) => o.robots?.crawlDelayMs(host) });
     this.heartbeat = startLeaseHeartbeat({
@@ -132,7 +147,7 @@ export class RedisFrontier implements CrawlFrontier {
   }
 
   private entry(item: Omit<QueuedUrl, 'uniqueKey' | 'queuedAt'> & { uniqueKey: string }): string {
-    const e: Omit<StoredEntry, 'queuedAt'> = { ...item, host: hostOf(item.url), w: this.crawl.workerId };
+    const e: Omit<StoredEntry, 'queuedAt'> = { ...item, host: hostOf(item.url), w: this.scoreOwner };
     return JSON.stringify(e);
   }
 
@@ -151,7 +166,7 @@ export class RedisFrontier implements CrawlFrontier {
   }
 
   rescore(uniqueKey: string, score: number, components?: ScoreComponents): boolean {
-    this.send(this.crawl.call('fcOffer', uniqueKey, JSON.stringify({ score, components, w: this.crawl.workerId }), 'rescore'));
+    this.send(this.crawl.call('fcOffer', uniqueKey, JSON.stringify({ score, components, w: this.scoreOwner }), 'rescore'));
     return true;
   }
 
@@ -168,6 +183,31 @@ export class RedisFrontier implements CrawlFrontier {
   /** The seeds are offered: from now on an empty queue with no leases out ends the crawl. */
   markSeeded(): void {
     this.send(this.crawl.markSeeded());
+  }
+
+  /** Publish this worker's scorer input of a page for the other workers (with shareScorer). */
+  shareScorerInput(page: FetchedPage): void {
+    if (this.scorerPages) this.send(this.scorerPages.publish(page));
+  }
+
+  /**
+   * The other workers' scorer inputs published since the last call (with shareScorer), each
+   * returned once even when callers overlap (pages are routed concurrently).
+   */
+  async othersScorerInputs(): Promise<FetchedPage[]> {
+    if (!this.scorerPages) return [];
+    while (this.pulling) await this.pulling.catch(() => undefined);
+    this.pulling = this.scorerPages.pull();
+    try {
+      return await this.pulling;
+    } finally {
+      this.pulling = undefined;
+    }
+  }
+
+  /** Other workers' pages this worker's scorer has taken in. */
+  get scorerPagesReplayed(): number {
+    return this.scorerPages?.replayed ?? 0;
   }
 
   /** Mutators are on the wire in order already; Redis applies them before anything sent later. */
