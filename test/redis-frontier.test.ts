@@ -16,7 +16,7 @@ let redis: LocalRedis;
 let n = 0;
 const open: RedisFrontier[] = [];
 
-async function worker(crawlId: string, opts: { maxPages?: number; delay?: number; leaseMs?: number; join?: boolean; log?: string[]; shareScorer?: boolean } = {}): Promise<RedisFrontier> {
+async function worker(crawlId: string, opts: { maxPages?: number; delay?: number; leaseMs?: number; join?: boolean; log?: string[]; shareScorer?: boolean; holdMs?: number } = {}): Promise<RedisFrontier> {
   const crawl = await RedisCrawl.join({
     url: redis.url,
     crawlId,
@@ -25,7 +25,7 @@ async function worker(crawlId: string, opts: { maxPages?: number; delay?: number
     log: (l) => opts.log?.push(l),
   });
   if (opts.join) await crawl.waitForSeeds();
-  const f = new RedisFrontier(crawl, { leaseMs: opts.leaseMs ?? 30_000, log: (l) => opts.log?.push(l), shareScorer: opts.shareScorer ? { revive: reviveScorerInput } : undefined });
+  const f = new RedisFrontier(crawl, { leaseMs: opts.leaseMs ?? 30_000, log: (l) => opts.log?.push(l), holdMs: opts.holdMs, shareScorer: opts.shareScorer ? { revive: reviveScorerInput } : undefined });
   if (!opts.join) f.markSeeded();
   await f.leasesRenewable();
   open.push(f);
@@ -256,6 +256,40 @@ describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
     starts.sort((x, y) => x - y);
     finishes.sort((x, y) => x - y);
     for (let i = 1; i < 3; i++) expect(starts[i] - finishes[i - 1]).toBeGreaterThanOrEqual(490);
+  });
+
+  it('paces requests that are not pages (comment APIs) and redirect hops with the pages, across workers', async () => {
+    const id = `holds-${n++}`;
+    const host = '127.0.0.9:8080';
+    const a = await worker(id, { delay: 400, holdMs: 500 });
+    const b = await worker(id, { join: true, delay: 400, holdMs: 500 });
+    const held = await a.sharedHosts.hold(host, 0);
+    expect('token' in held).toBe(true);
+    // The host is taken: B's request waits until A's ends, and no page of it is handed out meanwhile.
+    expect(await b.sharedHosts.hold(host, 0)).toEqual({ waitMs: -1 });
+    a.offer({ url: `http://${host}/p1.html`, depth: 1, score: 1 });
+    await a.isExhausted();
+    expect(await b.next()).toBeNull();
+    await a.sharedHosts.release((held as { token: string }).token);
+    const t0 = Date.now();
+    const w = await b.sharedHosts.hold(host, 0);
+    expect('waitMs' in w && w.waitMs > 200 && w.waitMs <= 400).toBe(true); // the delay counts from the release
+    await until(async () => Date.now() - t0 >= 400);
+    const page = (await b.next())!;
+    expect(page.url).toBe(`http://${host}/p1.html`);
+    // B's page handler makes a request to its own page's host: its page does not block it, other workers' requests wait.
+    const own = await b.sharedHosts.hold(host, 1);
+    expect('token' in own).toBe(true);
+    expect(await a.sharedHosts.hold(host, 0)).toEqual({ waitMs: -1 });
+    // A worker that dies holding a host (B never releases this one): the hold ends after holdMs.
+    await b.finish(page.uniqueKey, page.url);
+    await until(async () => 'token' in (await a.sharedHosts.hold(host, 0)));
+    // A redirect hop through a worker's politeness reaches Redis: the delay counts from it for every worker.
+    a.politeness.touched('127.0.0.11:8080');
+    a.offer({ url: 'http://127.0.0.11:8080/p2.html', depth: 1, score: 1 });
+    await a.isExhausted();
+    expect(await b.next()).toBeNull();
+    await until(async () => (await b.next()) !== null);
   });
 
   it('survives a Redis restart: commands wait, state comes back from the AOF', async () => {

@@ -191,6 +191,7 @@ async function crawlLocked(
     timeoutMs: Math.min(10_000, config.navigationTimeoutSecs * 1000),
     maxRedirects: config.maxRedirects,
     logPath: run.file('subRequests'),
+    sharedHosts: redisFrontier?.sharedHosts,
   });
   const ctx: CrawlContext = { config, runId, runDir, storageDir, frontier, progress, fetch: subFetch.fetch };
   for (const p of plugins) await p.beforeRun?.(ctx);

@@ -59,6 +59,18 @@ export interface PoliteFetchOptions {
   maxWaitMs?: number;
   /** Where records go (the sub-request log). */
   record?: (r: SubRequestRecord) => void;
+  /**
+   * The host schedule of every process of the crawl (a Redis crawl's: src/frontier/redis.ts),
+   * taken after this process's own: other workers' pages and requests count too.
+   */
+  sharedHosts?: SharedHostSchedule;
+}
+
+/** A host slot shared with other processes: held for one request, then released. */
+export interface SharedHostSchedule {
+  /** `own`: the asker's own page in flight on that host. A token, or how long to wait (-1: until a request ends). */
+  hold(host: string, own: number): Promise<{ token: string } | { waitMs: number }>;
+  release(token: string): Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
@@ -76,15 +88,23 @@ export function createPoliteFetch(o: PoliteFetchOptions & { initialCounts?: SubR
     o.record?.({ time: new Date().toISOString(), ...r });
   };
 
-  /** Wait until the host may take one more request; false when it would not within `limitMs`. */
-  async function waitForHost(host: string, parent: PoliteRequest['parent'], limitMs: number): Promise<boolean> {
+  /**
+   * Wait until the host may take one more request: true, or the shared schedule's token to
+   * release after it; false when it would not within `limitMs`.
+   */
+  async function waitForHost(host: string, parent: PoliteRequest['parent'], limitMs: number): Promise<boolean | string> {
     const own = parent && hostOf(parent.url) === host ? 1 : 0;
     const deadline = Date.now() + limitMs;
     for (;;) {
       const now = p.now();
       const afterParent = parent ? parent.fetchedAt.getTime() + p.delayOf(host) - now : 0;
-      const wait = Math.max(p.wait(host, now, own), afterParent);
-      if (wait <= 0) return true;
+      let wait = Math.max(p.wait(host, now, own), afterParent);
+      if (wait <= 0 && !o.sharedHosts) return true;
+      if (wait <= 0) {
+        const held = await o.sharedHosts!.hold(host, own);
+        if ('token' in held) return held.token;
+        wait = held.waitMs < 0 ? Number.POSITIVE_INFINITY : Math.max(1, held.waitMs);
+      }
       // A known wait past the limit is not waited out; a busy host is re-checked until the limit.
       if (Date.now() + (Number.isFinite(wait) ? wait : BUSY_POLL_MS) > deadline) return false;
       await sleep(Number.isFinite(wait) ? Math.min(wait, 1000) : BUSY_POLL_MS);
@@ -107,7 +127,8 @@ export function createPoliteFetch(o: PoliteFetchOptions & { initialCounts?: SubR
       const host = hostOf(url);
       const t0 = Date.now();
       const limitMs = Math.max(0, req.maxWaitMs ?? maxWaitMs);
-      if (!(await waitForHost(host, req.parent, limitMs))) {
+      const held = await waitForHost(host, req.parent, limitMs);
+      if (!held) {
         const reason = `host busy: ${host} would not be free for another request within ${(limitMs / 1000).toFixed(1)} s`;
         note({ ...base, url, outcome: 'failed', reason, waitedMs: Date.now() - t0 });
         return { ok: false, refused: false, reason };
@@ -128,6 +149,7 @@ export function createPoliteFetch(o: PoliteFetchOptions & { initialCounts?: SubR
         return { ok: false, refused, reason };
       } finally {
         p.ended(host);
+        if (typeof held === 'string') void o.sharedHosts!.release(held).catch(() => undefined);
       }
       const loc = res.headers.location;
       if (res.status >= 300 && res.status < 400 && loc) {

@@ -18,6 +18,8 @@
  *   lease    ZSET  key → lease expiry (ms)                  owner  HASH key → worker id
  *   tries    HASH  key → leases that expired on it (a URL that kills its workers is dropped after a few)
  *   robots   HASH  origin → robots.txt as fetched once for all workers
+ *   hold     ZSET  token → expiry (ms) of a request that is not a page (comment API) holding a
+ *                  host's slot        holdhost  HASH token → host
  *
  * Time is Redis's own clock (TIME), so per-host delays hold across machines whose clocks differ.
  * Hand-out: expired leases come back first, waiting hosts whose time came move to `ready`, then
@@ -82,8 +84,22 @@ end
 local function unqueue(k, e)
   if redis.call('ZREM', P .. 'q:' .. e.host, k) == 1 then redis.call('HINCRBY', P .. 'meta', 'nq', -1) end
 end
+-- Holds of requests that are not pages, past their expiry (their worker died mid-request).
+local function reclaim_holds(now)
+  local dead = redis.call('ZRANGEBYSCORE', P .. 'hold', '-inf', num(now), 'LIMIT', 0, 200)
+  for _, t in ipairs(dead) do
+    redis.call('ZREM', P .. 'hold', t)
+    local host = redis.call('HGET', P .. 'holdhost', t)
+    redis.call('HDEL', P .. 'holdhost', t)
+    if host then
+      hin_decr(host)
+      place(host, now)
+    end
+  end
+end
 -- Leases past their expiry: the URL goes back to the queue (and its page back to the budget).
 local function reclaim(now, maxTries)
+  reclaim_holds(now)
   local dead = redis.call('ZRANGEBYSCORE', P .. 'lease', '-inf', num(now), 'LIMIT', 0, 200)
   for _, k in ipairs(dead) do
     redis.call('ZREM', P .. 'lease', k)
@@ -293,6 +309,57 @@ end
 return 1
 `;
 
+/**
+ * hold(P, token, host, own, holdMs) → 0 (held) | ms to wait | -1 (busy until a request ends): a
+ * request that is not a page (a comment-API page of a thread, src/crawl/polite-fetch.ts) takes
+ * its host's slot under the same rule as a hand-out, for all workers: the host's concurrency cap,
+ * one request at a time with a delay, and the delay since the previous request's end. `own`: the
+ * asker's page in flight on that host (its handler makes the request) does not count against
+ * it. The hold ends with release(), or after holdMs if its worker dies.
+ */
+const HOLD = `${COMMON}
+local token, host, own, holdMs = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+local now = now_ms()
+reclaim_holds(now)
+local delay = delay_of(host)
+local inflight = tonumber(redis.call('HGET', P .. 'hin', host) or '0') - own
+if inflight >= cap_of(delay) then return -1 end
+local nxt = tonumber(redis.call('HGET', P .. 'hnext', host) or '0')
+if nxt > now then return nxt - now end
+redis.call('HINCRBY', P .. 'hin', host, 1)
+redis.call('ZADD', P .. 'hold', num(now + holdMs), token)
+redis.call('HSET', P .. 'holdhost', token, host)
+place(host, now)
+return 0
+`;
+
+/** release(P, token): a hold ends; with a delay, the host may go again `delay` after now. */
+const RELEASE = `${COMMON}
+local token = ARGV[2]
+local host = redis.call('HGET', P .. 'holdhost', token)
+if not host then return 0 end
+local now = now_ms()
+redis.call('ZREM', P .. 'hold', token)
+redis.call('HDEL', P .. 'holdhost', token)
+hin_decr(host)
+local d = delay_of(host)
+if d > 0 then redis.call('HSET', P .. 'hnext', host, num(now + d)) end
+place(host, now)
+return 1
+`;
+
+/** touch(P, host): a request the queue did not hand out (a redirect hop) reached the host now. */
+const TOUCH = `${COMMON}
+local host = ARGV[2]
+local now = now_ms()
+local d = delay_of(host)
+if d <= 0 then return 0 end
+local nxt = tonumber(redis.call('HGET', P .. 'hnext', host) or '0')
+if now + d > nxt then redis.call('HSET', P .. 'hnext', host, num(now + d)) end
+place(host, now)
+return 1
+`;
+
 export const REDIS_SCRIPTS = {
   fcOffer: OFFER,
   fcDrop: DROP,
@@ -303,6 +370,9 @@ export const REDIS_SCRIPTS = {
   fcRenew: RENEW,
   fcStatus: STATUS,
   fcCrawlDelay: CRAWL_DELAY,
+  fcHold: HOLD,
+  fcRelease: RELEASE,
+  fcTouch: TOUCH,
 } as const;
 
 export type RedisScriptName = keyof typeof REDIS_SCRIPTS;

@@ -34,6 +34,30 @@ import type { FetchedPage } from '../score/types.js';
 import type { OfferResult, QueuedUrl, ScoreComponents } from './types.js';
 import { hostOf, uniqueKeyOf } from './url-key.js';
 
+/**
+ * How long a request that is not a page holds its host's slot in Redis if its worker dies before
+ * releasing it (the polite fetch's own timeout is 10 s; a live worker releases at once).
+ */
+const HOLD_MS = 60_000;
+
+/**
+ * This worker's HostPoliteness, telling Redis about the requests it makes outside the queue's
+ * hand-outs (a page's redirect hops): the host's delay then counts from them for every worker.
+ */
+class SharedHostPoliteness extends HostPoliteness {
+  constructor(
+    o: ConstructorParameters<typeof HostPoliteness>[0],
+    private readonly onTouched: (host: string) => void,
+  ) {
+    super(o);
+  }
+
+  override touched(host: string): void {
+    super.touched(host);
+    if (this.delayOf(host) > 0) this.onTouched(host);
+  }
+}
+
 export { RedisCrawl, crawlPrefix, type JoinOptions, type SharedCrawlSettings } from './redis-crawl.js';
 
 interface StoredEntry extends QueuedUrl {
@@ -50,6 +74,8 @@ export interface RedisFrontierOptions {
   maxTries?: number;
   robots?: Pick<RobotsCache, 'isLoaded' | 'load' | 'isAllowed' | 'crawlDelayMs'>;
   log?: (line: string) => void;
+  /** How long a request that is not a page holds its host if its worker dies (ms, default 60 s). */
+  holdMs?: number;
   /**
    * The workers share their scorers' inputs (./redis-scorer-pages.ts): every scorer has the
    * whole crawl's evidence, so a re-prioritisation from any worker wins ("latest wins"), a
@@ -96,6 +122,7 @@ export class RedisFrontier implements CrawlFrontier {
   private readonly pending = new Set<Promise<unknown>>();
   private failure?: Error;
   private revisits = 0;
+  private holds = 0;
   private status: SharedStatus = { exists: true, handedOut: 0, queued: 0, leases: 0, readyHosts: 0, maxPages: 0, finished: 0, seeded: false };
   private lastEnd: 'budget' | 'empty' | 'gone' | undefined;
   private readonly heartbeat: LeaseHeartbeat;
@@ -116,7 +143,9 @@ export class RedisFrontier implements CrawlFrontier {
     if (o.shareScorer) this.scorerPages = new SharedScorerPages(crawl.redis, crawl.prefix, crawl.workerId, o.shareScorer.revive);
     this.scoreOwner = o.shareScorer ? 'shared' : crawl.workerId;
     const s = crawl.settings;
-    this.politeness = new HostPoliteness({ perHostDelayMs: s.perHostDelayMs, perHostConcurrency: s.perHostConcurrency, hostDelayMs: (host) => o.robots?.crawlDelayMs(host) });
+    this.politeness = new SharedHostPoliteness({ perHostDelayMs: s.perHostDelayMs, perHostConcurrency: s.perHostConcurrency, hostDelayMs: (host) => o.robots?.crawlDelayMs(host) }, (host) =>
+      this.send(this.crawl.call('fcTouch', host)),
+    );
     this.heartbeat = startLeaseHeartbeat({
       url: crawl.url,
       prefix: crawl.prefix,
@@ -184,6 +213,21 @@ export class RedisFrontier implements CrawlFrontier {
   markSeeded(): void {
     this.send(this.crawl.markSeeded());
   }
+
+  /**
+   * The host schedule in Redis for requests that are not pages (src/crawl/polite-fetch.ts's
+   * `sharedHosts`): they take their host's slot under the hand-out's rules, for all workers.
+   */
+  readonly sharedHosts = {
+    hold: async (host: string, own: number): Promise<{ token: string } | { waitMs: number }> => {
+      const token = `${this.crawl.workerId}:${++this.holds}`;
+      const r = Number(await this.crawl.call('fcHold', token, host, own, this.o.holdMs ?? HOLD_MS));
+      return r === 0 ? { token } : { waitMs: r };
+    },
+    release: async (token: string): Promise<void> => {
+      await this.crawl.call('fcRelease', token);
+    },
+  };
 
   /** Publish this worker's scorer input of a page for the other workers (with shareScorer). */
   shareScorerInput(page: FetchedPage): void {
