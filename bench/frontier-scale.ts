@@ -12,12 +12,26 @@
  * Then the bare heaps (IndexedMaxHeap keyed by string; IdMaxHeap over slots) at the same N, and
  * the size of the link ranker's per-link features, which the scorer keeps (src/score/types.ts
  * Contribution.link), not the frontier.
+ *
+ * `--with-scorer`: the honest figure per queued URL — the frontier AND the scorer's state for
+ * it (in-link evidence, the link ranker's per-link features, the link graph): N/50 pages of 50
+ * new links each go through `combined`'s scorer (src/score/scorer.ts) and its updates into the
+ * frontier, as the engine routes a fetched page; heap of both together, and of the scorer alone.
+ *
+ * `--redis [--clients 4]`: the same workload on the Redis frontier (src/frontier/redis.ts)
+ * instead, from `--clients` workers at once (each its own connection, as worker processes would
+ * be), against a redis-server started on loopback without persistence, no politeness delay:
+ * ops/s of offer, re-prioritise, hand-out + finish, and Redis's own memory per queued URL.
  */
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { IndexedMaxHeap } from '../src/frontier/heap.js';
 import { Frontier } from '../src/frontier/frontier.js';
 import { LinkRanker } from '../src/score/link-ranker.js';
+import { createScorer } from '../src/score/index.js';
+import { Redis } from 'ioredis';
+import { RedisCrawl, RedisFrontier } from '../src/frontier/redis.js';
+import { redisMissing, startRedis } from '../src/testweb/redis-server.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, def: number) => {
@@ -26,6 +40,9 @@ const flag = (name: string, def: number) => {
 };
 const N = Number(args.find((a, i) => /^\d+$/.test(a) && !args[i - 1]?.startsWith('--')) ?? 1_000_000);
 const HOSTS = flag('--hosts', 10_000);
+const REDIS = args.includes('--redis');
+const WITH_SCORER = args.includes('--with-scorer');
+const CLIENTS = flag('--clients', 4);
 const LINKS_PER_PARENT = 50;
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -107,6 +124,139 @@ function componentsOf(parentShared: number[]): Record<string, number> {
   };
   c.learnedWeight = rand();
   return c;
+}
+
+// ---- the Redis frontier: the same workload from several clients --------------------------------
+async function redisFrontierBench(): Promise<void> {
+  const missing = redisMissing();
+  if (missing) {
+    console.log(missing);
+    return;
+  }
+  const server = await startRedis();
+  const admin = new Redis(server.url);
+  const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await admin.info('memory'))![1]);
+  try {
+    const workers: RedisFrontier[] = [];
+    for (let c = 0; c < CLIENTS; c++) {
+      const crawl = await RedisCrawl.join({ url: server.url, crawlId: 'scale', worker: c > 0, settings: { maxPages: 0, perHostDelayMs: 0, perHostConcurrency: 1_000_000 }, log: () => undefined });
+      if (c === 0) await crawl.markSeeded();
+      else await crawl.waitForSeeds();
+      workers.push(new RedisFrontier(crawl, { log: () => undefined }));
+    }
+    const memBefore = await usedMemory();
+    const rate = (n: number, ms: number) => `${Math.round(n / (ms / 1000)).toLocaleString('en')}`;
+    // Each client offers whole pages' links (parent, anchors, components), pipelined on its
+    // connection as a worker routing a page does, and waits for its batch to be answered.
+    const CHUNK = 5_000;
+    let t = performance.now();
+    await Promise.all(
+      workers.map(async (w, c) => {
+        for (let start = c * CHUNK; start < N; start += CLIENTS * CHUNK) {
+          let parent = '';
+          let sharedC: number[] = [];
+          for (let i = start; i < Math.min(N, start + CHUNK); i++) {
+            if (i % LINKS_PER_PARENT === 0 || i === start) {
+              parent = parentOf(Math.floor(i / LINKS_PER_PARENT));
+              sharedC = [rand(), 0.8 + rand() * 0.4, rand() < 0.5 ? 1 : 1.1];
+            }
+            w.offer({ url: urlOf(i), depth: 1 + (i % 5), parentUrl: parent, anchorText: anchorOf(i), score: rand(), components: componentsOf(sharedC) });
+          }
+          await w.isExhausted(); // answered after this client's offers
+        }
+      }),
+    );
+    const offerMs = performance.now() - t;
+    const memAfter = await usedMemory();
+    await workers[0].isExhausted(); // the crawl's numbers now
+    const status = workers[0].shared;
+    if (status.queued !== N) throw new Error(`queued ${status.queued} of ${N}`);
+    // Re-prioritise: an offer of a queued URL with a new score and components (another page's in-link).
+    t = performance.now();
+    await Promise.all(
+      workers.map(async (w, c) => {
+        for (let start = c * CHUNK; start < N; start += CLIENTS * CHUNK) {
+          for (let k = start; k < Math.min(N, start + CHUNK); k++) {
+            const i = Math.floor(rand() * N);
+            w.offer({ url: urlOf(i), depth: 2, parentUrl: parentOf(Math.floor(rand() * (N / LINKS_PER_PARENT))), anchorText: anchorOf(i), score: rand(), components: componentsOf([rand(), 1, 1]) });
+          }
+          await w.isExhausted();
+        }
+      }),
+    );
+    const rescoreMs = performance.now() - t;
+    const memAfterRescore = await usedMemory();
+    t = performance.now();
+    const counts = await Promise.all(
+      workers.map(async (w) => {
+        let n = 0;
+        for (let e = await w.next(); e; e = await w.next()) {
+          await w.finish(e.uniqueKey, e.url);
+          n++;
+        }
+        return n;
+      }),
+    );
+    const handMs = performance.now() - t;
+    const handed = counts.reduce((a, b) => a + b, 0);
+    if (handed !== N) throw new Error(`handed out ${handed} of ${N}`);
+    const memAfterAll = await usedMemory();
+    console.log(`Redis frontier: ${N.toLocaleString('en')} queued URLs on ${HOSTS.toLocaleString('en')} hosts, the same workload as the in-memory run, ${CLIENTS} clients (redis-server on loopback, no persistence, no delay)`);
+    console.log(`Redis used_memory ${MB(memAfter - memBefore)} MB queued (${((memAfter - memBefore) / N).toFixed(0)} bytes/URL: entry JSON with its components, per-host sorted set, seen set); ${MB(memAfterRescore - memBefore)} MB after ${N.toLocaleString('en')} re-prioritisations; ${MB(memAfterAll - memBefore)} MB after handing out and finishing all (the seen set stays)`);
+    console.log(`offer                 ${rate(N, offerMs).padStart(10)} ops/s  (pipelined Lua scripts, all clients together)`);
+    console.log(`re-prioritise         ${rate(N, rescoreMs).padStart(10)} ops/s  (offer of a queued URL, new score + components)`);
+    console.log(`hand-out + finish     ${rate(handed, handMs).padStart(10)} URLs/s (two round trips each, all clients together)`);
+    for (const w of workers) await w.close();
+  } finally {
+    admin.disconnect();
+    await server.stop();
+  }
+}
+
+// ---- the frontier with the scorer's state for what it queues -----------------------------------
+async function frontierWithScorerBench(): Promise<void> {
+  const base = await heapUsed();
+  const rssBase = process.memoryUsage().rss;
+  const scorer = createScorer('combined');
+  const f = new Frontier();
+  const pages = Math.ceil(N / LINKS_PER_PARENT);
+  const t = process.hrtime.bigint();
+  let queued = 0;
+  for (let p = 0; p < pages; p++) {
+    const links = [];
+    for (let i = p * LINKS_PER_PARENT; i < Math.min(N, (p + 1) * LINKS_PER_PARENT); i++)
+      links.push({ url: urlOf(i), anchorText: anchorOf(i), context: `${anchorOf(i + 1)} ${anchorOf(i + 2)}`, contextSim: rand() * 0.3, anchorKeywordFreq: rand() < 0.2 ? rand() : 0, tag: 'a' });
+    const rel = rand();
+    const url = parentOf(p);
+    const anchors = new Map(links.map((l) => [l.url, l.anchorText]));
+    for (const u of scorer.onPageFetched({ url, depth: 1 + (p % 4), rel, relevant: rel > 0.5, links })) {
+      if (u.drop) continue;
+      const item = { url: u.url, depth: u.depth, parentUrl: u.parentUrl ?? url, anchorText: anchors.get(u.url), score: u.score, components: u.breakdown.components };
+      if (f.offer(item) === 'queued') queued++;
+    }
+  }
+  const secs = Number(process.hrtime.bigint() - t) / 1e9;
+  const both = await heapUsed();
+  const rss = process.memoryUsage().rss;
+  // The frontier alone at the same content, for the split: a second frontier fed from the first.
+  const g = new Frontier();
+  for (const e of f.queued()) g.offer({ url: e.url, depth: e.depth, parentUrl: e.parentUrl, anchorText: e.anchorText, score: e.score, components: e.components });
+  const withSecond = await heapUsed();
+  const frontierOnly = withSecond - both;
+  if (!f.hasSeen(urlOf(0)) || !g.hasSeen(urlOf(0)) || !scorer) throw new Error('lost'); // keeps all three alive through the GCs
+  console.log(`Frontier + combined's scorer: ${pages.toLocaleString('en')} pages of ${LINKS_PER_PARENT} new links routed (${secs.toFixed(0)} s), ${queued.toLocaleString('en')} URLs queued, the scorer's pending links for them`);
+  console.log(`heap used ${MB(both - base)} MB for both (${((both - base) / queued).toFixed(0)} bytes per queued URL); RSS grew ${MB(rss - rssBase)} MB`);
+  console.log(`of which the frontier ${MB(frontierOnly)} MB (${(frontierOnly / queued).toFixed(0)} bytes/URL) and the scorer ${MB(both - base - frontierOnly)} MB (${((both - base - frontierOnly) / queued).toFixed(0)} bytes/URL: in-link evidence, link features, link graph, pages)`);
+}
+
+if (WITH_SCORER) {
+  await frontierWithScorerBench();
+  process.exit(0);
+}
+
+if (REDIS) {
+  await redisFrontierBench();
+  process.exit(0);
 }
 
 // ---- the Frontier ------------------------------------------------------------------------------

@@ -47,6 +47,12 @@ export interface HostSchedule {
   paceWait(host: string): number;
   /** A request the frontier did not hand out (a redirect hop) reached the host now. */
   touched(host: string): void;
+  /**
+   * A schedule shared with other processes (a Redis crawl's, src/frontier/redis.ts): the hop
+   * takes its host's slot there too (`own`: the page's own request is on that host). A release
+   * to call after the request, or undefined when it would not get one before `deadline`.
+   */
+  holdHop?(host: string, own: number, deadline: number): Promise<(() => void) | undefined>;
 }
 
 export interface DocumentFetchOptions {
@@ -104,6 +110,7 @@ export async function fetchDocument(url: string, opts: DocumentFetchOptions): Pr
     opts.onDecision?.({ url: current, outcome, reason: `${code}: ${message}` });
     throw new DocumentFetchError(code, message);
   };
+  let release: (() => void) | undefined;
   for (let hop = 0; ; hop++) {
     if (seen.has(current)) fail('redirect-chain', `redirect loop at ${current}`);
     if (hop > opts.maxRedirects) fail('redirect-chain', `more than ${opts.maxRedirects} redirects`);
@@ -125,6 +132,10 @@ export async function fetchDocument(url: string, opts: DocumentFetchOptions): Pr
         if (loopTime() + wait > deadline) fail('timeout', `redirect hop to ${host} would wait past the time limit`, 'error');
         await sleep(wait);
       }
+      if (opts.hostSchedule?.holdHop) {
+        release = await opts.hostSchedule.holdHop(host, host === new URL(url).host ? 1 : 0, deadline);
+        if (!release) fail('timeout', `redirect hop to ${host} would wait past the time limit`, 'error');
+      }
       opts.hostSchedule?.touched(host);
     }
     let res: GatedResponse;
@@ -137,6 +148,9 @@ export async function fetchDocument(url: string, opts: DocumentFetchOptions): Pr
     } catch (e) {
       const code = e instanceof GatedFetchError ? e.code : 'error';
       return fail(code, (e as Error).message, code === 'refused' ? 'refused' : 'error');
+    } finally {
+      release?.();
+      release = undefined;
     }
     // The delay runs from the end of a page request too, so arrivals at the host are never closer than it.
     opts.hostSchedule?.touched(host);

@@ -48,8 +48,21 @@ class SharedHostPoliteness extends HostPoliteness {
   constructor(
     o: ConstructorParameters<typeof HostPoliteness>[0],
     private readonly onTouched: (host: string) => void,
+    private readonly hold: RedisFrontier['sharedHosts']['hold'],
+    private readonly release: RedisFrontier['sharedHosts']['release'],
   ) {
     super(o);
+  }
+
+  /** A redirect hop takes its host's slot in Redis like a hand-out (src/fetch/adaptive.ts's HostSchedule). */
+  async holdHop(host: string, own: number, deadline: number): Promise<(() => void) | undefined> {
+    for (;;) {
+      const r = await this.hold(host, own);
+      if ('token' in r) return () => void this.release(r.token).catch(() => undefined);
+      const wait = r.waitMs < 0 ? 25 : r.waitMs;
+      if (Date.now() + wait > deadline) return undefined;
+      await new Promise((ok) => setTimeout(ok, Math.min(wait, 1000)));
+    }
   }
 
   override touched(host: string): void {
@@ -143,8 +156,11 @@ export class RedisFrontier implements CrawlFrontier {
     if (o.shareScorer) this.scorerPages = new SharedScorerPages(crawl.redis, crawl.prefix, crawl.workerId, o.shareScorer.revive);
     this.scoreOwner = o.shareScorer ? 'shared' : crawl.workerId;
     const s = crawl.settings;
-    this.politeness = new SharedHostPoliteness({ perHostDelayMs: s.perHostDelayMs, perHostConcurrency: s.perHostConcurrency, hostDelayMs: (host) => o.robots?.crawlDelayMs(host) }, (host) =>
-      this.send(this.crawl.call('fcTouch', host)),
+    this.politeness = new SharedHostPoliteness(
+      { perHostDelayMs: s.perHostDelayMs, perHostConcurrency: s.perHostConcurrency, hostDelayMs: (host) => o.robots?.crawlDelayMs(host) },
+      (host) => this.send(this.crawl.call('fcTouch', host)),
+      (host, own) => this.sharedHosts.hold(host, own),
+      (token) => this.sharedHosts.release(token),
     );
     this.heartbeat = startLeaseHeartbeat({
       url: crawl.url,
