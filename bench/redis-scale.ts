@@ -14,7 +14,7 @@
  * `--reps N` runs every setup N times, interleaved (rep r uses random seed r, so the runs differ
  * beyond timing), and reports mean and spread: one run of a 200-page crawl is too noisy to decide
  * a 3-point harvest difference. `--scorer shared,local` runs the workers with the scorers' inputs
- * shared through Redis (src/frontier/redis-scorer-pages.ts, the default) and with each worker's
+ * shared through Redis (src/frontier/redis-scorer-pages.ts) and with each worker's
  * scorer on its own pages only, side by side. Per run it also reports where the time went: how
  * long after the first fetch the last worker fetched its first page (start-up inside the window),
  * and the tail between the workers' median last fetch and the last one.
@@ -36,7 +36,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '2' },
     'memory-concurrency': { type: 'string' },
     reps: { type: 'string', default: '1' },
-    scorer: { type: 'string', default: 'shared' },
+    scorer: { type: 'string', default: 'local' },
   },
 });
 const budget = Number(values.budget);
