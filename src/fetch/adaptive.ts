@@ -50,9 +50,9 @@ export interface HostSchedule {
   /**
    * A schedule shared with other processes (a Redis crawl's, src/frontier/redis.ts): the hop
    * takes its host's slot there too (`own`: the page's own request is on that host). A release
-   * to call after the request, or undefined when it would not get one before `deadline`.
+   * to call after the request, or undefined when it would not get one within `maxWaitMs`.
    */
-  holdHop?(host: string, own: number, deadline: number): Promise<(() => void) | undefined>;
+  holdHop?(host: string, own: number, maxWaitMs: number): Promise<(() => void) | undefined>;
 }
 
 export interface DocumentFetchOptions {
@@ -133,7 +133,7 @@ export async function fetchDocument(url: string, opts: DocumentFetchOptions): Pr
         await sleep(wait);
       }
       if (opts.hostSchedule?.holdHop) {
-        release = await opts.hostSchedule.holdHop(host, host === new URL(url).host ? 1 : 0, deadline);
+        release = await opts.hostSchedule.holdHop(host, host === new URL(url).host ? 1 : 0, deadline - loopTime());
         if (!release) fail('timeout', `redirect hop to ${host} would wait past the time limit`, 'error');
       }
       opts.hostSchedule?.touched(host);

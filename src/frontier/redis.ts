@@ -55,7 +55,8 @@ class SharedHostPoliteness extends HostPoliteness {
   }
 
   /** A redirect hop takes its host's slot in Redis like a hand-out (src/fetch/adaptive.ts's HostSchedule). */
-  async holdHop(host: string, own: number, deadline: number): Promise<(() => void) | undefined> {
+  async holdHop(host: string, own: number, maxWaitMs: number): Promise<(() => void) | undefined> {
+    const deadline = Date.now() + maxWaitMs;
     for (;;) {
       const r = await this.hold(host, own);
       if ('token' in r) return () => void this.release(r.token).catch(() => undefined);
