@@ -29,9 +29,10 @@ async function runSlowReader(args: string[]): Promise<{ code: number | null; std
 describe('stdout through a pipe', () => {
   it('extract --json prints every byte of a multi-megabyte result before exiting', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fc-flush-'));
-    const links = Array.from({ length: 6000 }, (_, i) => `<li><a href="http://news.example.cn/news/2008/05/${i}.html">第${i}条 汶川地震救援最新消息 ${'详'.repeat(20)}</a></li>`).join('');
+    // 2,000 links: the analysis takes no more from one page (src/extract/limits.ts), so each carries more text.
+    const links = Array.from({ length: 2000 }, (_, i) => `<li><a href="http://news.example.cn/news/2008/05/${i}.html">第${i}条 汶川地震救援最新消息 ${'详'.repeat(200)}</a></li>`).join('');
     const file = join(dir, 'big.html');
-    writeFileSync(file, `<!doctype html><html><head><meta charset="utf-8"><title>大页面</title></head><body><article><p>${'救援队伍迅速赶赴灾区。'.repeat(2000)}</p></article><ul>${links}</ul></body></html>`);
+    writeFileSync(file, `<!doctype html><html><head><meta charset="utf-8"><title>大页面</title></head><body><article><p>${'救援队伍迅速赶赴灾区。'.repeat(20_000)}</p></article><ul>${links}</ul></body></html>`);
     const r = await runSlowReader(['src/cli/extract.ts', '--json', file, file, file]);
     // Each page's result is well over the pipe's 64 KiB buffer (the analysis keeps the page's
     // first maxLinksPerPage links, so not all 6,000 arrive: what matters is that all is whole).
