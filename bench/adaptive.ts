@@ -34,6 +34,8 @@ export interface AdaptiveRun {
   cpuMsPerPage: number;
   peakRssMb: number;
   renderedShare: number;
+  /** Pages rendered because their pattern needs the browser (its HTTP analysis differed), of all pages: the part no sampling can save. */
+  neededShare?: number;
   harvest: number;
 }
 
@@ -173,13 +175,14 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
       const r = await runCrawl({ config, truth, progress: new ProgressReporter({ quiet: true }), plugins: [capture] });
       const log = CrawlLog.read(r.logPath);
       const rendered = fetcher === 'browser' ? log.length : log.filter((e) => e.fetchedWith === 'browser').length;
-      return { fetched: r.fetched, elapsedMs: r.elapsedMs, harvest: r.truthHarvestRate ?? 0, renderedShare: log.length ? rendered / log.length : 0 };
+      const needed = log.filter((e) => e.fetchedWith === 'browser' && /needs the browser|HTTP differs/.test(e.fetchWhy ?? '')).length;
+      return { fetched: r.fetched, elapsedMs: r.elapsedMs, harvest: r.truthHarvestRate ?? 0, renderedShare: log.length ? rendered / log.length : 0, neededShare: fetcher === 'adaptive' && log.length ? needed / log.length : undefined };
     };
     const plain = async () => {
       const r = await runCrawleeBaseline({ seeds: web.demo.seeds, maxPages: opts.budget, maxConcurrency: opts.concurrency, fetcher: 'browser', storageDir: opts.storageDir, truth });
       return { fetched: r.fetched, elapsedMs: r.elapsedMs, harvest: r.truthHarvestRate, renderedShare: 1 };
     };
-    const run: Record<AdaptiveCrawler, () => Promise<{ fetched: number; elapsedMs: number; harvest: number; renderedShare: number }>> = {
+    const run: Record<AdaptiveCrawler, () => Promise<{ fetched: number; elapsedMs: number; harvest: number; renderedShare: number; neededShare?: number }>> = {
       'ours (adaptive)': () => ours('adaptive'),
       'ours (browser)': () => ours('browser'),
       'crawlee PlaywrightCrawler': plain,
@@ -198,10 +201,11 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
           cpuMsPerPage: cpuMs / Math.max(1, r.fetched),
           peakRssMb,
           renderedShare: r.renderedShare,
+          neededShare: r.neededShare,
           harvest: r.harvest,
         };
         out.runs.push(row);
-        opts.say(`  adaptive bench ${who}: ${row.pages} pages, ${row.pagesPerSecond.toFixed(2)} pages/s, ${row.cpuMsPerPage.toFixed(0)} ms CPU/page, peak RSS ${row.peakRssMb.toFixed(0)} MB, rendered ${(row.renderedShare * 100).toFixed(0)}%, harvest ${(row.harvest * 100).toFixed(1)}%`);
+        opts.say(`  adaptive bench ${who}: ${row.pages} pages, ${row.pagesPerSecond.toFixed(2)} pages/s, ${row.cpuMsPerPage.toFixed(0)} ms CPU/page, peak RSS ${row.peakRssMb.toFixed(0)} MB, rendered ${(row.renderedShare * 100).toFixed(0)}%${row.neededShare !== undefined ? ` (needed ${(row.neededShare * 100).toFixed(0)}%)` : ''}, harvest ${(row.harvest * 100).toFixed(1)}%`);
       }
     }
     // The same pages both ways: what adaptive read over HTTP vs a browser rendering now.
@@ -256,6 +260,11 @@ export function adaptiveMd(b: AdaptiveBench): string {
     '',
     `adaptive / browser throughput: ${(pps('ours (adaptive)') / Math.max(1e-9, pps('ours (browser)'))).toFixed(2)}×.`,
   ];
+  const needed = b.runs.filter((r) => r.neededShare !== undefined).map((r) => r.neededShare!);
+  if (needed.length) {
+    const share = needed.reduce((a, x) => a + x, 0) / needed.length;
+    lines.push(`Pages adaptive rendered because their pattern needs the browser (HTTP analysis differed): ${(share * 100).toFixed(0)}% of the budget, so even with every other page free adaptive could not pass ${(1 / Math.max(share, 1e-9)).toFixed(1)}× browser on this crawl.`);
+  }
   if (b.f1) lines.push(`Main text of the ${b.f1.pages} pages adaptive fetched over HTTP vs a browser rendering of the same pages: shingle F1 mean ${b.f1.mean.toFixed(4)}, min ${b.f1.min.toFixed(4)} (${b.f1.below098} below 0.98).`);
   return lines.join('\n');
 }

@@ -60,8 +60,20 @@ describe('waitForQuietNetwork', () => {
     const since = Date.now();
     await expect.poll(() => Date.now() - since, { timeout: 10_000, interval: 50 }).toBeGreaterThan(SETTLE_MS * 2);
     held.shift()!.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text: '汶川地震灾区的道路已经全部打通' }));
-    await waiting;
+    expect(await waiting).toBe(0); // quiet: nothing left open
     expect(await page.textContent('#a')).toBe('汶川地震灾区的道路已经全部打通');
+    await page.close();
+  }, 120_000);
+
+  it('says how many requests it gave up on (the adaptive fetcher takes such a rendering as no evidence)', async () => {
+    const page = await browser.newPage();
+    const net = trackNetworkActivity(page);
+    const heldBefore = held.length;
+    await page.goto(`${origin}/slow-article`, { waitUntil: 'load' });
+    await expect.poll(() => held.length, { timeout: 60_000, interval: 50 }).toBeGreaterThan(heldBefore);
+    // the article is never answered: the wait ends at its cap with the request still open
+    expect(await waitForQuietNetwork(page, net, 50, SETTLE_MS, SETTLE_MS * 2)).toBe(1);
+    expect(await page.textContent('#a')).toBe('正在加载...');
     await page.close();
   }, 120_000);
 
