@@ -11,7 +11,7 @@
  * crawl some harvest (URLs handed out before their neighbours' verdicts are in), so the second
  * reference separates that from what splitting the scorer's state across workers costs.
  *
- * `--reps N` runs every setup N times, interleaved (rep r uses random seed r, so the runs differ
+ * `--reps N` runs every setup N times, interleaved (rep r uses random seed r, from `--first-seed`, so the runs differ
  * beyond timing), and reports mean and spread: one run of a 200-page crawl is too noisy to decide
  * a 3-point harvest difference. `--scorer shared,local` runs the workers with the scorers' inputs
  * shared through Redis (src/frontier/redis-scorer-pages.ts) and with each worker's
@@ -36,6 +36,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '2' },
     'memory-concurrency': { type: 'string' },
     reps: { type: 'string', default: '1' },
+    'first-seed': { type: 'string', default: '1' },
     scorer: { type: 'string', default: 'local' },
   },
 });
@@ -43,6 +44,7 @@ const budget = Number(values.budget);
 const latencyMs = Number(values.latency);
 const concurrency = Number(values.concurrency);
 const reps = Number(values.reps);
+const firstSeed = Number(values['first-seed']);
 const workerCounts = values.workers.split(',').filter(Boolean).map(Number);
 const scorerModes = values.scorer.split(',').filter(Boolean);
 const memoryConcurrency = (values['memory-concurrency'] ?? `${concurrency},${Math.max(1, ...workerCounts) * concurrency}`).split(',').filter(Boolean).map(Number);
@@ -53,7 +55,7 @@ if (
   reps < 1 ||
   !scorerModes.every((m) => m === 'shared' || m === 'local')
 ) {
-  process.stderr.write('error: usage: npm run bench:redis -- [--budget N] [--latency MS] [--workers 1,2,4] [--concurrency N] [--memory-concurrency 2,8] [--reps N] [--scorer shared,local]\n');
+  process.stderr.write('error: usage: npm run bench:redis -- [--budget N] [--latency MS] [--workers 1,2,4] [--concurrency N] [--memory-concurrency 2,8] [--reps N] [--first-seed 1] [--scorer shared,local]\n');
   process.exit(2);
 }
 const missing = redisMissing();
@@ -130,7 +132,7 @@ function measure(setup: string, workers: number, perWorker: CrawlLogEntry[][]): 
 const runs: Run[] = [];
 try {
   log(`bench:redis: budget ${budget}, latency ${latencyMs} ms per response, concurrency ${concurrency} per worker, workers ${workerCounts.join(',')}, scorer ${scorerModes.join(',')}, ${reps} rep(s)`);
-  for (let rep = 1; rep <= reps; rep++) {
+  for (let rep = firstSeed; rep < firstSeed + reps; rep++) {
     // Reference: the in-memory frontier, one process.
     for (const c of memoryConcurrency) {
       const before = new Set(existsSync(join(storage, 'runs')) ? readdirSync(join(storage, 'runs')) : []);
@@ -178,5 +180,5 @@ for (const g of groups) {
 }
 console.log(`\nPer run: ${runs.map((r) => `${r.setup} ×${r.workers}: ${r.pagesPerSec.toFixed(2)}/s ${pct(r.harvest)}%`).join('; ')}`);
 console.log(
-  `\nCommand: npm run bench:redis -- --budget ${budget} --latency ${latencyMs} --workers ${workerCounts.join(',')} --concurrency ${concurrency} --memory-concurrency ${memoryConcurrency.join(',')} --reps ${reps} --scorer ${scorerModes.join(',')}`,
+  `\nCommand: npm run bench:redis -- --budget ${budget} --latency ${latencyMs} --workers ${workerCounts.join(',')} --concurrency ${concurrency} --memory-concurrency ${memoryConcurrency.join(',')} --reps ${reps} --first-seed ${firstSeed} --scorer ${scorerModes.join(',')}`,
 );
