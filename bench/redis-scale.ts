@@ -49,7 +49,7 @@ const workerCounts = values.workers.split(',').filter(Boolean).map(Number);
 const scorerModes = values.scorer.split(',').filter(Boolean);
 const memoryConcurrency = (values['memory-concurrency'] ?? `${concurrency},${Math.max(1, ...workerCounts) * concurrency}`).split(',').filter(Boolean).map(Number);
 if (
-  ![budget, latencyMs, concurrency, reps, ...workerCounts, ...memoryConcurrency].every((n) => Number.isInteger(n) && n >= 0) ||
+  ![budget, latencyMs, concurrency, reps, firstSeed, ...workerCounts, ...memoryConcurrency].every((n) => Number.isInteger(n) && n >= 0) ||
   budget < 1 ||
   concurrency < 1 ||
   reps < 1 ||
