@@ -142,6 +142,10 @@ export class PageJudge {
     verdict.evidence = ev.evidence;
     verdict.negativeEvidence = ev.negativeEvidence;
     verdict.probability = classifier.judge(ev);
+    // The seed set grows by METHODS §1's rel ≥ θ_page in either mode: the learned verdict learns
+    // from D, so D must not follow that verdict (it collapsed with it: a keyword-only topic's
+    // classifier drifted to "nothing is relevant" and D never formed).
+    const byRule = { ...verdict };
     if (this.mode === 'learned') verdict.relevant = verdict.probability >= 0.5;
     this.sample.add(tf, fields.url, verdict.relevant);
     if (call.isSeed) {
@@ -152,7 +156,7 @@ export class PageJudge {
         terms.addExample(tf);
         classifier.addExample(ev, true);
       }
-    } else if (this.model.maybeGrowSeedSet(fields, verdict)) {
+    } else if (this.model.maybeGrowSeedSet(fields, byRule)) {
       terms.addExample(tf);
       classifier.addExample(ev, true);
     }
