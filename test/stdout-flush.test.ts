@@ -34,9 +34,7 @@ describe('stdout through a pipe', () => {
     const file = join(dir, 'big.html');
     writeFileSync(file, `<!doctype html><html><head><meta charset="utf-8"><title>大页面</title></head><body><article><p>${'救援队伍迅速赶赴灾区。'.repeat(20_000)}</p></article><ul>${links}</ul></body></html>`);
     const r = await runSlowReader(['src/cli/extract.ts', '--json', file, file, file]);
-    // Each page's result is well over the pipe's 64 KiB buffer (the analysis keeps the page's
-    // first maxLinksPerPage links, so not all 6,000 arrive: what matters is that all is whole).
-    expect(r.stdout.length).toBeGreaterThan(1_500_000);
+    expect(r.stdout.length).toBeGreaterThan(3_000_000);
     const parsed = JSON.parse(r.stdout) as unknown[];
     expect(parsed).toHaveLength(3);
     expect(r.code).toBe(0);
