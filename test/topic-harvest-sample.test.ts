@@ -81,4 +81,19 @@ describe('PageJudge.harvestEstimate', () => {
     expect(e.mean).toBeCloseTo(10 / 21, 12);
     expect(e.judgedShare).toBeCloseTo(7 / 21, 12);
   });
+  it('after --resume, the pages fetched before the stop count by their crawl-log verdicts', async () => {
+    const judge = await PageJudge.create(parseConfig({ topics: [{ keywords: ['quake'] }] }));
+    judge.restoreVerdicts([true, true, true, true, false, false, false, false, false, false]);
+    for (let i = 0; i < 5; i++) judge.judge(A(`http://n/q${i}`, `Quake ${i}`, quake(i)), { isSeed: false, status: 200 });
+    for (let i = 0; i < 5; i++) judge.judge(A(`http://n/m${i}`, `Markets ${i}`, market(i)), { isSeed: false, status: 200 });
+    const e = judge.harvestEstimate(20);
+    expect(e.sampled).toBe(20);
+    expect(e.mean).toBeCloseTo(9 / 20, 12);
+    expect(e.judgedShare).toBeCloseTo(9 / 20, 12);
+    // Without them the 10 earlier pages would count as fetched and not relevant.
+    const fresh = await PageJudge.create(parseConfig({ topics: [{ keywords: ['quake'] }] }));
+    for (let i = 0; i < 5; i++) fresh.judge(A(`http://n/q${i}`, `Quake ${i}`, quake(i)), { isSeed: false, status: 200 });
+    for (let i = 0; i < 5; i++) fresh.judge(A(`http://n/m${i}`, `Markets ${i}`, market(i)), { isSeed: false, status: 200 });
+    expect(fresh.harvestEstimate(20).mean).toBeCloseTo(5 / 20, 12);
+  });
 });

@@ -201,6 +201,7 @@ async function crawlLocked(
   const seedKeys = new Set([...seeds, ...config.topics.flatMap((t) => t.seeds)].map(uniqueKeyOf));
   if (resumed) {
     for (const p of resumed.scorerPages) scorer.onPageFetched(p); // rebuilds the scorer's state
+    judge.restoreVerdicts(resumed.log.map((e) => e.decision === 'saved')); // the harvest estimate covers them
     const r = (frontier as Frontier).restore(resumed.frontier, (key, url) => resumed.fetchedKeys.has(key) || resumed.fetchedKeys.has(uniqueKeyOf(url)));
     progress.log(`Resuming run ${runId}: ${resumed.log.length} pages already fetched, ${r.queued} URLs queued (${r.requeued} in flight at the stop, queued again)`);
   }

@@ -184,6 +184,15 @@ export class PageJudge {
   }
 
   /**
+   * `--resume`: the pages fetched before the stop, by their crawl-log verdicts (saved or not),
+   * join the harvest sample so the estimate covers the whole crawl. (The IDF and the seed set
+   * are not rebuilt: the run folder keeps text only for saved pages.)
+   */
+  restoreVerdicts(saved: Iterable<boolean>): void {
+    for (const s of saved) this.sample.addKept(s);
+  }
+
+  /**
    * The crawl's own harvest estimate (src/topic/harvest-sample.ts): a uniform sample of the pages
    * judged, each judged again by the model as it is now (in `learned` mode by its classifier),
    * with a 90% interval; `fetched` is the crawl's page count (fetches the judge never saw count

@@ -32,11 +32,16 @@ export interface HarvestEstimate {
   judgedShare?: number;
 }
 
-/** One sampled page: its term frequencies (absent for a page that can never be relevant) and its fetch-time verdict. */
+/**
+ * One sampled page: its term frequencies (absent for a page that can never be relevant) and its
+ * fetch-time verdict; `kept`: a page fetched before a `--resume`, known only by that verdict,
+ * which then stands for both judgements.
+ */
 interface SampledPage {
   tf?: SparseVector;
   url?: string;
   judged: boolean;
+  kept?: boolean;
 }
 
 /** z for a two-sided 90% interval. */
@@ -77,6 +82,14 @@ export class HarvestSample {
   }
 
   /**
+   * A page fetched before a `--resume`: its terms are gone (the run folder keeps text only for
+   * saved pages), so its fetch-time verdict from the crawl log counts as both judgements.
+   */
+  addKept(judged: boolean): void {
+    this.pages.add({ judged, kept: true });
+  }
+
+  /**
    * The estimate over `fetched` pages (fetches that never reached the judge count as not
    * relevant), each sampled page judged again by `rejudge`.
    */
@@ -88,7 +101,7 @@ export class HarvestSample {
     let again = 0;
     let judged = 0;
     for (const p of items) {
-      if (p.tf && rejudge(p.tf, p.url)) again++;
+      if (p.kept ? p.judged : p.tf && rejudge(p.tf, p.url)) again++;
       if (p.judged) judged++;
     }
     const scale = this.pages.seen / pages;
