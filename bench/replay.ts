@@ -68,6 +68,8 @@ class PageCache {
       return o ? o + x.pathname + x.search : u;
     };
     for (const [u, c] of Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, Cached>)) {
+      // A failed fetch (status 0) is never an answer of the web: fetched again (older caches kept them).
+      if (c.status === 0) continue;
       const a = c.analysis;
       this.pages.set(rebase(u), a ? { ...c, analysis: { ...a, url: rebase(a.url), links: a.links.map((l) => ({ ...l, url: rebase(l.url) })) } } : c);
     }
@@ -78,15 +80,21 @@ class PageCache {
     const hit = this.pages.get(url);
     if (hit) return hit;
     this.misses++;
-    let c: Cached;
-    if (this.render) c = await this.render(url);
-    else try {
-      const res = await fetch(url, { redirect: 'follow' });
-      const html = /html/.test(res.headers.get('content-type') ?? '') ? await res.text() : undefined;
-      c = { status: res.status, analysis: html !== undefined && res.status < 400 ? analyzePage({ html, url: res.url, fetchedAt: new Date(FETCHED_AT) }) : undefined };
-    } catch {
-      c = { status: 0 };
+    let c: Cached = { status: 0 };
+    // A loopback fetch can fail under load (a keep-alive socket closed by the server as the request
+    // goes out): tried three times, and a failure is not cached, or the page would stay dead in every
+    // later replay (73 Wikispeedia articles, London and Spain among them, were cached so).
+    for (let attempt = 0; attempt < 3 && c.status === 0; attempt++) {
+      if (this.render) c = await this.render(url);
+      else try {
+        const res = await fetch(url, { redirect: 'follow' });
+        const html = /html/.test(res.headers.get('content-type') ?? '') ? await res.text() : undefined;
+        c = { status: res.status, analysis: html !== undefined && res.status < 400 ? analyzePage({ html, url: res.url, fetchedAt: new Date(FETCHED_AT) }) : undefined };
+      } catch {
+        c = { status: 0 };
+      }
     }
+    if (c.status === 0) return c;
     this.pages.set(url, c);
     this.dirty = true;
     if (this.misses % 200 === 0) this.save();

@@ -57,6 +57,7 @@ export function routePage(analysis: PageAnalysis, request: { url: string; userDa
     host: new URL(request.url).host,
     rel: verdict.rel,
     relevant: verdict.relevant || !!verdict.listTopical,
+    evidence: verdict.evidence,
     publishTime: analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined,
     links,
     status: request.status,

@@ -72,15 +72,15 @@ export class OnlineLogistic {
   }
 
   /** One SGD step on the log-loss for label y, then the pull towards the prior, then the bounds. */
-  update(x: readonly number[], y: boolean): void {
-    const g = (y ? 1 : 0) - sigmoid(this.rawLogit(x));
+  update(x: readonly number[], y: boolean | number): void {
+    const g = Number(y) - sigmoid(this.rawLogit(x));
     const { learningRate: eta, l2, prior } = this.o;
     const d = this.o.maxDeviation ?? Infinity;
     const clamp = (w: number, p: number) => Math.min(p + d, Math.max(p - d, w));
     for (let i = 0; i < this.o.size; i++) this.weights[i] = clamp(this.weights[i] + eta * (g * x[i] - l2 * (this.weights[i] - prior[i])), prior[i]);
     this.bias = clamp(this.bias + eta * (g - l2 * this.bias), 0);
-    if (y) this.positives++;
-    else this.negatives++;
+    this.positives += Number(y);
+    this.negatives += 1 - Number(y);
     this.updates++;
   }
 }

@@ -27,6 +27,8 @@ import { tokenize, urlTokens } from '../text/tokenize.js';
 export interface LinkFeatures {
   idx: Uint32Array;
   val: Float32Array;
+  /** The link's hashed anchor and URL words, for the word evidence (./link-words.ts). */
+  words?: Uint32Array;
 }
 
 export interface LinkDescription {
@@ -53,7 +55,8 @@ export interface LinkRankerOptions {
   decay?: number;
 }
 
-function fnv1a(s: string): number {
+/** FNV-1a of a string: the hashed feature (and word) index. */
+export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
@@ -100,8 +103,8 @@ class SparseLogistic {
     return (this.positives + 1) / (this.updates + 2);
   }
 
-  update(f: LinkFeatures, y: boolean, weight = 1): void {
-    const g = ((y ? 1 : 0) - this.predict(f)) * weight;
+  update(f: LinkFeatures, y: boolean | number, weight = 1): void {
+    const g = (Number(y) - this.predict(f)) * weight;
     for (let i = 0; i < f.idx.length; i++) {
       const j = f.idx[i];
       const grad = g * f.val[i] - this.l2 * this.w[j];
@@ -111,7 +114,7 @@ class SparseLogistic {
     this.biasG2 += g * g;
     this.bias += (this.eta * g) / Math.sqrt(this.biasG2 + 1e-8);
     this.updates++;
-    if (y) this.positives++;
+    this.positives += Number(y);
   }
 }
 
@@ -182,12 +185,12 @@ export class LinkRanker {
   }
 
   /** The page a link pointed to was judged. */
-  learnTarget(f: LinkFeatures, relevant: boolean, weight = 1): void {
+  learnTarget(f: LinkFeatures, relevant: boolean | number, weight = 1): void {
     this.target.update(f, relevant, weight);
   }
 
   /** A page linked from the target of this link was judged. */
-  learnBeyond(f: LinkFeatures, relevant: boolean, weight = 1): void {
+  learnBeyond(f: LinkFeatures, relevant: boolean | number, weight = 1): void {
     this.beyond.update(f, relevant, weight);
   }
 }

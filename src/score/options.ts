@@ -121,6 +121,15 @@ export const ScoreOptionsSchema = z
      * score (src/score/link-ranker.ts). false = off.
      */
     linkRanker: z.boolean().default(true),
+    /**
+     * combined, with the link ranker: links whose anchor or URL words keep turning up in the links
+     * of pages judged relevant gain that evidence (src/score/link-words.ts). false = off.
+     */
+    linkWords: z.boolean().default(true),
+    /** Weight of that word evidence in combined's log-odds (learned weights start here). */
+    linkWordsWeight: z.number().min(0).default(12),
+    /** The word model's soft label is the page's evidence rank to this power (src/score/link-words.ts). */
+    linkWordsLabelPower: z.number().gt(0).default(3),
   })
   .strict();
 

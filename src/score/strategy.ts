@@ -98,12 +98,14 @@ export interface Strategy {
   /** Named components of the best in-link's term (after `contextSim`, before tunnel/feedback parts). */
   explainTerm(c: Contribution, prio: number, rel: number, env: StrategyEnv, ex: Record<string, number>): void;
   /** A fetched URL's features as they were just before the fetch, labelled by its verdict. */
-  learn?(features: LearnerFeatures, relevant: boolean): void;
+  learn?(features: LearnerFeatures, relevant: boolean, page: FetchedPage): void;
   /**
    * A page was fetched (after `learn`): `was` is what the scorer knew of it as a queued URL.
    * Returns the features of the in-link it was reached by, kept with the page (link ranker).
    */
   fetched?(was: Pending, page: FetchedPage, env: StrategyEnv): LinkFeatures | undefined;
+  /** Every judged page that is not a dead link, seeds included, after `fetched` (the link-word model counts its links' words). */
+  observe?(page: FetchedPage): void;
   /** Features of a new in-link, kept on its contribution (link ranker). */
   linkFeatures?(link: OutLink, p: Pending, page: FetchedPage, sinceRelevant: number): LinkFeatures | undefined;
   /** Learned weights, exposed for reports and tests (combined). */

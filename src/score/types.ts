@@ -30,6 +30,8 @@ export interface FetchedPage {
   depth: number;
   rel: number;
   relevant: boolean;
+  /** The judge's topic evidence for the page (src/topic/term-model.ts), when it has one. */
+  evidence?: number;
   publishTime?: Date;
   links: OutLink[];
   /** Defaults to the URL's host. */

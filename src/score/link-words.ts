@@ -1,0 +1,136 @@
+/**
+ * Which words the links on relevant pages use (issue #15, the link ranker's word evidence).
+ *
+ * A relevant page names, in its links, the things its topic is made of: a bird article links to
+ * other birds, a chemistry article to other elements. So a queued link whose anchor or URL words
+ * keep turning up in the links of the pages judged relevant, and seldom in the links of the
+ * others, most likely leads to a relevant page, even when the words say nothing about the
+ * topic's keywords ("Grey Heron" for the topic "bird species feathers"). This is co-citation
+ * at the level of words (after Chakrabarti's apprentice, which learns from the words around
+ * links, and the relevance model of the page judge, src/topic/term-model.ts, which learns the
+ * topic's words from its examples): it generalises from the pages already judged to links no
+ * page has linked to yet, where the in-link count (§3.2) knows nothing.
+ *
+ * Per word w (a hashed anchor or URL word), over the fetched pages whose links use it:
+ *   lift(w) = P(page judged relevant | its links use w) / P(page judged relevant)
+ * with P(relevant | w) smoothed towards the base rate by `prior` pseudo-pages, so a word seen on
+ * one relevant page moves little. A link's evidence is the log of the mean lift of its words
+ * (log(1) = 0 for unknown words and before any page is judged): one topical word among generic
+ * ones ("Grey Heron") counts, while averaging keeps one lucky word from dominating.
+ *
+ * Written by hand: two counters per hashed word; no model to fit.
+ */
+import { tokenize, urlTokens } from '../text/tokenize.js';
+import { fnv1a } from './link-ranker.js';
+
+export interface LinkWordModelOptions {
+  /** log2 of the hashed word space. */
+  bits?: number;
+  /** Pseudo-pages at the base rate that each word's rate is smoothed with. */
+  prior?: number;
+}
+
+/** The distinct words of a link: its anchor's words and its URL's words (host left out). */
+export function linkWords(link: { url: string; anchorText?: string }, host?: string): string[] {
+  const words = new Set<string>(link.anchorText ? tokenize(link.anchorText) : []);
+  for (const t of urlTokens(link.url)) if (t !== host) words.add(t);
+  return [...words];
+}
+
+export class LinkWordModel {
+  private readonly mask: number;
+  private readonly relevantCounts: Float32Array;
+  private readonly allCounts: Float32Array;
+  relevantMass = 0;
+  allMass = 0;
+  pages = 0;
+  relevantPages = 0;
+
+  constructor(o: LinkWordModelOptions = {}) {
+    const bits = o.bits ?? 18;
+    this.mask = (1 << bits) - 1;
+    this.relevantCounts = new Float32Array(1 << bits);
+    this.allCounts = new Float32Array(1 << bits);
+  }
+
+  /** Hashed ids of words, one per occurrence. */
+  ids(words: readonly string[]): Uint32Array {
+    return Uint32Array.from(words.map((w) => fnv1a(w) & this.mask));
+  }
+
+  /** A page was judged: the words of its links (anchors and the text around them), with repeats. */
+  observe(ids: ArrayLike<number>, relevant: boolean | number): void {
+    const r = Number(relevant);
+    for (let i = 0; i < ids.length; i++) {
+      this.allCounts[ids[i]]++;
+      this.relevantCounts[ids[i]] += r;
+    }
+    this.allMass += ids.length;
+    this.relevantMass += r * ids.length;
+    this.pages++;
+    this.relevantPages += r;
+  }
+
+  /** ln((1 + P_relevant(w) / P_all(w)) / 2): 0 for a word as common on relevant pages as on all. */
+  weight(id: number): number {
+    if (this.relevantMass === 0) return 0;
+    const pAll = (this.allCounts[id] + 1) / (this.allMass + 1);
+    return Math.log((1 + this.relevantCounts[id] / this.relevantMass / pAll) / 2);
+  }
+
+  /** Mean weight of the link's distinct words: 0 when it has none, or before pages of both kinds. */
+  evidence(ids: Uint32Array): number {
+    if (!ids.length || this.relevantMass === 0 || this.relevantMass >= this.allMass) return 0;
+    let s = 0;
+    for (let i = 0; i < ids.length; i++) s += this.weight(ids[i]);
+    return s / ids.length;
+  }
+}
+
+/**
+ * The rank of a value among the values seen before it (the share below it, 0 for the first),
+ * over a bounded uniform sample (Vitter's algorithm R, a deterministic stream), so a long crawl
+ * keeps a fixed memory and the rank follows the values' drift.
+ */
+export class RunningRank {
+  private readonly sorted: number[] = [];
+  private seen = 0;
+  private state: number;
+
+  constructor(private readonly capacity = 2000, seed = 1) {
+    this.state = seed >>> 0 || 1;
+  }
+
+  /** xorshift32: the sample's replacement draws. */
+  private next(): number {
+    let x = this.state;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.state = x >>> 0;
+    return this.state / 2 ** 32;
+  }
+
+  private lowerBound(x: number): number {
+    let lo = 0, hi = this.sorted.length;
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if (this.sorted[m] < x) lo = m + 1;
+      else hi = m;
+    }
+    return lo;
+  }
+
+  /** Share of the sampled earlier values below x; then x joins the sample. */
+  rankThenAdd(x: number): number {
+    const at = this.lowerBound(x);
+    const rank = this.sorted.length ? at / this.sorted.length : 0;
+    this.seen++;
+    if (this.sorted.length < this.capacity) this.sorted.splice(at, 0, x);
+    else if (this.next() * this.seen < this.capacity) {
+      this.sorted.splice(Math.floor(this.next() * this.sorted.length), 1);
+      this.sorted.splice(this.lowerBound(x), 0, x);
+    }
+    return rank;
+  }
+}

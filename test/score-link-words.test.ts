@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { linkWords, LinkWordModel, RunningRank } from '../src/score/link-words.js';
+import { createScorer } from '../src/score/index.js';
+
+const ids = (m: LinkWordModel, texts: string[]) => m.ids(texts.flatMap((t) => linkWords({ url: `http://w.test/wiki/${t.replace(/ /g, '_')}`, anchorText: t }, 'w.test')));
+
+describe('link-word model', () => {
+  it('says nothing before a relevant page is seen', () => {
+    const m = new LinkWordModel();
+    expect(m.evidence(ids(m, ['Grey heron']))).toBe(0);
+    m.observe(ids(m, ['Football', 'Rugby league']), false);
+    expect(m.evidence(ids(m, ['Grey heron']))).toBe(0);
+  });
+
+  it('learns the words the links of relevant pages use, and generalises to a link no page has used', () => {
+    const m = new LinkWordModel();
+    m.observe(ids(m, ['Heron', 'Egret', 'Plumage', 'Africa']), true);
+    m.observe(ids(m, ['Grey heron', 'Nest', 'Plumage', 'Europe']), true);
+    m.observe(ids(m, ['Egret', 'Heron', 'Nest']), true);
+    m.observe(ids(m, ['Football', 'Rugby league', 'Europe', 'Africa']), false);
+    m.observe(ids(m, ['Football club', 'Cricket', 'Europe']), false);
+    for (const sport of ['Tennis', 'Golf', 'Hockey', 'Baseball', 'Rugby league']) m.observe(ids(m, [sport, 'Football', 'League']), false);
+    const heron = m.evidence(ids(m, ['Grey egret']));
+    const rugby = m.evidence(ids(m, ['Rugby union']));
+    const europe = m.evidence(ids(m, ['Europe']));
+    expect(heron).toBeGreaterThan(0);
+    expect(rugby).toBeLessThan(0);
+    // A word used as often by the links of relevant pages as by all: near 0, between the two.
+    expect(europe).toBeLessThan(heron);
+    expect(europe).toBeGreaterThan(rugby);
+  });
+
+  it('takes soft labels: a half-relevant page counts half', () => {
+    const full = new LinkWordModel();
+    const half = new LinkWordModel();
+    for (const m of [full, half]) m.observe(ids(m, ['Football']), false);
+    full.observe(ids(full, ['Heron']), 1);
+    half.observe(ids(half, ['Heron']), 0.5);
+    half.observe(ids(half, ['Swan']), 1);
+    expect(half.relevantPages).toBe(1.5);
+    expect(half.evidence(ids(half, ['Heron']))).toBeLessThan(full.evidence(ids(full, ['Heron'])));
+    expect(half.evidence(ids(half, ['Heron']))).toBeGreaterThan(half.evidence(ids(half, ['Football'])));
+  });
+});
+
+describe('running rank', () => {
+  it('gives the share of earlier values below, 0 for the first', () => {
+    const r = new RunningRank();
+    expect(r.rankThenAdd(5)).toBe(0);
+    expect(r.rankThenAdd(7)).toBe(1);
+    expect(r.rankThenAdd(6)).toBe(0.5);
+    expect(r.rankThenAdd(1)).toBe(0);
+  });
+
+  it('keeps a bounded uniform sample that still ranks a long stream', () => {
+    const r = new RunningRank(50, 7);
+    let x = 12345;
+    for (let i = 0; i < 5000; i++) {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      r.rankThenAdd(x / 2 ** 31);
+    }
+    expect(r.rankThenAdd(0.5)).toBeGreaterThan(0.25);
+    expect(r.rankThenAdd(0.5)).toBeLessThan(0.75);
+    expect(r.rankThenAdd(0.95)).toBeGreaterThan(0.8);
+  });
+});
+
+describe('combined with the link-word evidence', () => {
+  const page = (url: string, evidence: number, anchors: string[], parentUrl?: string) => ({
+    url,
+    parentUrl,
+    depth: parentUrl ? 1 : 0,
+    rel: 0.01,
+    relevant: false,
+    evidence,
+    links: anchors.map((a) => ({ url: `http://w.test/wiki/${a.replace(/ /g, '_')}`, anchorText: a, contextSim: 0, anchorKeywordFreq: 0 })),
+  });
+
+  it('ranks a link named like the links of topical pages first, by the judge evidence even when every verdict is "irrelevant", and explains it', () => {
+    const s = createScorer('combined', { learnRescoreEvery: 1 });
+    // Pages the keyword judge calls irrelevant, but whose topic evidence differs.
+    s.onPageFetched(page('http://w.test/wiki/Start', 0.1, ['Heron', 'Egret', 'Football', 'Cricket']));
+    s.onPageFetched(page('http://w.test/wiki/Heron', 2.0, ['Grey heron', 'Egret', 'Plumage'], 'http://w.test/wiki/Start'));
+    s.onPageFetched(page('http://w.test/wiki/Egret', 1.8, ['Little egret', 'Grey heron', 'Plumage'], 'http://w.test/wiki/Start'));
+    s.onPageFetched(page('http://w.test/wiki/Football', 0.2, ['Football club', 'Rugby league'], 'http://w.test/wiki/Start'));
+    const ups = s.onPageFetched(page('http://w.test/wiki/Cricket', 0.1, ['Purple heron', 'Rugby union'], 'http://w.test/wiki/Start'));
+    const heron = ups.filter((u) => u.url.endsWith('Purple_heron')).at(-1)!;
+    const rugby = ups.filter((u) => u.url.endsWith('Rugby_union')).at(-1)!;
+    expect(heron.breakdown.components.linkWords).toBeGreaterThan(rugby.breakdown.components.linkWords);
+    expect(heron.score).toBeGreaterThan(rugby.score);
+  });
+
+  it('is off with linkWords: false', () => {
+    const s = createScorer('combined', { linkWords: false });
+    s.onPageFetched(page('http://w.test/wiki/Heron', 2, ['Egret']));
+    const ups = s.onPageFetched(page('http://w.test/wiki/Egret', 1, ['Grey heron'], 'http://w.test/wiki/Heron'));
+    expect(ups.find((u) => u.url.endsWith('Grey_heron'))!.breakdown.components.linkWords).toBeUndefined();
+  });
+});
