@@ -98,7 +98,7 @@ export interface Strategy {
   /** Named components of the best in-link's term (after `contextSim`, before tunnel/feedback parts). */
   explainTerm(c: Contribution, prio: number, rel: number, env: StrategyEnv, ex: Record<string, number>): void;
   /** A fetched URL's features as they were just before the fetch, labelled by its verdict. */
-  learn?(features: LearnerFeatures, relevant: boolean, page: FetchedPage): void;
+  learn?(features: LearnerFeatures, relevant: boolean): void;
   /**
    * A page was fetched (after `learn`): `was` is what the scorer knew of it as a queued URL.
    * Returns the features of the in-link it was reached by, kept with the page (link ranker).
