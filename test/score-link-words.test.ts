@@ -77,7 +77,7 @@ describe('combined with the link-word evidence', () => {
   });
 
   it('ranks a link named like the links of topical pages first, by the judge evidence even when every verdict is "irrelevant", and explains it', () => {
-    const s = createScorer('combined', { learnRescoreEvery: 1 });
+    const s = createScorer('combined', { learnRescoreEvery: 1, linkWords: true });
     // Pages the keyword judge calls irrelevant, but whose topic evidence differs.
     s.onPageFetched(page('http://w.test/wiki/Start', 0.1, ['Heron', 'Egret', 'Football', 'Cricket']));
     s.onPageFetched(page('http://w.test/wiki/Heron', 2.0, ['Grey heron', 'Egret', 'Plumage'], 'http://w.test/wiki/Start'));
@@ -90,8 +90,8 @@ describe('combined with the link-word evidence', () => {
     expect(heron.score).toBeGreaterThan(rugby.score);
   });
 
-  it('is off with linkWords: false', () => {
-    const s = createScorer('combined', { linkWords: false });
+  it('is off by default', () => {
+    const s = createScorer('combined');
     s.onPageFetched(page('http://w.test/wiki/Heron', 2, ['Egret']));
     const ups = s.onPageFetched(page('http://w.test/wiki/Egret', 1, ['Grey heron'], 'http://w.test/wiki/Heron'));
     expect(ups.find((u) => u.url.endsWith('Grey_heron'))!.breakdown.components.linkWords).toBeUndefined();

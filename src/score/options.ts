@@ -122,10 +122,12 @@ export const ScoreOptionsSchema = z
      */
     linkRanker: z.boolean().default(true),
     /**
-     * combined, with the link ranker: links whose anchor or URL words keep turning up in the links
-     * of pages judged relevant gain that evidence (src/score/link-words.ts). false = off.
+     * combined, with the link ranker: links whose anchor or URL words keep turning up around the
+     * links of topical pages gain that evidence (src/score/link-words.ts). Off by default: it
+     * raised Wikispeedia's harvest (33.2% -> 37.3% at 150 pages) and lowered the test web's
+     * (68.8% -> 60.3%), see README Benchmarks.
      */
-    linkWords: z.boolean().default(true),
+    linkWords: z.boolean().default(false),
     /** Weight of that word evidence in combined's log-odds (learned weights start here). */
     linkWordsWeight: z.number().min(0).default(12),
     /** The word model's soft label is the page's evidence rank to this power (src/score/link-words.ts). */
