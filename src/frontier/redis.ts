@@ -24,7 +24,8 @@
  */
 import type { CrawlFrontier } from './frontier.js';
 import type { RedisCrawl } from './redis-crawl.js';
-import { HostPoliteness } from './politeness.js';
+import { HOLD_MS, SharedHostPoliteness } from './redis-politeness.js';
+import type { HostPoliteness } from './politeness.js';
 import { FrontierRequestManager } from './request-manager.js';
 import { startLeaseHeartbeat, type LeaseHeartbeat } from './redis-lease-heartbeat.js';
 import { SharedScorerPages } from './redis-scorer-pages.js';
@@ -33,44 +34,6 @@ import type { RobotsCache } from './robots.js';
 import type { FetchedPage } from '../score/types.js';
 import type { OfferResult, QueuedUrl, ScoreComponents } from './types.js';
 import { hostOf, uniqueKeyOf } from './url-key.js';
-
-/**
- * How long a request that is not a page holds its host's slot in Redis if its worker dies before
- * releasing it (the polite fetch's own timeout is 10 s; a live worker releases at once).
- */
-const HOLD_MS = 60_000;
-
-/**
- * This worker's HostPoliteness, telling Redis about the requests it makes outside the queue's
- * hand-outs (a page's redirect hops): the host's delay then counts from them for every worker.
- */
-class SharedHostPoliteness extends HostPoliteness {
-  constructor(
-    o: ConstructorParameters<typeof HostPoliteness>[0],
-    private readonly onTouched: (host: string) => void,
-    private readonly hold: RedisFrontier['sharedHosts']['hold'],
-    private readonly release: RedisFrontier['sharedHosts']['release'],
-  ) {
-    super(o);
-  }
-
-  /** A redirect hop takes its host's slot in Redis like a hand-out (src/fetch/adaptive.ts's HostSchedule). */
-  async holdHop(host: string, own: number, maxWaitMs: number): Promise<(() => void) | undefined> {
-    const deadline = Date.now() + maxWaitMs;
-    for (;;) {
-      const r = await this.hold(host, own);
-      if ('token' in r) return () => void this.release(r.token).catch(() => undefined);
-      const wait = r.waitMs < 0 ? 25 : r.waitMs;
-      if (Date.now() + wait > deadline) return undefined;
-      await new Promise((ok) => setTimeout(ok, Math.min(wait, 1000)));
-    }
-  }
-
-  override touched(host: string): void {
-    super.touched(host);
-    if (this.delayOf(host) > 0) this.onTouched(host);
-  }
-}
 
 export { RedisCrawl, crawlPrefix, type JoinOptions, type SharedCrawlSettings } from './redis-crawl.js';
 
