@@ -374,6 +374,6 @@ console.log(`finish         ${perSec(N, finishNs).padStart(10)} ops/s  (${us(N, 
     kept.push(ranker.features({ url, anchorText: anchorOf(i), context: `${anchorOf(i + 1)} ${anchorOf(i + 2)} ${anchorOf(i + 3)}`, host: hostName(mix(i, 1) % HOSTS), parentRelevant: i % 3 === 0, sinceRelevant: i % 4 }));
   }
   const bytes = await heapUsed() - b;
-  const entries = kept.reduce((s, k) => s + k.idx.length, 0);
+  const entries = kept.reduce((s, k) => s + k.n, 0);
   console.log(`link ranker features (scorer side, per in-link): ${(bytes / n).toFixed(1)} bytes/link, ${(entries / n).toFixed(1)} hashed features per link (${n.toLocaleString('en')} links)`);
 }

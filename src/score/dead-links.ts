@@ -11,10 +11,17 @@
  * moves, and `floor` keeps a demoted URL fetchable once better ones run out.
  */
 
+/** One key (a host, or a directory of it): its answers, and its queued URLs for re-scoring. */
 interface KeyStats {
   n: number;
   dead: number;
+  queued: Set<string>;
+  /** Factor of the key when its queued URLs were last re-scored. */
+  lastRescored: number;
 }
+
+/** The host's and the directory's stats of a queued URL, kept with it so its factor needs no URL parse (it is read on every re-score). */
+export type DeadLinkKeys = readonly [KeyStats, KeyStats];
 
 export interface DeadLinkOptions {
   /** Pseudo-count of working answers per key (smoothing); default 2. */
@@ -35,11 +42,8 @@ function keysOf(url: string): [string, string] | undefined {
 }
 
 export class DeadLinkTracker {
+  /** By key (host and directory); a key with n = 0 scores as an unknown one. */
   private readonly stats = new Map<string, KeyStats>();
-  /** Queued URLs by key (host and directory), for re-scoring. */
-  private readonly queued = new Map<string, Set<string>>();
-  /** Factor of each key when its queued URLs were last re-scored. */
-  private readonly lastRescored = new Map<string, number>();
   private readonly prior: number;
   private readonly floor: number;
   private readonly rescoreDrop: number;
@@ -50,29 +54,40 @@ export class DeadLinkTracker {
     this.rescoreDrop = o.rescoreDrop ?? 0.1;
   }
 
-  private success(key: string): number {
-    const s = this.stats.get(key);
+  private entry(key: string): KeyStats {
+    let s = this.stats.get(key);
+    if (!s) this.stats.set(key, (s = { n: 0, dead: 0, queued: new Set(), lastRescored: 1 }));
+    return s;
+  }
+
+  private success(s: KeyStats | undefined): number {
     return s ? (s.n - s.dead + this.prior) / (s.n + this.prior) : 1;
   }
 
-  /** Multiplier in [floor, 1] for a URL's score. */
-  factor(url: string): number {
-    const k = keysOf(url);
-    if (!k) return 1;
-    const f = this.success(k[0]) * this.success(k[1]);
+  /** Multiplier in [floor, 1] for a URL's score (its keys from track(), or parsed from the URL). */
+  factor(url: string, keys?: DeadLinkKeys): number {
+    let f: number;
+    if (keys) f = this.success(keys[0]) * this.success(keys[1]);
+    else {
+      const k = keysOf(url);
+      if (!k) return 1;
+      f = this.success(this.stats.get(k[0])) * this.success(this.stats.get(k[1]));
+    }
     return f >= 1 ? 1 : Math.max(this.floor, f);
   }
 
-  track(url: string): void {
-    for (const k of keysOf(url) ?? []) {
-      let set = this.queued.get(k);
-      if (!set) this.queued.set(k, (set = new Set()));
-      set.add(url);
-    }
+  /** A URL was queued: returns its keys, to pass to factor() and untrack(). */
+  track(url: string): DeadLinkKeys | undefined {
+    const k = keysOf(url);
+    if (!k) return undefined;
+    const keys = [this.entry(k[0]), this.entry(k[1])] as const;
+    for (const s of keys) s.queued.add(url);
+    return keys;
   }
 
-  untrack(url: string): void {
-    for (const k of keysOf(url) ?? []) this.queued.get(k)?.delete(url);
+  untrack(url: string, keys?: DeadLinkKeys): void {
+    if (keys) for (const s of keys) s.queued.delete(url);
+    else for (const k of keysOf(url) ?? []) this.stats.get(k)?.queued.delete(url);
   }
 
   /** A fetched URL answered (dead: non-2xx or an error page). Returns queued URLs whose factor moved enough to re-score. */
@@ -81,15 +96,14 @@ export class DeadLinkTracker {
     if (!keys) return [];
     const out = new Set<string>();
     for (const k of keys) {
-      let s = this.stats.get(k);
-      if (!s) this.stats.set(k, (s = { n: 0, dead: 0 }));
+      const s = this.entry(k);
       s.n++;
       if (dead) s.dead++;
-      const now = this.success(k);
-      const last = this.lastRescored.get(k) ?? 1;
+      const now = this.success(s);
+      const last = s.lastRescored;
       if (Math.abs(now - last) > this.rescoreDrop * last) {
-        this.lastRescored.set(k, now);
-        for (const u of this.queued.get(k) ?? []) out.add(u);
+        s.lastRescored = now;
+        for (const u of s.queued) out.add(u);
       }
     }
     return [...out];

@@ -23,10 +23,17 @@
  */
 import { tokenize, urlTokens } from '../text/tokenize.js';
 
-/** Hashed feature indices with values (sparse vector). */
+/** Where a run of links' hashed features lives (see FeatureSlab). */
+export interface FeatureChunk {
+  readonly idx: Uint32Array;
+  readonly val: Float32Array;
+}
+
+/** Hashed feature indices with values (sparse vector): entries start … start+n-1 of a chunk. */
 export interface LinkFeatures {
-  idx: Uint32Array;
-  val: Float32Array;
+  chunk: FeatureChunk;
+  start: number;
+  n: number;
   /** The link's hashed anchor and URL words, for the word evidence (./link-words.ts). */
   words?: Uint32Array;
 }
@@ -90,7 +97,8 @@ class SparseLogistic {
 
   logit(f: LinkFeatures): number {
     let z = this.bias;
-    for (let i = 0; i < f.idx.length; i++) z += this.w[f.idx[i]] * f.val[i];
+    const { idx, val } = f.chunk;
+    for (let i = f.start, end = f.start + f.n; i < end; i++) z += this.w[idx[i]] * val[i];
     return z;
   }
 
@@ -105,9 +113,10 @@ class SparseLogistic {
 
   update(f: LinkFeatures, y: boolean | number, weight = 1): void {
     const g = (Number(y) - this.predict(f)) * weight;
-    for (let i = 0; i < f.idx.length; i++) {
-      const j = f.idx[i];
-      const grad = g * f.val[i] - this.l2 * this.w[j];
+    const { idx, val } = f.chunk;
+    for (let i = f.start, end = f.start + f.n; i < end; i++) {
+      const j = idx[i];
+      const grad = g * val[i] - this.l2 * this.w[j];
       this.g2[j] += grad * grad;
       this.w[j] += (this.eta * grad) / Math.sqrt(this.g2[j] + 1e-8);
     }
@@ -118,7 +127,32 @@ class SparseLogistic {
   }
 }
 
+/**
+ * The features of many links packed in shared typed arrays (8,192 entries a chunk), each link an
+ * offset and a length into one: two typed arrays per link, with their ArrayBuffers and backing
+ * stores, cost ~750 bytes per queued URL (issue #17). A chunk is freed once no link in it is
+ * referenced any more (its URLs fetched or never queued).
+ */
+class FeatureSlab {
+  private static readonly SIZE = 8192;
+  private chunk = FeatureSlab.chunkOf(FeatureSlab.SIZE);
+  private used = 0;
+
+  private static chunkOf(n: number): FeatureChunk {
+    return { idx: new Uint32Array(n), val: new Float32Array(n) };
+  }
+
+  alloc(n: number): { chunk: FeatureChunk; start: number } {
+    if (n > FeatureSlab.SIZE) return { chunk: FeatureSlab.chunkOf(n), start: 0 };
+    if (this.used + n > FeatureSlab.SIZE) (this.chunk = FeatureSlab.chunkOf(FeatureSlab.SIZE)), (this.used = 0);
+    const start = this.used;
+    this.used += n;
+    return { chunk: this.chunk, start };
+  }
+}
+
 export class LinkRanker {
+  private readonly slab = new FeatureSlab();
   private readonly mask: number;
   private readonly target: SparseLogistic;
   private readonly beyond: SparseLogistic;
@@ -159,7 +193,11 @@ export class LinkRanker {
         acc.set(j, (acc.get(j) ?? 0) + v);
       }
     }
-    return { idx: Uint32Array.from(acc.keys()), val: Float32Array.from(acc.values()) };
+    const n = acc.size;
+    const { chunk, start } = this.slab.alloc(n);
+    let i = start;
+    for (const [j, v] of acc) (chunk.idx[i] = j), (chunk.val[i++] = v);
+    return { chunk, start, n };
   }
 
   /** P(target judged relevant), P(a page the target links to judged relevant). */

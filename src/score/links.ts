@@ -14,22 +14,33 @@ export function hostOf(url: string): string {
   }
 }
 
+/** Shared by all pending URLs without an in-link yet; never pushed to (see addContribution). */
+const EMPTY_CONTRIBUTIONS: Contribution[] = [];
+
 export class LinkBook {
   readonly pending = new Map<string, Pending>();
   readonly fetched = new Map<string, FetchedInfo>();
   private readonly pendingByHost = new Map<string, Set<string>>();
   private seq = 0;
 
+  /** @param byHost keep the queued URLs of each host (only the site cutoff reads them; a Set entry per queued URL otherwise). */
+  constructor(private readonly byHost = true) {}
+
   /** The pending URL, created (with the next discovery number) when new. */
   pend(url: string, depth: number, urlTime: Date | undefined): { p: Pending; created: boolean } {
     const old = this.pending.get(url);
     if (old) return { p: old, created: false };
-    const host = hostOf(url);
-    const p: Pending = { url, host, depth, seq: this.seq++, urlTime, contributions: [] };
+    const parsed = hostOf(url);
+    let host = this.hostKeys.get(parsed);
+    if (host === undefined) this.hostKeys.set(parsed, (host = parsed));
+    // The array is created at its first push: `[]` then push() reserves 17 slots, most URLs have one in-link.
+    const p: Pending = { url, host, depth, seq: this.seq++, urlTime, contributions: EMPTY_CONTRIBUTIONS };
     this.pending.set(url, p);
-    let set = this.pendingByHost.get(host);
-    if (!set) this.pendingByHost.set(host, (set = new Set()));
-    set.add(url);
+    if (this.byHost) {
+      let set = this.pendingByHost.get(host);
+      if (!set) this.pendingByHost.set(host, (set = new Set()));
+      set.add(url);
+    }
     return { p, created: true };
   }
 
@@ -38,6 +49,15 @@ export class LinkBook {
     if (!p) return;
     this.pending.delete(url);
     this.pendingByHost.get(p.host)?.delete(url);
+  }
+
+  /** One string per host, shared by its pending URLs (interned: a host string per queued URL otherwise). */
+  private readonly hostKeys = new Map<string, string>();
+
+  /** Record one more in-link of a pending URL. */
+  addContribution(p: Pending, c: Contribution): void {
+    if (p.contributions === EMPTY_CONTRIBUTIONS) p.contributions = [c];
+    else p.contributions.push(c);
   }
 
   pendingOnHost(host: string): Iterable<string> {

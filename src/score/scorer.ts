@@ -35,15 +35,17 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
   const random = () => uniformFloat64(rng);
   const graph = new LinkGraph(o.scaleFreeAlpha);
   const sites = new SiteTable();
-  const book = new LinkBook();
+  const book = new LinkBook(t.siteCutoff === true);
   const { pending, fetched } = book;
   let ipr = new Map<string, number>();
   // Hosts and directories that keep answering 404 lose priority (src/score/dead-links.ts).
   const deadLinks = new DeadLinkTracker();
   const usesDeadLinks = !t.ignoresDeadLinks;
   const removePending = (url: string) => {
+    const p = pending.get(url);
+    if (!p) return;
     book.removePending(url);
-    deadLinks.untrack(url);
+    if (p.deadKeys) deadLinks.untrack(url, p.deadKeys);
   };
 
   const filterOpts = {
@@ -176,7 +178,7 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
       features = fin.features;
     }
     if (usesDeadLinks) {
-      const f = deadLinks.factor(p.url);
+      const f = deadLinks.factor(p.url, p.deadKeys);
       if (f < 1) {
         s *= f;
         if (ex) ex.deadLinkFactor = f;
@@ -302,7 +304,7 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
       let p = pending.get(link.url);
       if (!p) {
         p = book.pend(link.url, depth + 1, link.urlTime ?? dateFromUrl(link.url)).p;
-        if (usesDeadLinks) deadLinks.track(link.url);
+        if (usesDeadLinks) p.deadKeys = deadLinks.track(link.url);
       } else {
         p.depth = Math.min(p.depth, depth + 1);
         if (t.firstDiscoveryOnly) continue; // FIFO: the first discovery fixes the order
@@ -310,7 +312,7 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
       const relation = pathRelation(url, link.url, link);
       const wPath = pathWeight(relation, o.tau);
       const rwb = t.rwb ? rwbAdmit(link.contextSim, o.rwbThreshold, o.rwbBand, o.rwbProbability, random) : 'admit';
-      p.contributions.push({
+      book.addContribution(p, {
         parent: url,
         parentRel: page.rel,
         parentRelevant: page.relevant,

@@ -115,7 +115,8 @@ interface GraphPage {
  */
 export class LinkGraph {
   readonly pages = new Map<string, GraphPage>();
-  private readonly inLinks = new Map<string, Set<string>>();
+  /** In-linkers of each URL: the one URL while there is one (most queued URLs; a Set costs ~150 bytes), then a Set. */
+  private readonly inLinks = new Map<string, string | Set<string>>();
   private biasSum = 0;
 
   constructor(private readonly alpha = 0.5) {}
@@ -125,11 +126,13 @@ export class LinkGraph {
   }
 
   degree(url: string): number {
-    return this.inLinks.get(url)?.size ?? 0;
+    const i = this.inLinks.get(url);
+    return i === undefined ? 0 : typeof i === 'string' ? 1 : i.size;
   }
 
   inLinkers(url: string): ReadonlySet<string> {
-    return this.inLinks.get(url) ?? EMPTY;
+    const i = this.inLinks.get(url);
+    return i === undefined ? EMPTY : typeof i === 'string' ? new Set([i]) : i;
   }
 
   /** Record a fetched page and its outlinks (r = context similarity; valid = not filtered). */
@@ -145,11 +148,22 @@ export class LinkGraph {
     this.pages.set(url, { rel, relevant, validLinks: valid, out });
     this.biasSum += Math.pow(this.degree(url) + 1, this.alpha);
     for (const child of out.keys()) {
-      let set = this.inLinks.get(child);
-      if (!set) this.inLinks.set(child, (set = new Set()));
-      const before = set.size;
-      set.add(url);
-      if (set.size !== before && this.pages.has(child)) {
+      const i = this.inLinks.get(child);
+      let before: number;
+      let after: number;
+      if (i === undefined) {
+        this.inLinks.set(child, url);
+        (before = 0), (after = 1);
+      } else if (typeof i === 'string') {
+        before = 1;
+        after = i === url ? 1 : 2;
+        if (after === 2) this.inLinks.set(child, new Set([i, url]));
+      } else {
+        before = i.size;
+        i.add(url);
+        after = i.size;
+      }
+      if (after !== before && this.pages.has(child)) {
         this.biasSum += Math.pow(before + 2, this.alpha) - Math.pow(before + 1, this.alpha);
       }
     }

@@ -5,6 +5,7 @@ import type { SiteTable } from './filters.js';
 import type { ScoreOptions } from './options.js';
 import type { LinkFeatures } from './link-ranker.js';
 import type { OnlineLogistic } from './learned.js';
+import type { DeadLinkKeys } from './dead-links.js';
 
 export interface OutLink {
   url: string;
@@ -114,6 +115,8 @@ export interface Pending {
   seq: number;
   urlTime?: Date;
   contributions: Contribution[];
+  /** Its dead-link stats (src/score/dead-links.ts), when the strategy uses them. */
+  deadKeys?: DeadLinkKeys;
   /** Last score handed out (NaN when dropped), to skip unchanged ones on periodic re-scoring. */
   last?: number;
 }
