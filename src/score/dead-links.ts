@@ -11,11 +11,14 @@
  * moves, and `floor` keeps a demoted URL fetchable once better ones run out.
  */
 
+import { ownString } from './links.js';
+
 /** One key (a host, or a directory of it): its answers, and its queued URLs for re-scoring. */
 interface KeyStats {
   n: number;
   dead: number;
-  queued: Set<string>;
+  /** The one queued URL while there is one (most directories of a news site), then a Set (~150 bytes). */
+  queued: string | Set<string> | undefined;
   /** Factor of the key when its queued URLs were last re-scored. */
   lastRescored: number;
 }
@@ -56,7 +59,7 @@ export class DeadLinkTracker {
 
   private entry(key: string): KeyStats {
     let s = this.stats.get(key);
-    if (!s) this.stats.set(key, (s = { n: 0, dead: 0, queued: new Set(), lastRescored: 1 }));
+    if (!s) this.stats.set(ownString(key), (s = { n: 0, dead: 0, queued: undefined, lastRescored: 1 }));
     return s;
   }
 
@@ -81,13 +84,22 @@ export class DeadLinkTracker {
     const k = keysOf(url);
     if (!k) return undefined;
     const keys = [this.entry(k[0]), this.entry(k[1])] as const;
-    for (const s of keys) s.queued.add(url);
+    for (const s of keys) {
+      const q = s.queued;
+      if (q === undefined) s.queued = url;
+      else if (typeof q === 'string') {
+        if (q !== url) s.queued = new Set([q, url]);
+      } else q.add(url);
+    }
     return keys;
   }
 
   untrack(url: string, keys?: DeadLinkKeys): void {
-    if (keys) for (const s of keys) s.queued.delete(url);
-    else for (const k of keysOf(url) ?? []) this.stats.get(k)?.queued.delete(url);
+    for (const s of keys ?? (keysOf(url) ?? []).map((k) => this.stats.get(k))) {
+      if (!s) continue;
+      if (s.queued === url) s.queued = undefined;
+      else if (typeof s.queued === 'object') s.queued.delete(url);
+    }
   }
 
   /** A fetched URL answered (dead: non-2xx or an error page). Returns queued URLs whose factor moved enough to re-score. */
@@ -103,7 +115,8 @@ export class DeadLinkTracker {
       const last = s.lastRescored;
       if (Math.abs(now - last) > this.rescoreDrop * last) {
         s.lastRescored = now;
-        for (const u of s.queued) out.add(u);
+        if (typeof s.queued === 'string') out.add(s.queued);
+        else if (s.queued) for (const u of s.queued) out.add(u);
       }
     }
     return [...out];

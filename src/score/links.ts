@@ -17,6 +17,15 @@ export function hostOf(url: string): string {
 /** Shared by all pending URLs without an in-link yet; never pushed to (see addContribution). */
 const EMPTY_CONTRIBUTIONS: Contribution[] = [];
 
+/**
+ * A flat copy of a string to keep as a long-lived key. `new URL(u).host`, `.pathname` and their
+ * slices and concatenations are views into the parsed URL's whole href: kept as a key they keep
+ * a full copy of the URL alive each (measured: 2.4 URL copies per queued URL, issue #17).
+ */
+export function ownString(s: string): string {
+  return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string); // V8 makes no slices under 13 chars
+}
+
 export class LinkBook {
   readonly pending = new Map<string, Pending>();
   readonly fetched = new Map<string, FetchedInfo>();
@@ -32,9 +41,10 @@ export class LinkBook {
     if (old) return { p: old, created: false };
     const parsed = hostOf(url);
     let host = this.hostKeys.get(parsed);
-    if (host === undefined) this.hostKeys.set(parsed, (host = parsed));
+    if (host === undefined) this.hostKeys.set((host = ownString(parsed)), host);
     // The array is created at its first push: `[]` then push() reserves 17 slots, most URLs have one in-link.
-    const p: Pending = { url, host, depth, seq: this.seq++, urlTime, contributions: EMPTY_CONTRIBUTIONS };
+    // Every field set here, so later ones (deadKeys, last) need no out-of-object property array.
+    const p: Pending = { url, host, depth, seq: this.seq++, urlTime, contributions: EMPTY_CONTRIBUTIONS, deadKeys: undefined, last: undefined };
     this.pending.set(url, p);
     if (this.byHost) {
       let set = this.pendingByHost.get(host);
