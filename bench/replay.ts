@@ -148,6 +148,11 @@ export interface ReplayRun {
   order: [string, boolean, boolean | null, number, number | null, boolean | null][];
   /** The crawler's own harvest estimate at the end (src/topic/page-classifier.ts). */
   estimate: HarvestEstimate;
+  /**
+   * Per fetch (as `order`), the score's named components when it was fetched (`--explain`'s:
+   * linkWords, linkRanker, learnedWeight, …): which evidence pulled an off-topic page forward.
+   */
+  components: Record<string, number>[];
   /** With --misjudged: what the judge saw of each page (to read why a page was misjudged). */
   seen?: JudgedPage[];
 }
@@ -169,7 +174,7 @@ interface JudgedPage {
 }
 
 /** One crawl replayed: the engine's onPage path (judge → scorer → frontier) over cached analyses. */
-async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine', robots?: RobotsCache, keepSeen = false): Promise<Pick<ReplayRun, 'curve' | 'order' | 'estimate' | 'seen'>> {
+async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine', robots?: RobotsCache, keepSeen = false): Promise<Pick<ReplayRun, 'curve' | 'order' | 'estimate' | 'seen' | 'components'>> {
   const config = parseConfig({ topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score, judge: judgeMode });
   const judge = await PageJudge.create(config);
   const scorer = crawlScorer(config, judge);
@@ -177,6 +182,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
   for (const url of c.seeds) frontier.offer({ url, depth: 0, ...scorer.seedScore(url) });
   const curve: number[] = [];
   const order: ReplayRun['order'] = [];
+  const components: ReplayRun['components'] = [];
   const seen: JudgedPage[] = [];
   let truthRelevant = 0;
   for (;;) {
@@ -206,9 +212,10 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
     if (truth) truthRelevant++;
     curve.push(truthRelevant / (curve.length + 1));
     order.push([req.url, truth, relevant, m.score ?? 0, probability, cosineVerdict]);
+    components.push(m.components ?? {});
     await frontier.requestManager.markRequestHandled(req);
   }
-  return { curve, order, estimate: judge.harvestEstimate(order.length), ...(keepSeen ? { seen } : {}) };
+  return { curve, order, components, estimate: judge.harvestEstimate(order.length), ...(keepSeen ? { seen } : {}) };
 }
 
 const pct = (x: number | undefined) => (x === undefined ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
