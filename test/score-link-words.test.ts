@@ -78,6 +78,8 @@ describe('combined with the link-word evidence', () => {
 
   it('ranks a link named like the links of topical pages first, by the judge evidence even when every verdict is "irrelevant", and explains it', () => {
     const s = createScorer('combined', { learnRescoreEvery: 1, linkWords: true });
+    // The evidence rank becomes the label once 30 pages are ranked.
+    for (let i = 0; i < 30; i++) s.onPageFetched(page(`http://w.test/wiki/Page_${i}`, 0.05 + i / 100, [`Town ${i}`, 'List']));
     // Pages the keyword judge calls irrelevant, but whose topic evidence differs.
     s.onPageFetched(page('http://w.test/wiki/Start', 0.1, ['Heron', 'Egret', 'Football', 'Cricket']));
     s.onPageFetched(page('http://w.test/wiki/Heron', 2.0, ['Grey heron', 'Egret', 'Plumage'], 'http://w.test/wiki/Start'));
@@ -88,6 +90,20 @@ describe('combined with the link-word evidence', () => {
     const rugby = ups.filter((u) => u.url.endsWith('Rugby_union')).at(-1)!;
     expect(heron.breakdown.components.linkWords).toBeGreaterThan(rugby.breakdown.components.linkWords);
     expect(heron.score).toBeGreaterThan(rugby.score);
+  });
+
+  it('labels the first pages by their verdict: a rank among a handful of pages says little', () => {
+    // The test web's loss (notes/issue-15-s3-rank2.md): the first article with any evidence ranked
+    // 1 among the home pages, so an off-topic channel's words became "topical" and led the crawl.
+    const s = createScorer('combined', { learnRescoreEvery: 1, linkWords: true });
+    s.onPageFetched(page('http://w.test/wiki/Start', 0, ['Bank merger', 'Heron']));
+    s.onPageFetched(page('http://w.test/wiki/Bank_merger', 0.9, ['Bank shares', 'Stock index'], 'http://w.test/wiki/Start'));
+    s.onPageFetched({ ...page('http://w.test/wiki/Heron', 0.3, ['Grey heron', 'Egret'], 'http://w.test/wiki/Start'), relevant: true });
+    const ups = s.onPageFetched(page('http://w.test/wiki/Other', 0.1, ['Grey egret', 'Bank index'], 'http://w.test/wiki/Start'));
+    const egret = ups.filter((u) => u.url.endsWith('Grey_egret')).at(-1)!;
+    const bank = ups.filter((u) => u.url.endsWith('Bank_index')).at(-1)!;
+    expect(egret.breakdown.components.linkWords).toBeGreaterThan(0);
+    expect(bank.breakdown.components.linkWords).toBeLessThan(egret.breakdown.components.linkWords);
   });
 
   it('is off by default', () => {

@@ -121,6 +121,11 @@ export class RunningRank {
     return lo;
   }
 
+  /** How many values have been ranked. */
+  get count(): number {
+    return this.seen;
+  }
+
   /** Share of the sampled earlier values below x; then x joins the sample. */
   rankThenAdd(x: number): number {
     const at = this.lowerBound(x);

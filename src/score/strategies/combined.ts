@@ -37,6 +37,9 @@ export function featureVector(f: Record<CombinedFeature, number>): number[] {
   return COMBINED_FEATURES.map((k) => f[k]);
 }
 
+/** Pages ranked before a page's rank in the judge's evidence becomes its word-model label. */
+const RANK_WARMUP = 30;
+
 export const combined: StrategyDefinition = {
   name: 'combined',
   description: 'all of the above as one score, re-weighted online by a logistic model of the crawl\'s own verdicts',
@@ -52,9 +55,16 @@ export const combined: StrategyDefinition = {
     const evidenceRanks = new RunningRank();
     // The soft label of the page being fetched, computed once (its rank joins the sample).
     let labelled: { url: string; label: number } | undefined;
+    // A rank among a handful of pages says little (the first page with any evidence ranks 1 among
+    // the home pages): until RANK_WARMUP pages are ranked, the verdict is the label.
+    const rankLabel = (evidence: number, relevant: boolean): number => {
+      const warm = evidenceRanks.count >= RANK_WARMUP;
+      const rank = evidenceRanks.rankThenAdd(evidence);
+      return warm ? rank ** o.linkWordsLabelPower : relevant ? 1 : 0;
+    };
     const topicalLabel = (page: FetchedPage): number => {
       if (labelled?.url !== page.url)
-        labelled = { url: page.url, label: page.evidence === undefined ? (page.relevant ? 1 : 0) : evidenceRanks.rankThenAdd(page.evidence) ** o.linkWordsLabelPower };
+        labelled = { url: page.url, label: page.evidence === undefined ? (page.relevant ? 1 : 0) : rankLabel(page.evidence, page.relevant) };
       return labelled.label;
     };
     return {
