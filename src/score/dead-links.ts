@@ -11,7 +11,7 @@
  * moves, and `floor` keeps a demoted URL fetchable once better ones run out.
  */
 
-import { ownString } from './links.js';
+import { ownString } from './own-string.js';
 
 /** One key (a host, or a directory of it): its answers, and its queued URLs for re-scoring. */
 interface KeyStats {

@@ -4,6 +4,7 @@
  * only the scorer (src/score/scorer.ts) changes it.
  */
 import type { Contribution, FetchedInfo, Pending } from './types.js';
+import { ownString } from './own-string.js';
 
 /** `host[:port]`, or ''. A copy of src/frontier/url-key.ts's: that module imports crawlee, and scoring stays plain data. */
 export function hostOf(url: string): string {
@@ -17,14 +18,6 @@ export function hostOf(url: string): string {
 /** Shared by all pending URLs without an in-link yet; never pushed to (see addContribution). */
 const EMPTY_CONTRIBUTIONS: Contribution[] = [];
 
-/**
- * A flat copy of a string to keep as a long-lived key. `new URL(u).host`, `.pathname` and their
- * slices and concatenations are views into the parsed URL's whole href: kept as a key they keep
- * a full copy of the URL alive each (measured: 2.4 URL copies per queued URL, issue #17).
- */
-export function ownString(s: string): string {
-  return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string); // V8 makes no slices under 13 chars
-}
 
 export class LinkBook {
   readonly pending = new Map<string, Pending>();
