@@ -17,7 +17,8 @@
  * shared through Redis (src/frontier/redis-scorer-pages.ts) and with each worker's
  * scorer on its own pages only, side by side. Per run it also reports where the time went: how
  * long after the first fetch the last worker fetched its first page (start-up inside the window),
- * and the tail between the workers' median last fetch and the last one.
+ * and the tail between the workers' median last fetch and the last one. `--keep` keeps the runs'
+ * folders (crawl logs per worker) in the temp folder and prints where, to read what a run fetched.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,7 @@ const { values } = parseArgs({
     reps: { type: 'string', default: '1' },
     'first-seed': { type: 'string', default: '1' },
     scorer: { type: 'string', default: 'local' },
+    keep: { type: 'boolean', default: false },
   },
 });
 const budget = Number(values.budget);
@@ -55,7 +57,7 @@ if (
   reps < 1 ||
   !scorerModes.every((m) => m === 'shared' || m === 'local')
 ) {
-  process.stderr.write('error: usage: npm run bench:redis -- [--budget N] [--latency MS] [--workers 1,2,4] [--concurrency N] [--memory-concurrency 2,8] [--reps N] [--first-seed 1] [--scorer shared,local]\n');
+  process.stderr.write('error: usage: npm run bench:redis -- [--budget N] [--latency MS] [--workers 1,2,4] [--concurrency N] [--memory-concurrency 2,8] [--reps N] [--first-seed 1] [--scorer shared,local] [--keep]\n');
   process.exit(2);
 }
 const missing = redisMissing();
@@ -157,7 +159,8 @@ try {
 } finally {
   await redis.stop();
   await web.close();
-  rmSync(storage, { recursive: true, force: true });
+  if (values.keep) log(`bench:redis: runs kept in ${storage} (crawl logs: runs/*/crawl-log.jsonl)`);
+  else rmSync(storage, { recursive: true, force: true });
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
