@@ -413,6 +413,8 @@ async function crawlLocked(
     maxRedirects: config.maxRedirects,
     robotsBlock: robots ? (url) => robots.block(url) : undefined,
     hostDelayMs: delayOf,
+    // Several workers: a browser's redirect hop takes its host's slot for all of them (Redis).
+    holdHop: redisFrontier && ((host, own, maxWaitMs) => redisFrontier.politeness.holdHop(host, own, maxWaitMs)),
     onDecision: (d) => {
       if (d.outcome === 'refused') noteRefused(d.url, d.reason ?? 'refused', 'request');
     },

@@ -13,8 +13,9 @@ import { startGateProxy, type GateProxy, type GateProxyOptions } from './gate-pr
 
 export type GateProxyProcessOptions = Omit<GateProxyOptions, 'gate'> & { gate: Omit<GateOptions, 'resolve'> };
 
-type FromParent = { type: 'init'; opts: Omit<GateProxyProcessOptions, 'robotsBlock' | 'hostDelayMs' | 'onDecision'> & { robots: boolean } } | { type: 'note'; url: string } | { type: 'answer'; id: number; value: unknown } | { type: 'close' };
-type FromChild = { type: 'ready'; server: string; username: string; password: string } | { type: 'ask'; id: number; kind: 'robots' | 'delay'; arg: string } | { type: 'decision'; d: Parameters<NonNullable<GateProxyOptions['onDecision']>>[0] };
+type FromParent = { type: 'init'; opts: Omit<GateProxyProcessOptions, 'robotsBlock' | 'hostDelayMs' | 'holdHop' | 'onDecision'> & { robots: boolean; holdHop: boolean } } | { type: 'note'; url: string } | { type: 'answer'; id: number; value: unknown } | { type: 'close' };
+type Ask = { kind: 'robots'; arg: string } | { kind: 'delay'; arg: string } | { kind: 'hold'; arg: { host: string; own: number; maxWaitMs: number } } | { kind: 'release'; arg: number };
+type FromChild = { type: 'ready'; server: string; username: string; password: string } | ({ type: 'ask'; id: number } & Ask) | { type: 'decision'; d: Parameters<NonNullable<GateProxyOptions['onDecision']>>[0] };
 
 const CHILD_FLAG = '--gate-proxy-child';
 
@@ -29,22 +30,35 @@ export async function startGateProxyProcess(opts: GateProxyProcessOptions): Prom
   const send = (m: FromParent) => {
     if (child.connected) child.send(m);
   };
+  // A redirect hop's slot in the crawl-wide schedule (holdHop), held here until the child releases it.
+  const holds = new Map<number, () => void>();
+  let holdSeq = 0;
+  const answerAsk = async (m: Ask): Promise<unknown> => {
+    if (m.kind === 'robots') return opts.robotsBlock?.(m.arg);
+    if (m.kind === 'delay') return (await opts.hostDelayMs?.(m.arg)) ?? 0;
+    if (m.kind === 'release') {
+      holds.get(m.arg)?.();
+      holds.delete(m.arg);
+      return null;
+    }
+    const release = await opts.holdHop?.(m.arg.host, m.arg.own, m.arg.maxWaitMs);
+    if (!release) return null;
+    holds.set(++holdSeq, release);
+    return holdSeq;
+  };
   const ready = new Promise<{ server: string; username: string; password: string }>((ok, fail) => {
     child.once('error', fail);
     child.once('exit', (code) => fail(new Error(`the gate proxy process ended (exit ${code}) before it was ready`)));
     child.on('message', async (m: FromChild) => {
       if (m.type === 'ready') ok(m);
       else if (m.type === 'decision') opts.onDecision?.(m.d);
-      else if (m.type === 'ask') {
-        const value = m.kind === 'robots' ? await opts.robotsBlock?.(m.arg) : ((await opts.hostDelayMs?.(m.arg)) ?? 0);
-        send({ type: 'answer', id: m.id, value });
-      }
+      else if (m.type === 'ask') send({ type: 'answer', id: m.id, value: await answerAsk(m) });
     });
   });
-  const { robotsBlock, hostDelayMs, onDecision, ...plain } = opts;
+  const { robotsBlock, hostDelayMs, holdHop, onDecision, ...plain } = opts;
   void hostDelayMs;
   void onDecision;
-  send({ type: 'init', opts: { ...plain, robots: !!robotsBlock } });
+  send({ type: 'init', opts: { ...plain, robots: !!robotsBlock, holdHop: !!holdHop } });
   const r = await ready;
   return {
     ...r,
@@ -57,6 +71,8 @@ export async function startGateProxyProcess(opts: GateProxyProcessOptions): Prom
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await gone;
       clearTimeout(timer);
+      for (const release of holds.values()) release();
+      holds.clear();
     },
   };
 }
@@ -67,22 +83,28 @@ function runChild(): void {
   const send = (m: FromChild) => {
     if (process.connected) process.send!(m);
   };
-  const ask = <T>(kind: 'robots' | 'delay', arg: string) =>
+  const ask = <T>(a: Ask) =>
     new Promise<T>((ok) => {
       const id = ++seq;
       pending.set(id, ok as (v: unknown) => void);
-      send({ type: 'ask', id, kind, arg });
+      send({ type: 'ask', id, ...a });
     });
   let proxy: GateProxy | undefined;
   process.on('disconnect', () => process.exit(0));
   process.on('message', async (m: FromParent) => {
     if (m.type === 'init') {
-      const { gate, robots, ...rest } = m.opts;
+      const { gate, robots, holdHop, ...rest } = m.opts;
       proxy = await startGateProxy({
         ...rest,
         gate: new FetchGate(gate),
-        robotsBlock: robots ? (url) => ask<string | undefined>('robots', url) : undefined,
-        hostDelayMs: (host) => ask<number>('delay', host),
+        robotsBlock: robots ? (url) => ask<string | undefined>({ kind: 'robots', arg: url }) : undefined,
+        hostDelayMs: (host) => ask<number>({ kind: 'delay', arg: host }),
+        holdHop: holdHop
+          ? async (host, own, maxWaitMs) => {
+              const id = await ask<number | null>({ kind: 'hold', arg: { host, own, maxWaitMs } });
+              return id === null ? undefined : () => void ask({ kind: 'release', arg: id });
+            }
+          : undefined,
         onDecision: (d) => send({ type: 'decision', d }),
       });
       send({ type: 'ready', server: proxy.server, username: proxy.username, password: proxy.password });

@@ -35,6 +35,13 @@ export interface GateProxyOptions {
   robotsBlock?: (url: string) => Promise<string | undefined>;
   /** Minimum milliseconds between two page requests (hand-outs and redirect hops) to one host. */
   hostDelayMs?: (host: string) => number | Promise<number>;
+  /**
+   * Several workers of one crawl (Redis): after its own delay a redirect hop takes its host's
+   * slot in the crawl-wide schedule too (src/frontier/redis-politeness.ts `holdHop`; `own` 1 when
+   * the chain started on that host, whose slot the page's own lease holds). Resolves to a release
+   * to call once the hop's answer is in, or undefined when no slot came within `maxWaitMs`.
+   */
+  holdHop?: (host: string, own: number, maxWaitMs: number) => Promise<(() => void) | undefined>;
   /** Observer of every decision (tests, the hostile-site suite). */
   onDecision?: (d: { url: string; outcome: 'fetched' | 'refused' | 'error'; reason?: string; status?: number }) => void;
 }
@@ -63,8 +70,8 @@ export async function startGateProxy(opts: GateProxyOptions): Promise<GateProxy>
   const username = 'crawler';
   const password = randomBytes(12).toString('hex');
   const maxRedirects = opts.maxRedirects ?? 10;
-  /** Redirect target → hops so far in its chain (kept small: cleared as chains are followed). */
-  const hops = new Map<string, number>();
+  /** Redirect target → hops so far in its chain and the host the chain started on (kept small: cleared as chains are followed). */
+  const hops = new Map<string, { n: number; from: string }>();
   const lastPageRequest = new Map<string, number>();
   /** Page URLs handed out and not yet answered (their answer time counts for the host's delay too). */
   const navigations = new Set<string>();
@@ -100,13 +107,15 @@ export async function startGateProxy(opts: GateProxyOptions): Promise<GateProxy>
       };
       const sync = opts.gate.checkSync(url);
       if (!sync.ok) return refuse(sync.reason);
-      const hop = hops.get(url);
-      if (hop !== undefined) {
+      const chain = hops.get(url);
+      const hop = chain?.n;
+      if (chain) {
         hops.delete(url);
-        if (hop > maxRedirects) return refuse(`redirect-chain: more than ${maxRedirects} redirects`);
+        if (chain.n > maxRedirects) return refuse(`redirect-chain: more than ${maxRedirects} redirects`);
       }
       const host = new URL(url).host;
-      if (hop !== undefined) {
+      let release: (() => void) | undefined;
+      if (chain) {
         // A redirect hop is a page fetch the frontier never saw: robots.txt applies here. (Hand-outs
         // were checked by the frontier; a page's own sub-resources are not pages and skip robots.)
         const robots = await opts.robotsBlock?.(url);
@@ -114,6 +123,13 @@ export async function startGateProxy(opts: GateProxyOptions): Promise<GateProxy>
         // A redirect hop is a page request to its host: it waits for the host's delay like a hand-out.
         const wait = (lastPageRequest.get(host) ?? 0) + ((await opts.hostDelayMs?.(host)) ?? 0) - Date.now();
         if (wait > 0) await sleep(wait);
+        if (opts.holdHop) {
+          release = await opts.holdHop(host, host === chain.from ? 1 : 0, opts.timeoutMs ?? 30_000);
+          if (!release) {
+            opts.onDecision?.({ url, outcome: 'error', reason: `timeout: redirect hop to ${host} would wait past the time limit` });
+            return answer(504, ERROR_HEADER, `timeout: redirect hop to ${host} would wait past the time limit`);
+          }
+        }
         lastPageRequest.set(host, Date.now());
       }
       return {
@@ -132,7 +148,7 @@ export async function startGateProxy(opts: GateProxyOptions): Promise<GateProxy>
             if (res.status >= 300 && res.status < 400 && loc) {
               try {
                 const target = new URL(loc, url).href;
-                hops.set(target, (hop ?? 0) + 1);
+                hops.set(target, { n: (hop ?? 0) + 1, from: chain?.from ?? host });
                 if (hops.size > 10_000) hops.delete(hops.keys().next().value!);
               } catch {
                 // unparsable Location: the client will fail on it
@@ -149,6 +165,8 @@ export async function startGateProxy(opts: GateProxyOptions): Promise<GateProxy>
             opts.onDecision?.({ url, outcome: code === 'refused' ? 'refused' : 'error', reason });
             const r = code === 'refused' ? answer(403, GATE_HEADER, (e as Error).message) : answer(code === 'timeout' ? 504 : 502, ERROR_HEADER, reason);
             return r.customResponseFunction();
+          } finally {
+            release?.();
           }
         },
       };

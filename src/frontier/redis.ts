@@ -25,7 +25,6 @@
 import type { CrawlFrontier } from './frontier.js';
 import type { RedisCrawl } from './redis-crawl.js';
 import { HOLD_MS, SharedHostPoliteness } from './redis-politeness.js';
-import type { HostPoliteness } from './politeness.js';
 import { FrontierRequestManager } from './request-manager.js';
 import { startLeaseHeartbeat, type LeaseHeartbeat } from './redis-lease-heartbeat.js';
 import { SharedScorerPages } from './redis-scorer-pages.js';
@@ -78,11 +77,12 @@ export interface SharedStatus {
 export class RedisFrontier implements CrawlFrontier {
   readonly requestManager: FrontierRequestManager;
   /**
-   * This worker's own pacing of its pages and the requests that are not pages (comment APIs,
-   * src/crawl/polite-fetch.ts). Pages are scheduled in Redis for all workers; those other
-   * requests only against this worker's own pages and each other.
+   * This worker's own pacing of its pages and of the requests that are not pages, and the way
+   * those requests take their host's slot in Redis for all workers: redirect hops through
+   * `holdHop` (the HTTP and adaptive fetchers' own, and the gate proxy's for the browser),
+   * comment APIs through `sharedHosts` (src/crawl/polite-fetch.ts). Pages are scheduled in Redis.
    */
-  readonly politeness: HostPoliteness;
+  readonly politeness: SharedHostPoliteness;
   onHandOut?: (entry: QueuedUrl) => void;
   onDrop?: (entry: QueuedUrl, reason: string) => void;
   private readonly maxDepth: number;

@@ -1,0 +1,124 @@
+/**
+ * The browser's redirect hops in a Redis crawl: Chromium's requests go through each worker's
+ * gate proxy process (src/fetch/gate-proxy-process.ts), so a hop is paced there, not by the
+ * queue. Several workers, each with its own frontier connection and its own gate proxy process,
+ * on a real redis-server and real loopback servers: pages on three hosts all redirect to one
+ * host that has pages of its own in the queue too. What that host's server logs is the test:
+ * no two arrivals closer than the per-host delay, whichever worker sent them, hop or page.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateProxyProcess } from '../src/fetch/gate-proxy-process.js';
+import type { GateProxy } from '../src/fetch/gate-proxy.js';
+import { RedisCrawl, RedisFrontier } from '../src/frontier/redis.js';
+import { redisMissing, startRedis, type LocalRedis } from '../src/testweb/redis-server.js';
+
+const missing = redisMissing();
+if (missing) console.warn(missing);
+
+const DELAY = 250;
+const WORKERS = 3;
+let redis: LocalRedis;
+const servers: http.Server[] = [];
+/** Arrivals at the hop target's server. */
+const targetHits: { at: number; path: string }[] = [];
+const open: { close(): Promise<unknown> }[] = [];
+
+async function serve(handler: http.RequestListener): Promise<string> {
+  const s = http.createServer(handler);
+  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
+  servers.push(s);
+  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+}
+
+/** GET through the proxy as Chromium does (absolute URL, proxy credentials), following redirects through it too. */
+async function getThrough(proxy: GateProxy, url: string): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let hop = 0; hop < 5; hop++) {
+    const { hostname: host, port } = new URL(proxy.server);
+    const res = await new Promise<http.IncomingMessage>((ok, no) =>
+      http
+        .get({ host, port, path: url, headers: { host: new URL(url).host, 'proxy-authorization': `Basic ${Buffer.from(`${proxy.username}:${proxy.password}`).toString('base64')}` } }, ok)
+        .on('error', no),
+    );
+    res.resume();
+    await new Promise((ok) => res.on('end', ok));
+    statuses.push(res.statusCode ?? 0);
+    const loc = res.headers.location;
+    if (!loc || (res.statusCode ?? 0) < 300 || (res.statusCode ?? 0) >= 400) return statuses;
+    url = new URL(loc, url).href;
+  }
+  return statuses;
+}
+
+describe.skipIf(!!missing)("browser redirect hops of several Redis workers (gate proxy processes, real redis-server)", () => {
+  let target: string;
+  let sources: string[];
+  beforeAll(async () => {
+    redis = await startRedis();
+    target = await serve((req, res) => {
+      targetHits.push({ at: Date.now(), path: req.url ?? '' });
+      // A little latency, so requests of different workers would overlap if nothing held them apart.
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>page</body></html>'), 30);
+    });
+    sources = [];
+    for (let i = 0; i < WORKERS; i++) sources.push(await serve((req, res) => res.writeHead(302, { location: `${target}/landed${req.url}` }).end()));
+  }, 60_000);
+  afterAll(async () => {
+    for (const o of open.reverse()) await o.close().catch(() => undefined);
+    for (const s of servers) {
+      s.closeAllConnections();
+      await new Promise((ok) => s.close(ok));
+    }
+    await redis?.stop();
+  });
+
+  it("keeps the per-host delay between every request the hop target's server sees, hops of all workers and its own pages alike", async () => {
+    const workers: { frontier: RedisFrontier; proxy: GateProxy }[] = [];
+    for (let i = 0; i < WORKERS; i++) {
+      const crawl = await RedisCrawl.join({ url: redis.url, crawlId: 'hops', worker: i > 0, settings: { maxPages: 0, perHostDelayMs: DELAY, perHostConcurrency: 2 }, log: () => undefined });
+      if (i === 0) await crawl.markSeeded();
+      else await crawl.waitForSeeds();
+      const frontier = new RedisFrontier(crawl, { log: () => undefined });
+      open.push(frontier);
+      const proxy = await startGateProxyProcess({
+        gate: { seedUrls: [...sources, target].map((o) => `${o}/`) },
+        maxRedirects: 5,
+        timeoutMs: 60_000,
+        hostDelayMs: () => DELAY,
+        holdHop: (host, own, maxWaitMs) => frontier.politeness.holdHop(host, own, maxWaitMs),
+      });
+      open.push(proxy);
+      frontier.onHandOut = (e) => proxy.noteNavigation(e.url);
+      workers.push({ frontier, proxy });
+    }
+    // One redirecting page on each source host (all handed out at once, one per worker) and pages of the target itself.
+    for (const [i, s] of sources.entries()) for (let k = 0; k < 2; k++) workers[0].frontier.offer({ url: `${s}/from-${i}-${k}`, depth: 1, score: 2 });
+    for (let k = 0; k < 3; k++) workers[0].frontier.offer({ url: `${target}/own-${k}`, depth: 1, score: 1 });
+    const fetched: number[][] = [];
+    await Promise.all(
+      workers.map(async ({ frontier, proxy }) => {
+        for (;;) {
+          const e = await frontier.next();
+          if (!e) {
+            if (await frontier.isExhausted()) return;
+            await new Promise((ok) => setTimeout(ok, 20)); // hosts held or waiting their delay
+            continue;
+          }
+          fetched.push(await getThrough(proxy, e.url));
+          await frontier.finish(e.uniqueKey, e.url);
+        }
+      }),
+    );
+    // Every redirect was followed to a page, every page of the target fetched.
+    expect(fetched.filter((s) => s.join() === '302,200').length).toBe(WORKERS * 2);
+    expect(fetched.filter((s) => s.join() === '200').length).toBe(3);
+    expect(targetHits.filter((h) => h.path.startsWith('/landed/')).length).toBe(WORKERS * 2);
+    expect(targetHits.filter((h) => h.path.startsWith('/own-')).length).toBe(3);
+    const sorted = targetHits.map((h) => h.at).sort((a, b) => a - b);
+    const gaps = sorted.slice(1).map((t, i) => t - sorted[i]);
+    // One request at a time with a delay, counted from the previous request's end (≥ DELAY between arrivals).
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(DELAY);
+  }, 180_000);
+});
