@@ -37,6 +37,7 @@ import { RunState } from '../store/run-state.js';
 import { CountTally, type RunCounts } from '../report/counts.js';
 import { datasetName, RunDir } from '../store/run-dir.js';
 import { learnNegativeSeeds, PageJudge } from './judge.js';
+import { JudgeJournal } from './judge-journal.js';
 import { discoverSeeds } from './seeding.js';
 import { describeStop, SetAsideTally } from './stop-reason.js';
 import { crawlScorer } from './scorer.js';
@@ -199,13 +200,19 @@ async function crawlLocked(
   // A worker joining a shared crawl does not seed it.
   const seeds = resumed || config.frontier.worker ? [] : [...new Set((await discoverSeeds(config, { testwebOrigin: options.testwebOrigin, log: (l) => progress.log(l) })).flat())];
   const seedKeys = new Set([...seeds, ...config.topics.flatMap((t) => t.seeds)].map(uniqueKeyOf));
+  let judgeJournal: JudgeJournal | undefined;
   if (resumed) {
     for (const p of resumed.scorerPages) scorer.onPageFetched(p); // rebuilds the scorer's state
-    judge.restoreVerdicts(resumed.log.map((e) => e.decision === 'saved')); // the harvest estimate covers them
+    judgeJournal = JudgeJournal.resume(runDir, judge, (key) => resumed.fetchedKeys.has(uniqueKeyOf(key)));
+    // A run from before the judge's journal: the harvest estimate covers its pages by their verdicts.
+    if (!judgeJournal) judge.restoreVerdicts(resumed.log.map((e) => e.decision === 'saved'));
     const r = (frontier as Frontier).restore(resumed.frontier, (key, url) => resumed.fetchedKeys.has(key) || resumed.fetchedKeys.has(uniqueKeyOf(url)));
     progress.log(`Resuming run ${runId}: ${resumed.log.length} pages already fetched, ${r.queued} URLs queued (${r.requeued} in flight at the stop, queued again)`);
   }
-  await learnNegativeSeeds(config, judge, gate, robots, (l) => progress.log(l));
+  // The judge's state across --resume (a Redis crawl cannot be resumed); restored, it holds the negative pages.
+  const judgeRestored = judgeJournal !== undefined;
+  if (!shared) judgeJournal ??= new JudgeJournal(runDir, judge);
+  if (!judgeRestored) await learnNegativeSeeds(config, judge, gate, robots, (l) => progress.log(l));
   for (const url of seeds) {
     gate.allowOrigin(url); // seeds found by search: their exact origins, like given seeds
     const s = scorer.seedScore(url);
@@ -508,6 +515,7 @@ async function crawlLocked(
     crawlLog.close();
     scorerInputs.close();
     journal.close();
+    judgeJournal?.close();
     await redisFrontier?.close();
     await gateProxy.close();
     refusedLog.close();

@@ -18,11 +18,12 @@ import type { LinkInfo, PageAnalysis } from '../extract/types.js';
 import { urlTokens } from '../text/tokenize.js';
 import type { PageFields } from '../text/vector.js';
 import { type Relevance } from '../topic/model.js';
-import { MultiTopicModel } from '../topic/multi-topic.js';
-import { HarvestSample, type HarvestEstimate } from '../topic/harvest-sample.js';
-import { PageClassifier, type PageEvidence } from '../topic/page-classifier.js';
+import { MultiTopicModel, type MultiTopicState } from '../topic/multi-topic.js';
+import { HarvestSample, type HarvestEstimate, type SampledPageState } from '../topic/harvest-sample.js';
+import { PageClassifier, type PageClassifierState, type PageEvidence } from '../topic/page-classifier.js';
 import { loadThesaurus } from '../topic/semantic.js';
-import { TopicTermModel } from '../topic/term-model.js';
+import { TopicTermModel, type TopicTermModelState } from '../topic/term-model.js';
+import type { ReservoirState } from '../topic/sampling.js';
 import type { SparseVector } from '../text/vector.js';
 import { contentLength, neverRelevant, type NeverRelevant } from './never-relevant.js';
 
@@ -47,6 +48,25 @@ export type Verdict = Relevance & {
 
 export type JudgeMode = 'learned' | 'cosine';
 
+/**
+ * What the judge learns from, one record per call: a page by its TF (with what decided its kind),
+ * a page that can never be relevant, a user's negative page. Logged by `--resume`
+ * (src/crawl/judge-journal.ts); `key`: the URL the frontier handed out.
+ */
+export type JudgedPage =
+  | { kind: 'never'; key?: string }
+  | { kind: 'page'; key?: string; url?: string; tf: SparseVector; isSeed: boolean; publishTime?: string; listPage?: true }
+  | { kind: 'negative'; url?: string; tf: SparseVector; topicId?: string };
+
+/** The judge's learned state (IDF, seed sets, term models, classifiers, harvest sample). */
+export interface JudgeState {
+  mode: JudgeMode;
+  model: MultiTopicState;
+  terms: TopicTermModelState[];
+  classifiers: PageClassifierState[];
+  sample: ReservoirState<SampledPageState>;
+}
+
 export interface JudgeCall {
   /** Seed pages define the topic's seed set D (METHODS §1). */
   isSeed: boolean;
@@ -56,6 +76,8 @@ export interface JudgeCall {
   status?: number;
   /** Raw HTML, when at hand (login walls' password forms). */
   html?: string;
+  /** The URL the frontier handed out (what `--resume` knows a fetched page by). */
+  key?: string;
 }
 
 export class PageJudge {
@@ -66,6 +88,8 @@ export class PageJudge {
   readonly classifiers: Map<string, PageClassifier>;
   /** A uniform sample of the pages judged, judged again at the end for the harvest estimate. */
   private readonly sample: HarvestSample;
+  /** Called with each input before the judge learns from it (the `--resume` journal). */
+  onInput?: (input: JudgedPage) => void;
 
   private constructor(
     readonly model: MultiTopicModel,
@@ -111,26 +135,46 @@ export class PageJudge {
       html: call.html,
       linkTexts: analysis.links.map((l) => l.anchorText),
     });
-    const topic0 = this.model.topics[0].id;
     if (never) {
-      this.sample.addNegative();
-      this.classifiers.get(topic0)!.noteCertainNegative();
-      return { rel: 0, cosine: 0, simD: 0, topicId: topic0, relevant: false, neverRelevant: never, probability: 0 };
+      this.onInput?.({ kind: 'never', key: call.key });
+      return { ...this.learnNever(), neverRelevant: never };
     }
     const fields = PageJudge.fields(analysis, call.anchorText);
-    const publishTime = analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined;
-    let tf: SparseVector | undefined;
-    const verdict: Verdict = this.model.relevance(fields, { publishTime, onTermFrequencies: (x) => (tf = x) });
-    if (tf) for (const t of this.terms.values()) t.observe(tf);
+    const input: Extract<JudgedPage, { kind: 'page' }> = {
+      kind: 'page',
+      key: call.key,
+      url: fields.url,
+      tf: this.model.termFrequencies(fields),
+      isSeed: call.isSeed,
+      publishTime: analysis.publishTime?.iso,
+      // Headlines are not an article: the page is about whatever its links are about (issue #15:
+      // portal home pages whose only text is a copyright line were saved as relevant).
+      ...(contentLength(analysis.text) === 0 ? { listPage: true as const } : {}),
+    };
+    this.onInput?.(input);
+    return this.judgeTerms(input);
+  }
+
+  private learnNever(): Verdict {
+    const topic0 = this.model.topics[0].id;
+    this.sample.addNegative();
+    this.classifiers.get(topic0)!.noteCertainNegative();
+    return { rel: 0, cosine: 0, simD: 0, topicId: topic0, relevant: false, probability: 0 };
+  }
+
+  /** Everything the judge learns from a page, from what `judge()` read of it (also `--resume`'s replay). */
+  private judgeTerms(input: Extract<JudgedPage, { kind: 'page' }>): Verdict {
+    const { tf, url } = input;
+    const publishTime = input.publishTime ? new Date(input.publishTime) : undefined;
+    const verdict: Verdict = this.model.relevanceOfTerms(tf, url, { publishTime });
+    for (const t of this.terms.values()) t.observe(tf);
     const classifier = this.classifiers.get(verdict.topicId)!;
-    if (verdict.outOfWindow || !tf) {
+    if (verdict.outOfWindow) {
       this.sample.addNegative();
       classifier.noteCertainNegative();
       return { ...verdict, probability: 0 };
     }
-    // Headlines are not an article: the page is about whatever its links are about (issue #15:
-    // portal home pages whose only text is a copyright line were saved as relevant).
-    if (contentLength(analysis.text) === 0) {
+    if (input.listPage) {
       this.sample.addNegative();
       classifier.noteCertainNegative();
       return { ...verdict, relevant: false, listPage: true, listTopical: verdict.relevant, probability: 0 };
@@ -147,16 +191,16 @@ export class PageJudge {
     // classifier drifted to "nothing is relevant" and D never formed).
     const byRule = { ...verdict };
     if (this.mode === 'learned') verdict.relevant = verdict.probability >= 0.5;
-    this.sample.add(tf, fields.url, verdict.relevant);
-    if (call.isSeed) {
+    this.sample.add(tf, url, verdict.relevant);
+    if (input.isSeed) {
       // A seed joins D (METHODS §1) and the positive examples only when it is itself about the
       // topic: a portal home page given as an entry point would otherwise teach navigation pages.
       if (verdict.cosine >= topic.threshold) {
-        topic.addSeedDocument(fields);
+        topic.addSeedTerms(tf, url, false);
         terms.addExample(tf);
         classifier.addExample(ev, true);
       }
-    } else if (this.model.maybeGrowSeedSet(fields, byRule)) {
+    } else if (topic.maybeGrowSeedSetTerms(url, () => tf, byRule)) {
       terms.addExample(tf);
       classifier.addExample(ev, true);
     }
@@ -173,14 +217,45 @@ export class PageJudge {
    */
   addNegativeExample(analysis: PageAnalysis, topicId?: string): void {
     const fields = PageJudge.fields(analysis);
-    let tf: SparseVector | undefined;
-    const verdict = this.model.relevance(fields, { onTermFrequencies: (x) => (tf = x) });
-    if (!tf) return;
+    const input: JudgedPage = { kind: 'negative', url: fields.url, tf: this.model.termFrequencies(fields), topicId };
+    this.onInput?.(input);
+    this.learnNegative(input);
+  }
+
+  private learnNegative({ tf, url, topicId }: { tf: SparseVector; url?: string; topicId?: string }): void {
+    const verdict = this.model.relevanceOfTerms(tf, url);
     for (const t of this.terms.values()) t.observe(tf);
     const id = topicId ?? verdict.topicId;
     const terms = this.terms.get(id)!;
     terms.addNegativeExample(tf);
     this.classifiers.get(id)!.addExample(this.evidenceOf(verdict, tf, terms), false);
+  }
+
+  /** `--resume`: learn from a page as `judge()` did before the stop (src/crawl/judge-journal.ts). */
+  replay(input: JudgedPage): void {
+    if (input.kind === 'never') this.learnNever();
+    else if (input.kind === 'negative') this.learnNegative(input);
+    else this.judgeTerms(input);
+  }
+
+  /** Everything the judge has learned, as plain data (the snapshot `--resume` restores). */
+  state(): JudgeState {
+    return {
+      mode: this.mode,
+      model: this.model.state(),
+      terms: this.model.topics.map((t) => this.terms.get(t.id)!.state()),
+      classifiers: this.model.topics.map((t) => this.classifiers.get(t.id)!.state()),
+      sample: this.sample.state(),
+    };
+  }
+
+  restore(s: JudgeState): void {
+    this.model.restore(s.model);
+    this.model.topics.forEach((t, i) => {
+      this.terms.get(t.id)!.restore(s.terms[i]);
+      this.classifiers.get(t.id)!.restore(s.classifiers[i]);
+    });
+    this.sample.restore(s.sample);
   }
 
   /**

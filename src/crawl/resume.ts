@@ -7,6 +7,8 @@
  *   scorer-pages.jsonl    the scorer's input per fetched page; replayed through a fresh scorer,
  *                         it rebuilds the link graph, tunnel buffers, feedback runs, site table
  *                         and the RWB generator exactly (scoring is a pure function of it).
+ *   judge-*.json(l)       the page judge's snapshot + its inputs since (src/crawl/judge-journal.ts):
+ *                         IDF, seed sets, term models, classifiers, harvest sample, as they were.
  */
 import { join } from 'node:path';
 import { FrontierJournal, type FrontierSnapshot, type JournalOp } from '../frontier/journal.js';

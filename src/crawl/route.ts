@@ -43,7 +43,7 @@ export function routePage(analysis: PageAnalysis, request: { url: string; userDa
   const m = request.userData;
   // A redirect lands on another URL: mark it seen so it is not fetched again.
   if (analysis.url !== request.url) frontier.markSeen([uniqueKeyOf(analysis.url)]);
-  const verdict = judge.judge(analysis, { isSeed: m.depth === 0, anchorText: m.anchorText, status: request.status, html: request.html });
+  const verdict = judge.judge(analysis, { isSeed: m.depth === 0, anchorText: m.anchorText, status: request.status, html: request.html, key: request.url });
   const anchorOf = new Map<string, string>();
   const limited = deps.maxLinks !== undefined ? analysis.links.slice(0, deps.maxLinks) : analysis.links;
   const taken = deps.keepLink ? limited.filter(deps.keepLink) : limited;

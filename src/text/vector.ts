@@ -107,6 +107,13 @@ export class TermStatistics {
     return { documentCount: this.n, df: [...this.df] };
   }
 
+  /** Back to a snapshot in place (listeners stay: they rebuild what they mirror themselves). */
+  restore(data: { documentCount: number; df: [string, number][] }): void {
+    this.n = data.documentCount;
+    this.df = new Map(data.df);
+    this.version++;
+  }
+
   static fromJSON(data: { documentCount: number; df: [string, number][] }): TermStatistics {
     const s = new TermStatistics();
     s.n = data.documentCount;

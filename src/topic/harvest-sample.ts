@@ -16,7 +16,7 @@
  * error both judges share; it is the crawler's estimate, never the truth.
  */
 import type { SparseVector } from '../text/vector.js';
-import { Reservoir, SeededRandom } from './sampling.js';
+import { Reservoir, SeededRandom, type ReservoirState } from './sampling.js';
 
 export interface HarvestEstimate {
   /** Estimated share of relevant pages among those fetched. */
@@ -44,6 +44,9 @@ interface SampledPage {
   kept?: boolean;
 }
 
+/** A sampled page as plain data (the judge's snapshot, src/crawl/judge-journal.ts). */
+export type SampledPageState = Omit<SampledPage, 'tf'> & { tf?: [string, number][] };
+
 /** z for a two-sided 90% interval. */
 const Z90 = 1.6448536269514722;
 
@@ -61,9 +64,20 @@ export function wilsonInterval(x: number, n: number, z = Z90): { low: number; hi
 export class HarvestSample {
   private readonly pages: Reservoir<SampledPage>;
 
+
   /** `size`: pages held back (a uniform sample of all judged); default 500. */
   constructor(size = 500, randomSeed = 1) {
     this.pages = new Reservoir(size, new SeededRandom(randomSeed + 101));
+  }
+
+  /** Plain data for the judge's snapshot (`--resume`). */
+  state(): ReservoirState<SampledPageState> {
+    const r = this.pages.state();
+    return { ...r, items: r.items.map((p) => ({ ...p, tf: p.tf && [...p.tf] })) };
+  }
+
+  restore(s: ReservoirState<SampledPageState>): void {
+    this.pages.restore({ ...s, items: s.items.map((p) => ({ ...p, tf: p.tf && new Map(p.tf) })) });
   }
 
   /** Pages judged so far. */

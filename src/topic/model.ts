@@ -21,7 +21,7 @@ import {
   type SparseVector,
 } from '../text/vector.js';
 import { TopicError } from './errors.js';
-import { SeedSet } from './seeds.js';
+import { SeedSet, type SeedSetState } from './seeds.js';
 import { DEFAULT_ALPHA, semanticSimilarity, type Thesaurus, type WeightedTerm } from './semantic.js';
 import { TimeIntent } from './time.js';
 
@@ -120,12 +120,38 @@ export class Observer {
     private analyze: Analyzer,
   ) {}
   observe(fields: PageFields, tf = weightedTermFrequencies(fields, this.weights, this.analyze)): void {
-    if (fields.url) {
-      if (this.seen.has(fields.url)) return;
-      this.seen.add(fields.url);
+    this.observeTerms(tf, fields.url);
+  }
+
+  observeTerms(tf: SparseVector, url?: string): void {
+    if (url) {
+      if (this.seen.has(url)) return;
+      this.seen.add(url);
     }
     this.stats.addDocument(tf);
   }
+
+  /** Pages counted (by URL), for the judge's snapshot. */
+  get seenUrls(): string[] {
+    return [...this.seen];
+  }
+
+  restoreSeen(urls: string[]): void {
+    this.seen = new Set(urls);
+  }
+}
+
+/**
+ * One topic's learned state as plain data (the judge's snapshot, `--resume`): its seed set,
+ * which members are provisional, and the cached keyword vector and centre shape with the N they
+ * were built at (a resumed crawl rebuilds them when an uninterrupted one would, not sooner).
+ */
+export interface TopicModelState {
+  seeds: SeedSetState;
+  provisional: [string, number][];
+  givenSeeds: number;
+  keywordCache?: { builtAtN: number; v: [string, number][] };
+  shape?: { builtAtN: number; seeds: number; meanNorm: number; cosKM: number };
 }
 
 export class TopicModel implements RelevanceModel {
@@ -201,6 +227,27 @@ export class TopicModel implements RelevanceModel {
     return this.thesaurus !== undefined;
   }
 
+  state(): TopicModelState {
+    const k = this.keywordCache;
+    return {
+      seeds: this.seeds.state(),
+      provisional: [...this.provisional],
+      givenSeeds: this.givenSeeds,
+      keywordCache: k && { builtAtN: k.builtAtN, v: [...k.v] },
+      shape: this.shape && { ...this.shape },
+    };
+  }
+
+  /** Back to a saved state; the shared statistics must already be restored. */
+  restore(s: TopicModelState): void {
+    this.seeds.restore(s.seeds);
+    this.provisional.clear();
+    for (const [u, c] of s.provisional) this.provisional.set(u, c);
+    this.givenSeeds = s.givenSeeds;
+    this.keywordCache = s.keywordCache && { builtAtN: s.keywordCache.builtAtN, v: new Map(s.keywordCache.v) };
+    this.shape = s.shape && { ...s.shape };
+  }
+
   get seedCount(): number {
     return this.seeds.size;
   }
@@ -267,11 +314,15 @@ export class TopicModel implements RelevanceModel {
 
   /** @internal MultiTopicModel has already counted the page. */
   addSeed(fields: PageFields, observe: boolean): void {
-    const tf = weightedTermFrequencies(fields, this.o.positionWeights, this.analyze);
-    if (observe) this.observer.observe(fields, tf);
+    this.addSeedTerms(weightedTermFrequencies(fields, this.o.positionWeights, this.analyze), fields.url, observe);
+  }
+
+  /** A seed page by its position-weighted TF (the judge has it already; `--resume` replays it). */
+  addSeedTerms(tf: SparseVector, url: string | undefined, observe = true): void {
+    if (observe) this.observer.observeTerms(tf, url);
     if (this.seeds.size >= this.o.maxSeeds) return;
-    if (this.seeds.has(fields.url)) return;
-    this.seeds.add({ url: fields.url, tf });
+    if (this.seeds.has(url)) return;
+    this.seeds.add({ url, tf });
     this.givenSeeds++;
   }
 
@@ -315,8 +366,13 @@ export class TopicModel implements RelevanceModel {
    * that many pages have joined by simD.
    */
   maybeGrowSeedSet(fields: PageFields, verdict: Relevance): boolean {
+    return this.maybeGrowSeedSetTerms(fields.url, () => weightedTermFrequencies(fields, this.o.positionWeights, this.analyze), verdict);
+  }
+
+  /** The same for a page known by its URL and TF. */
+  maybeGrowSeedSetTerms(url: string | undefined, tf: () => SparseVector, verdict: Relevance): boolean {
+    const fields = { url };
     if (!verdict.relevant || this.seeds.size >= this.o.maxSeeds || this.seeds.has(fields.url)) return false;
-    const tf = () => weightedTermFrequencies(fields, this.o.positionWeights, this.analyze);
     if (verdict.simD > this.o.seedThreshold) {
       this.seeds.add({ url: fields.url, tf: tf() });
       return true;

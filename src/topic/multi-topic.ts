@@ -5,7 +5,7 @@ import { termAnalyzer, type Analyzer } from '../text/tokenize.js';
 import { applyIdf, cosine, DEFAULT_POSITION_WEIGHTS, textVector, TermStatistics, weightedTermFrequencies, type PageFields, type PositionWeights, type SparseVector } from '../text/vector.js';
 import type { TopicConfig } from '../config/schema.js';
 import { TopicError } from './errors.js';
-import { Observer, stopwordKeywords, TopicModel, type Relevance, type RelevanceCall, type RelevanceModel, type TopicModelOptions } from './model.js';
+import { Observer, stopwordKeywords, TopicModel, type Relevance, type RelevanceCall, type RelevanceModel, type TopicModelOptions, type TopicModelState } from './model.js';
 
 /**
  * Several topics in one crawl (seed 002): one shared IDF, one centre per topic. A page is
@@ -57,10 +57,20 @@ export class MultiTopicModel implements RelevanceModel {
     return { topicId: this.topics[best].id, centreCosine: scores[best], scores };
   }
 
+  /** A page's position-weighted TF, as every topic reads it. */
+  termFrequencies(fields: PageFields): SparseVector {
+    return weightedTermFrequencies(fields, this.weights, this.analyze);
+  }
+
   relevance(fields: PageFields, call: RelevanceCall = {}): Relevance {
-    const tf = weightedTermFrequencies(fields, this.weights, this.analyze);
-    if (call.observe ?? true) this.observer.observe(fields, tf);
+    const tf = this.termFrequencies(fields);
     call.onTermFrequencies?.(tf);
+    return this.relevanceOfTerms(tf, fields.url, call);
+  }
+
+  /** The same for a page known by its TF and URL (the judge has them; `--resume` replays them). */
+  relevanceOfTerms(tf: SparseVector, url: string | undefined, call: Omit<RelevanceCall, 'onTermFrequencies'> = {}): Relevance {
+    if (call.observe ?? true) this.observer.observeTerms(tf, url);
     const v = applyIdf(tf, this.stats);
     // One topic: nothing to classify (and no centre to compute).
     const { topicId, centreCosine } = this.topics.length === 1 ? { topicId: this.topics[0].id, centreCosine: undefined } : this.classify(v);
@@ -101,4 +111,23 @@ export class MultiTopicModel implements RelevanceModel {
   maybeGrowSeedSet(fields: PageFields, verdict: Relevance): boolean {
     return this.topic(verdict.topicId).maybeGrowSeedSet(fields, verdict);
   }
+
+  /** Everything learned (IDF statistics, pages counted, each topic's seed set) as plain data. */
+  state(): MultiTopicState {
+    return { stats: this.stats.toJSON(), seen: this.observer.seenUrls, topics: this.topics.map((t) => t.state()) };
+  }
+
+  /** Back to a saved state (`--resume`): statistics first, the seed sets follow them. */
+  restore(s: MultiTopicState): void {
+    if (s.topics.length !== this.topics.length) throw new TopicError(`the saved judge state has ${s.topics.length} topics, the crawl ${this.topics.length}`);
+    this.stats.restore(s.stats);
+    this.observer.restoreSeen(s.seen);
+    this.topics.forEach((t, i) => t.restore(s.topics[i]));
+  }
+}
+
+export interface MultiTopicState {
+  stats: ReturnType<TermStatistics['toJSON']>;
+  seen: string[];
+  topics: TopicModelState[];
 }

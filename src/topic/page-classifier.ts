@@ -35,7 +35,7 @@
  * dependency for less than two hundred lines of arithmetic.
  */
 import type { HarvestEstimate } from './harvest-sample.js';
-import { Reservoir, SeededRandom as Rng } from './sampling.js';
+import { Reservoir, SeededRandom as Rng, type ReservoirState } from './sampling.js';
 
 export type { HarvestEstimate } from './harvest-sample.js';
 
@@ -107,6 +107,16 @@ interface Fit {
   edges: number[][];
 }
 
+/** A classifier as plain data (the judge's snapshot, `--resume`): everything it learned, and when it refits. */
+export interface PageClassifierState {
+  given: Labelled[];
+  pages: ReservoirState<PageEvidence>;
+  certainNegatives: number;
+  fit?: Fit;
+  sinceFit: number;
+  dirty: boolean;
+}
+
 export class PageClassifier {
   private readonly o: Required<PageClassifierOptions>;
   private readonly rng: Rng;
@@ -123,6 +133,20 @@ export class PageClassifier {
     this.o = { maxPages: 3000, refitEvery: 10, randomSeed: 1, ...options };
     this.rng = new Rng(this.o.randomSeed);
     this.pages = new Reservoir(this.o.maxPages, this.rng);
+  }
+
+  state(): PageClassifierState {
+    return { given: [...this.given], pages: this.pages.state(), certainNegatives: this.certainNegatives, fit: this.current, sinceFit: this.sinceFit, dirty: this.dirty };
+  }
+
+  restore(s: PageClassifierState): void {
+    this.given.length = 0;
+    this.given.push(...s.given);
+    this.pages.restore(s.pages);
+    this.certainNegatives = s.certainNegatives;
+    this.current = s.fit;
+    this.sinceFit = s.sinceFit;
+    this.dirty = s.dirty;
   }
 
   /** The keyword rule the model starts from (and says alone before it has seen pages). */

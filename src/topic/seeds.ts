@@ -36,6 +36,14 @@ export interface SeedEntry {
   tf: SparseVector;
 }
 
+/** A seed set as plain data: its pages (raw TF) and the IDF-following norm sums as they stand. */
+export interface SeedSetState {
+  entries: { url?: string; tf: [string, number][] }[];
+  s1: number[];
+  s2: number[];
+  version: number;
+}
+
 export class SeedSet {
   private readonly entries: SeedEntry[] = [];
   private readonly postings = new Map<string, TermEntry>();
@@ -58,6 +66,27 @@ export class SeedSet {
 
   has(url: string | undefined): boolean {
     return url !== undefined && this.entries.some((e) => e.url === url);
+  }
+
+  /**
+   * The sums S1, S2 are kept as they stand: they were updated term by term as the IDF moved, and
+   * summing them afresh would round differently (a resumed crawl's simD must be the same number).
+   */
+  state(): SeedSetState {
+    return { entries: this.entries.map((e) => ({ url: e.url, tf: [...e.tf] })), s1: [...this.s1], s2: [...this.s2], version: this.version };
+  }
+
+  /** Back to a saved state; `stats` must already hold the statistics saved with it. */
+  restore(s: SeedSetState): void {
+    this.entries.length = 0;
+    this.postings.clear();
+    this.s0 = [];
+    this.s1 = [];
+    this.s2 = [];
+    for (const e of s.entries) this.add({ url: e.url, tf: new Map(e.tf) });
+    this.s1 = [...s.s1];
+    this.s2 = [...s.s2];
+    this.version = s.version;
   }
 
   /** Add a seed page by its position-weighted TF (not IDF-weighted: the IDF is applied live). */

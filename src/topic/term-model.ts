@@ -29,10 +29,39 @@ class TermCounts {
   }
 }
 
+/** Counts as plain data: [term, count] pairs and the total mass (kept, not re-summed: exact). */
+export interface TermCountsState {
+  counts: [string, number][];
+  mass: number;
+}
+
+const countsState = (c: TermCounts): TermCountsState => ({ counts: [...c.counts], mass: c.mass });
+function restoreCounts(c: TermCounts, s: TermCountsState): void {
+  c.counts.clear();
+  for (const [t, n] of s.counts) c.counts.set(t, n);
+  c.mass = s.mass;
+}
+
+export interface TopicTermModelState {
+  topic: TermCountsState;
+  negative: TermCountsState;
+  background: TermCountsState;
+}
+
 export class TopicTermModel {
   private readonly topic = new TermCounts();
   private readonly negative = new TermCounts();
   private readonly background = new TermCounts();
+
+  state(): TopicTermModelState {
+    return { topic: countsState(this.topic), negative: countsState(this.negative), background: countsState(this.background) };
+  }
+
+  restore(s: TopicTermModelState): void {
+    restoreCounts(this.topic, s.topic);
+    restoreCounts(this.negative, s.negative);
+    restoreCounts(this.background, s.background);
+  }
 
   /**
    * @param keywordTf the keyword terms with weights; each counts as `keywordMass` tokens of the

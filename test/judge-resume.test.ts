@@ -1,0 +1,86 @@
+/**
+ * The page judge's state across `--resume`, end to end on the local test web (issue #15): the
+ * CLI crawls in a child process, is killed with SIGKILL mid-crawl and resumed; every page both
+ * crawls fetched has the same relevance and verdict as in the same crawl run without the kill.
+ * (Before the judge's journal the resumed judge started from an empty IDF and seed set, and the
+ * pages after the stop were judged otherwise.) One fetch at a time over plain HTTP, so both
+ * crawls fetch the same pages in the same order.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JUDGE_FILES } from '../src/crawl/judge-journal.js';
+import { CrawlLog } from '../src/store/crawl-log.js';
+import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
+import { killGroupWhen } from './helpers/kill.js';
+
+const root = join(import.meta.dirname, '..');
+const BUDGET = 40;
+let web: TestWeb;
+let dir: string;
+
+function cli(args: string[]): ChildProcess {
+  return spawn(process.execPath, ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, join(root, 'src/cli/main.ts'), ...args], { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function exited(p: ChildProcess): Promise<{ code: number | null; out: string }> {
+  let out = '';
+  p.stdout!.on('data', (d) => (out += d));
+  p.stderr!.on('data', (d) => (out += d));
+  return new Promise((r) => p.on('exit', (code) => r({ code, out })));
+}
+
+const runDir = (storage: string) => {
+  const runs = join(dir, storage, 'runs');
+  const ids = existsSync(runs) ? readdirSync(runs) : [];
+  return ids.length ? join(runs, ids[0]) : undefined;
+};
+const logLines = (storage: string) => {
+  const d = runDir(storage);
+  const p = d && join(d, 'crawl-log.jsonl');
+  return p && existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean).length : 0;
+};
+
+beforeAll(async () => {
+  web = await startTestWeb({ latencyMs: 60 });
+  dir = mkdtempSync(join(tmpdir(), 'judge-resume-'));
+  writeFileSync(
+    join(dir, 'crawl.json'),
+    JSON.stringify({ topics: [{ keywords: web.demo.keywords, seeds: web.demo.seeds }], allowPrivate: web.sites.map((s) => s.origin), maxPages: BUDGET, maxConcurrency: 1, fetcher: 'http' }),
+  );
+});
+afterAll(async () => {
+  await web?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the page judge across --resume (test web, kill -9)', () => {
+  it('judges every page after the stop as the uninterrupted crawl does', async () => {
+    const whole = await exited(cli(['--config', 'crawl.json', '--storage', 'whole']));
+    expect(whole.code, whole.out).toBe(0);
+
+    const first = cli(['--config', 'crawl.json', '--storage', 'stopped']);
+    const firstDone = exited(first);
+    await killGroupWhen(first, () => logLines('stopped') >= BUDGET / 3, 'the first crawl');
+    expect((await firstDone).code).toBeNull();
+    const before = logLines('stopped');
+    expect(before).toBeLessThan(BUDGET);
+    expect(existsSync(join(runDir('stopped')!, JUDGE_FILES.inputs))).toBe(true);
+    const second = await exited(cli(['--resume', '--storage', 'stopped']));
+    expect(second.code, second.out).toBe(0);
+
+    const a = CrawlLog.read(join(runDir('whole')!, 'crawl-log.jsonl'));
+    const b = CrawlLog.read(join(runDir('stopped')!, 'crawl-log.jsonl'));
+    expect(b.length).toBe(BUDGET);
+    // The same crawl: the same pages in the same order (the frontier and scorer resume exactly).
+    expect(b.map((e) => e.url)).toEqual(a.map((e) => e.url));
+    const judged = (e: (typeof a)[number]) => ({ url: e.url, relevance: e.relevance, relevant: e.relevant, decision: e.decision });
+    const after = b.slice(before).filter((e) => e.relevance !== undefined);
+    expect(after.length).toBeGreaterThan(10);
+    expect(after.some((e) => e.relevant)).toBe(true);
+    expect(b.map(judged)).toEqual(a.map(judged));
+  }, 300_000);
+});
