@@ -3,33 +3,21 @@
  * killed with SIGKILL mid-crawl (browser included), and `--resume` finishes the run. From the
  * crawl log: no URL fetched twice, and together exactly the budget, as an uninterrupted crawl.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueKeyOf } from '../src/frontier/frontier.js';
 import { CrawlLog } from '../src/store/crawl-log.js';
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
+import { cliChild, exited } from './helpers/cli-child.js';
 import { killGroupWhen } from './helpers/kill.js';
 
-const root = join(import.meta.dirname, '..');
 const BUDGET = 24;
 let web: TestWeb;
 let dir: string;
 
-function cli(args: string[]): ChildProcess {
-  // detached: its own process group, so the kill reaches Chromium too (as kill -9 of a tree would).
-  return spawn(process.execPath, ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, join(root, 'src/cli/main.ts'), ...args], { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-function exited(p: ChildProcess): Promise<{ code: number | null; out: string }> {
-  let out = '';
-  p.stdout!.on('data', (d) => (out += d));
-  p.stderr!.on('data', (d) => (out += d));
-  return new Promise((r) => p.on('exit', (code) => r({ code, out })));
-}
+const cli = (args: string[]) => cliChild(dir, args);
 
 const logPath = () => {
   const runs = join(dir, 'storage', 'runs');

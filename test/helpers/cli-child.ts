@@ -1,0 +1,18 @@
+/** Test helper: the CLI in a detached child process (its own process group, so a kill reaches Chromium too). */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = join(import.meta.dirname, '..', '..');
+
+export function cliChild(cwd: string, args: string[]): ChildProcess {
+  return spawn(process.execPath, ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, join(root, 'src/cli/main.ts'), ...args], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Its exit code (null: killed by a signal) and everything it wrote. */
+export function exited(p: ChildProcess): Promise<{ code: number | null; out: string }> {
+  let out = '';
+  p.stdout!.on('data', (d) => (out += d));
+  p.stderr!.on('data', (d) => (out += d));
+  return new Promise((r) => p.on('exit', (code) => r({ code, out })));
+}
