@@ -20,6 +20,7 @@ import type { Page, Route } from 'playwright';
 import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
 import { analyzePage, type AnalysisLimits } from '../extract/page.js';
 import type { PageAnalysis } from '../extract/types.js';
+import { KeptPages } from './adaptive-render.js';
 import { createBrowserFetcher, type BrowserFetcherOptions, type RenderedPage } from './crawler.js';
 import type { FetchGate } from './gate.js';
 import { UA_TOKEN } from './gate-proxy.js';
@@ -230,6 +231,9 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
   const onBrowserPage = async (rendered: RenderedPage) => {
     const p = pending.get(rendered.request.uniqueKey);
     pending.delete(rendered.request.uniqueKey);
+    await analyseRendering(rendered, p);
+  };
+  const analyseRendering = async (rendered: RenderedPage, p: { doc: FetchedDocument; decision: Decision } | undefined) => {
     if (!p || rendered.html === undefined) {
       await opts.onPage({ ...rendered, fetchedWith: 'browser', fetchWhy: p?.decision.why ?? 'browser' });
       return;
@@ -276,6 +280,29 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     return ctx.page.goto(p.doc.url, gotoOptions);
   };
 
+  // Renders on kept tabs (./adaptive-render.ts), unless a plugin needs a page of its own per
+  // request (traces: one browser context per page); then Crawlee's per-request step below.
+  const kept = opts.isolatePages || opts.pageClosing
+    ? undefined
+    : new KeptPages({
+        newPage: async () => (await inner.browserPool.newPage()) as Page,
+        navigationTimeoutMs: opts.navigationTimeoutSecs * 1000,
+        settleTimeoutMs: opts.settleTimeoutMs ?? 3000,
+        blockResources: opts.blockResources,
+        preNavigation: opts.preNavigation,
+        postNavigation: opts.postNavigation,
+      });
+  if (kept) {
+    const run = inner.run.bind(inner);
+    inner.run = async (...args: Parameters<typeof run>) => {
+      try {
+        return await run(...args);
+      } finally {
+        await kept.close();
+      }
+    };
+  }
+
   // Crawlee's own per-request step (open a page, navigate, run the handler), kept for rendering.
   const renderInBrowser = (inner as unknown as { _runRequestHandler(ctx: PlaywrightCrawlingContext): Promise<void> })._runRequestHandler.bind(inner);
   (inner as unknown as { _runRequestHandler(ctx: PlaywrightCrawlingContext): Promise<void> })._runRequestHandler = async (ctx) => {
@@ -303,6 +330,7 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
       if (guard) decision = { mode: 'browser', pattern: decision.pattern, why: `text guard: ${guard}` };
     }
     if (decision.mode === 'browser') {
+      if (kept) return kept.render(request, doc, (r) => analyseRendering({ ...r, request, fetchedAt: new Date() }, { doc, decision }));
       pending.set(request.uniqueKey, { doc, decision });
       return renderInBrowser(ctx);
     }

@@ -17,16 +17,23 @@ const NO_DIALOGS = `(() => {
   w.open = () => null;
 })();`;
 
-export async function guardPage(page: Page): Promise<void> {
+/** Dialogs, windows and downloads answered for every document the page will hold (set once per page). */
+export async function guardDialogs(page: Page): Promise<void> {
   await page.addInitScript(NO_DIALOGS);
   // Whatever still gets through (beforeunload, a popup from a plugin) is dismissed or closed.
   page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
   page.on('popup', (p) => void p.close().catch(() => undefined));
   page.on('download', (d) => void d.cancel().catch(() => undefined));
+}
+
+/** 204 No Content: the browser stays on the page it has (an abort would show an error page instead). */
+export const STAY_ON_PAGE = { status: 204 } as const;
+
+export async function guardPage(page: Page): Promise<void> {
+  await guardDialogs(page);
   let mainNavigations = 0;
   await page.route('**/*', (route, request) => {
-    // 204 No Content: the browser stays on the page it has (an abort would show an error page instead).
-    if (request.isNavigationRequest() && request.frame() === page.mainFrame() && mainNavigations++ > 0) return route.fulfill({ status: 204 });
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame() && mainNavigations++ > 0) return route.fulfill(STAY_ON_PAGE);
     return route.fallback();
   });
 }

@@ -1,0 +1,110 @@
+/**
+ * The adaptive fetcher's renders on kept tabs (src/fetch/adaptive-render.ts), in real Chromium
+ * against a loopback server that logs every request: one tab renders document after document
+ * from the fetched bytes (the document itself is never requested again), each rendering sees its
+ * own XHR comments only, stylesheets/images/fonts never leave the browser, a `location` loop
+ * makes no request and leaves the document in place, dialogs do not block, and a tab whose
+ * render failed is replaced.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeptPages, type FetchedBytes, type KeptRendering } from '../src/fetch/adaptive-render.js';
+import { browserLaunchOptions } from '../src/fetch/browser.js';
+import type { Request } from 'crawlee';
+
+let server: Server;
+let origin: string;
+let browser: Browser;
+const requested: string[] = [];
+
+const article = (id: string) => `<!DOCTYPE html><html><head><title>文章${id}</title><link rel="stylesheet" href="/main.css">
+<style>@font-face{font-family:x;src:url(/font.woff2)}body{font-family:x}</style></head>
+<body><div id="a">正在加载...</div><img src="/pic.jpg"><div id="c"></div>
+<script>document.getElementById('a').textContent='正文${id}：'+'地震'.repeat(20);
+fetch('/api/comments?aid=${id}').then(function(r){return r.json();}).then(function(d){document.getElementById('c').textContent=d.comments.join(' ');});
+alert('hello');</script></body></html>`;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    requested.push(req.url ?? '');
+    const aid = /aid=(\w+)/.exec(req.url ?? '')?.[1];
+    if (req.url?.startsWith('/api/comments')) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ comments: [`评论${aid}`] }));
+    else if (req.url === '/main.css') res.writeHead(200, { 'content-type': 'text/css' }).end('body{color:red}');
+    else res.writeHead(200, { 'content-type': 'text/html' }).end('<p>from the network</p>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await chromium.launch((await browserLaunchOptions()).launchOptions);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((r) => server?.close(() => r()));
+});
+
+const doc = (path: string, html: string): FetchedBytes => ({ url: `${origin}${path}`, status: 200, contentType: 'text/html; charset=utf-8', headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(html) });
+const request = (url: string) => ({ url, uniqueKey: url }) as unknown as Request;
+
+describe('KeptPages', () => {
+  it('renders document after document on one tab, from the fetched bytes, loading nothing analysis does not read', async () => {
+    const opened: Page[] = [];
+    const kept = new KeptPages({ newPage: async () => opened[opened.push(await browser.newPage()) - 1], navigationTimeoutMs: 30_000, settleTimeoutMs: 3000 });
+    const seen: KeptRendering[] = [];
+    try {
+      for (const id of ['a1', 'a2', 'a3']) {
+        const url = `${origin}/news/${id}.shtml`;
+        await kept.render(request(url), doc(`/news/${id}.shtml`, article(id)), async (r) => void seen.push({ ...r }));
+      }
+    } finally {
+      await kept.close();
+    }
+    expect(opened).toHaveLength(1);
+    expect(seen.map((r) => r.status)).toEqual([200, 200, 200]);
+    for (const [i, id] of ['a1', 'a2', 'a3'].entries()) {
+      expect(seen[i].url).toBe(`${origin}/news/${id}.shtml`);
+      // Script-built text and the XHR comment of this document, and no other document's.
+      expect(seen[i].html).toContain(`正文${id}：`);
+      expect(seen[i].html).toContain(`评论${id}`);
+      expect(seen[i].xhrJson).toEqual([{ url: `${origin}/api/comments?aid=${id}`, json: { comments: [`评论${id}`] } }]);
+      expect(seen[i].openRequests).toBe(0);
+    }
+    // The documents came from the bytes; style sheets, fonts and images never left the browser.
+    expect(requested.filter((u) => u.startsWith('/news/'))).toEqual([]);
+    expect(requested.filter((u) => /css|woff|jpg/.test(u))).toEqual([]);
+    expect(requested.filter((u) => u.startsWith('/api/comments'))).toHaveLength(3);
+    expect(opened[0].isClosed()).toBe(true);
+  });
+
+  it('keeps the document when its script navigates the tab away in a loop, with no request made', async () => {
+    const kept = new KeptPages({ newPage: () => browser.newPage(), navigationTimeoutMs: 30_000, settleTimeoutMs: 3000 });
+    const before = requested.length;
+    let html = '';
+    try {
+      const loop = `<!DOCTYPE html><html><body><p>原文在此</p><script>var n=0;(function go(){if(n++<50){location.href='/elsewhere/'+n;setTimeout(go,5);}})();</script></body></html>`;
+      await kept.render(request(`${origin}/loop.html`), doc('/loop.html', loop), async (r) => void (html = r.html ?? ''));
+    } finally {
+      await kept.close();
+    }
+    expect(html).toContain('原文在此');
+    expect(requested.slice(before).filter((u) => u.startsWith('/elsewhere/'))).toEqual([]);
+  });
+
+  it('replaces a tab whose render failed, and passes the failure on', async () => {
+    const opened: Page[] = [];
+    const kept = new KeptPages({ newPage: async () => opened[opened.push(await browser.newPage()) - 1], navigationTimeoutMs: 30_000, settleTimeoutMs: 3000 });
+    try {
+      await expect(kept.render(request(`${origin}/x1.html`), doc('/x1.html', article('x1')), async () => {
+        throw new Error('analysis failed');
+      })).rejects.toThrow('analysis failed');
+      let text = '';
+      await kept.render(request(`${origin}/x2.html`), doc('/x2.html', article('x2')), async (r) => void (text = r.html ?? ''));
+      expect(text).toContain('正文x2：');
+    } finally {
+      await kept.close();
+    }
+    expect(opened).toHaveLength(2);
+    expect(opened[0].isClosed()).toBe(true);
+  });
+});
