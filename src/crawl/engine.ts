@@ -33,6 +33,7 @@ import { RobotsCache } from '../frontier/robots.js';
 import { findRunToResume, loadResumeState, reviveScorerInput, ScorerInputLog, type ResumeState } from './resume.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { JsonLinesWriter } from '../store/jsonl.js';
+import { OrderedWriteBehind } from '../store/write-behind.js';
 import { RunState } from '../store/run-state.js';
 import { CountTally, type RunCounts } from '../report/counts.js';
 import { datasetName, RunDir } from '../store/run-dir.js';
@@ -240,6 +241,28 @@ async function crawlLocked(
     for (const p of plugins) p.onRecord?.(entry, ctx);
     progress.update(progressStats());
   };
+  // Every crawl-log line goes through the dataset's write queue, so lines keep the pages' order.
+  const store = new OrderedWriteBehind<RelevantPage>(
+    (items) => dataset.pushData(items),
+    (e) => progress.log(`crawl log: ${e.message.split('\n')[0]}`),
+  );
+  // A page's frontier finish waits for its line (request-manager `finishAfter`). A Redis crawl's
+  // shared lease ends with the finish, so there the slot waits for the line instead.
+  const linesWriting = new Map<string, Promise<void>>();
+  if (!redisFrontier) {
+    frontier.requestManager.finishAfter = (key) => {
+      const line = linesWriting.get(key);
+      linesWriting.delete(key);
+      return line;
+    };
+  }
+  const writeBehind = async (key: string, item: RelevantPage | undefined, after: (error?: Error) => void): Promise<Promise<void>> => {
+    const { stored } = await store.add(item, after);
+    if (redisFrontier) await stored;
+    else linesWriting.set(key, stored);
+    return stored;
+  };
+  const logLine = async (key: string, entry: CrawlLogEntry) => void (await writeBehind(key, undefined, () => record(entry)));
   const progressStats = (): ProgressStats => ({
     ...Object.assign({}, ...plugins.map((p) => p.progress?.() ?? {})),
     ...counts(),
@@ -270,7 +293,7 @@ async function crawlLocked(
       ...(page.fetchedWith ? { fetchedWith: page.fetchedWith, fetchWhy: page.fetchWhy } : {}),
     };
     if (page.html === undefined) {
-      record({ ...base, decision: 'not-html', reason: page.contentType });
+      await logLine(page.request.uniqueKey, { ...base, decision: 'not-html', reason: page.contentType });
       return;
     }
     let t = performance.now();
@@ -291,7 +314,7 @@ async function crawlLocked(
         analysis = analyzePage({ html: flattenHtml(page.html), url: page.url, fetchedAt: page.fetchedAt }, { limits: analysisLimits });
         base.reason = 'nested too deep: analysed flattened';
       } catch (e2) {
-        record({ ...base, decision: 'failed', reason: `no document: ${(e2 as Error).message.split('\n')[0].slice(0, 200)}` });
+        await logLine(page.request.uniqueKey, { ...base, decision: 'failed', reason: `no document: ${(e2 as Error).message.split('\n')[0].slice(0, 200)}` });
         return;
       }
     }
@@ -299,7 +322,7 @@ async function crawlLocked(
     // What a huge page's analysis left unread, and why (src/extract/limits.ts).
     if (analysis.bounded) base.reason = [base.reason, ...analysis.bounded].filter(Boolean).join('; ');
     if (!analysis.title && !analysis.text && analysis.links.length === 0 && analysis.headings.length === 0 && page.html.trim()) {
-      record({ ...base, decision: 'failed', reason: 'no document: the HTML parses to an empty page' });
+      await logLine(page.request.uniqueKey, { ...base, decision: 'failed', reason: 'no document: the HTML parses to an empty page' });
       return;
     }
     // Other workers' pages first (a Redis crawl with shareScorer): this page's links are scored
@@ -338,7 +361,6 @@ async function crawlLocked(
           fetchedAt: page.fetchedAt.toISOString(),
         }
       : undefined;
-    if (saved) await dataset.pushData(saved);
     const entry: CrawlLogEntry = {
       ...base,
       relevance: verdict.rel,
@@ -351,7 +373,8 @@ async function crawlLocked(
       reason: [base.reason, verdict.neverRelevant?.detail].filter(Boolean).join('; ') || undefined,
     };
     for (const p of plugins) p.annotate?.(entry, page);
-    record(entry);
+    // The dataset item, then its crawl-log line, written behind the slot (src/store/write-behind.ts).
+    const stored = await writeBehind(page.request.uniqueKey, saved, (error) => record(error ? { ...entry, decision: 'failed', reason: `dataset write failed: ${error.message.split('\n')[0].slice(0, 200)}` } : entry));
     lap('storeMs');
     for (const p of plugins) {
       try {
@@ -363,6 +386,7 @@ async function crawlLocked(
     }
     if (saved && options.onRelevantPage) {
       try {
+        await stored; // "as it is saved": its item is on disk
         await options.onRelevantPage(saved);
       } catch (e) {
         progress.log(`onRelevantPage: ${page.request.url}: ${(e as Error).message.split('\n')[0]}`);
@@ -379,7 +403,7 @@ async function crawlLocked(
     const notHtml = /Download is starting/i.test(error.message) || skippedType !== null;
     // Crawlee's HTTP errors read "500 - Internal Server Error: …": keep the status.
     const httpStatus = /^(\d{3}) - /.exec(error.message);
-    record({
+    await logLine(request.uniqueKey, {
       time: new Date().toISOString(),
       url: request.url,
       status: httpStatus ? Number(httpStatus[1]) : 0,
@@ -512,6 +536,8 @@ async function crawlLocked(
     if (memoryTimer) clearInterval(memoryTimer);
     process.off('SIGINT', onSigint);
     options.signal?.removeEventListener('abort', onAbort);
+    await store.drain();
+    await frontier.requestManager.settled().catch((e: Error) => progress.log(`frontier journal: ${e.message.split('\n')[0]}`));
     crawlLog.close();
     scorerInputs.close();
     journal.close();

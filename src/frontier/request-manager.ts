@@ -39,6 +39,15 @@ export class FrontierRequestManager implements IRequestManager {
   /** Requests Crawlee gave back for a retry: handed out again as the same object. */
   private readonly reclaimed = new Map<string, Request>();
   private handled = 0;
+  /**
+   * Set by the engine when crawl-log lines are written behind the fetch slot
+   * (src/store/write-behind.ts): what a page's finish waits for (its line on disk). Finished in
+   * the journal but missing from the log, a page would be lost to `--resume` after a crash; so it
+   * stays in flight until its line is written, and a crash before that fetches it again.
+   */
+  finishAfter?: (uniqueKey: string) => Promise<void> | undefined;
+  private readonly finishing = new Set<Promise<void>>();
+  private finishError?: Error;
 
   constructor(private readonly frontier: HandOutSource) {}
 
@@ -73,8 +82,22 @@ export class FrontierRequestManager implements IRequestManager {
   async markRequestHandled(request: Request): Promise<RequestQueueOperationInfo | null> {
     if (!this.inProgress.delete(request.uniqueKey)) return null;
     this.handled++;
-    await this.frontier.finish(request.uniqueKey, request.url);
+    const logged = this.finishAfter?.(request.uniqueKey);
+    if (!logged) await this.frontier.finish(request.uniqueKey, request.url);
+    else {
+      const finished: Promise<void> = logged
+        .then(() => this.frontier.finish(request.uniqueKey, request.url))
+        .catch((e) => void (this.finishError ??= e as Error))
+        .finally(() => this.finishing.delete(finished));
+      this.finishing.add(finished);
+    }
     return info(request.uniqueKey);
+  }
+
+  /** Wait for the finishes still waiting on their log line (the crawl's end); throws the first that failed. */
+  async settled(): Promise<void> {
+    while (this.finishing.size) await Promise.all([...this.finishing]);
+    if (this.finishError) throw this.finishError;
   }
 
   async reclaimRequest(request: Request): Promise<RequestQueueOperationInfo | null> {
