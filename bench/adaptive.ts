@@ -37,6 +37,8 @@ export interface AdaptiveRun {
   /** Pages rendered because their pattern needs the browser (its HTTP analysis differed), of all pages: the part no sampling can save. */
   neededShare?: number;
   harvest: number;
+  /** 1-minute load average of the machine when the run started (it is shared). */
+  loadAverage?: number;
 }
 
 export interface AdaptiveBench {
@@ -191,6 +193,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
     for (let rep = 0; rep < opts.reps; rep++) {
       const order = ADAPTIVE_CRAWLERS.map((_, i) => ADAPTIVE_CRAWLERS[(i + rep) % ADAPTIVE_CRAWLERS.length]);
       for (const who of order) {
+        const loadAverage = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
         const { value: r, cpuMs, peakRssMb } = await measured(run[who]);
         const row: AdaptiveRun = {
           crawler: who,
@@ -203,9 +206,10 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
           renderedShare: r.renderedShare,
           neededShare: r.neededShare,
           harvest: r.harvest,
+          loadAverage,
         };
         out.runs.push(row);
-        opts.say(`  adaptive bench ${who}: ${row.pages} pages, ${row.pagesPerSecond.toFixed(2)} pages/s, ${row.cpuMsPerPage.toFixed(0)} ms CPU/page, peak RSS ${row.peakRssMb.toFixed(0)} MB, rendered ${(row.renderedShare * 100).toFixed(0)}%${row.neededShare !== undefined ? ` (needed ${(row.neededShare * 100).toFixed(0)}%)` : ''}, harvest ${(row.harvest * 100).toFixed(1)}%`);
+        opts.say(`  adaptive bench ${who}: ${row.pages} pages, ${row.pagesPerSecond.toFixed(2)} pages/s, ${row.cpuMsPerPage.toFixed(0)} ms CPU/page, peak RSS ${row.peakRssMb.toFixed(0)} MB, rendered ${(row.renderedShare * 100).toFixed(0)}%${row.neededShare !== undefined ? ` (needed ${(row.neededShare * 100).toFixed(0)}%)` : ''}, harvest ${(row.harvest * 100).toFixed(1)}%, load ${loadAverage.toFixed(1)}`);
       }
     }
     // The same pages both ways: what adaptive read over HTTP vs a browser rendering now.
@@ -260,6 +264,16 @@ export function adaptiveMd(b: AdaptiveBench): string {
     '',
     `adaptive / browser throughput: ${(pps('ours (adaptive)') / Math.max(1e-9, pps('ours (browser)'))).toFixed(2)}×.`,
   ];
+  // Per rep: the two crawls of one rep ran back to back, so their ratio is the side-by-side one.
+  const reps = [...new Set(b.runs.map((r) => r.rep))].flatMap((rep) => {
+    const a = b.runs.find((r) => r.rep === rep && r.crawler === 'ours (adaptive)');
+    const w = b.runs.find((r) => r.rep === rep && r.crawler === 'ours (browser)');
+    if (!a || !w) return [];
+    const load = [a.loadAverage, w.loadAverage].filter((x): x is number => x !== undefined);
+    const needed = a.neededShare !== undefined ? `, needed ${(a.neededShare * 100).toFixed(0)}%` : '';
+    return [`rep ${rep + 1}: ${(a.pagesPerSecond / Math.max(1e-9, w.pagesPerSecond)).toFixed(2)}× (${a.pagesPerSecond.toFixed(2)} vs ${w.pagesPerSecond.toFixed(2)} pages/s${needed}, harvest ${(a.harvest * 100).toFixed(1)} vs ${(w.harvest * 100).toFixed(1)}%${load.length ? `, load ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}` : ''})`];
+  });
+  if (reps.length) lines.push(`Per rep: ${reps.join('; ')}.`);
   const needed = b.runs.filter((r) => r.neededShare !== undefined).map((r) => r.neededShare!);
   if (needed.length) {
     const share = needed.reduce((a, x) => a + x, 0) / needed.length;
