@@ -92,11 +92,13 @@ describe('OrderedWriteBehind', () => {
 });
 
 describe('FrontierRequestManager.finishAfter', () => {
-  it('keeps a handled page in flight until its crawl-log line is written, and settled() waits for it', async () => {
+  it('keeps a handled page in flight until its crawl-log line is written (its host free at once), and settled() waits for it', async () => {
     const finished: string[] = [];
+    const hostsEnded: string[] = [];
     const source = {
       next: async () => ({ url: 'http://127.0.0.1:1/a', uniqueKey: 'a', depth: 0, score: 1, queuedAt: 0 }),
-      finish: (k: string) => void finished.push(k),
+      finish: (k: string, _url: string, ended?: boolean) => void finished.push(`${k}${ended ? ' (host ended before)' : ''}`),
+      requestEnded: (url: string) => void hostsEnded.push(url),
     } as unknown as ConstructorParameters<typeof FrontierRequestManager>[0];
     const rm = new FrontierRequestManager(source);
     let lineWritten!: () => void;
@@ -107,8 +109,9 @@ describe('FrontierRequestManager.finishAfter', () => {
     const settled = rm.settled();
     await new Promise((r) => setImmediate(r));
     expect(finished).toEqual([]); // Crawlee heard "handled"; the frontier's journal did not
+    expect(hostsEnded).toEqual(['http://127.0.0.1:1/a']); // but the host's slot is free for the next page
     lineWritten();
     await settled;
-    expect(finished).toEqual(['a']);
+    expect(finished).toEqual(['a (host ended before)']);
   });
 });

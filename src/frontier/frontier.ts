@@ -254,8 +254,9 @@ export class Frontier implements CrawlFrontier {
   }
 
   /** A handed-out URL is done (fetched or failed for good). */
-  finish(uniqueKey: string, url: string): void {
-    this.politeness.ended(hostOf(url));
+  /** `ended`: the host's request was already counted as ended (`requestEnded`, at the fetch's end). */
+  finish(uniqueKey: string, url: string, ended = false): void {
+    if (!ended) this.politeness.ended(hostOf(url));
     this.do({ o: 'f', k: uniqueKey });
     this.flush();
     this.maybeSnapshot();

@@ -21,7 +21,7 @@ import { crawlUserData, type CrawlUserData } from './user-data.js';
 export interface HandOutSource {
   next(): Promise<QueuedUrl | null>;
   /** May return a promise (a shared back end, ./redis.ts): awaited before Crawlee hears the request is done. */
-  finish(uniqueKey: string, url: string): void | Promise<void>;
+  finish(uniqueKey: string, url: string, ended?: boolean): void | Promise<void>;
   offer(item: Omit<QueuedUrl, 'uniqueKey' | 'queuedAt'> & { uniqueKey?: string }): OfferResult;
   get(uniqueKey: string): QueuedUrl | undefined;
   hasSeenKey(uniqueKey: string): boolean;
@@ -43,7 +43,9 @@ export class FrontierRequestManager implements IRequestManager {
    * Set by the engine when crawl-log lines are written behind the fetch slot
    * (src/store/write-behind.ts): what a page's finish waits for (its line on disk). Finished in
    * the journal but missing from the log, a page would be lost to `--resume` after a crash; so it
-   * stays in flight until its line is written, and a crash before that fetches it again.
+   * stays in flight until its line is written, and a crash before that fetches it again. Its
+   * host counts the request as ended at once (a held host slot made the focused order staler).
+   * Local frontier only: a shared (Redis) lease must end with the finish itself.
    */
   finishAfter?: (uniqueKey: string) => Promise<void> | undefined;
   private readonly finishing = new Set<Promise<void>>();
@@ -85,8 +87,9 @@ export class FrontierRequestManager implements IRequestManager {
     const logged = this.finishAfter?.(request.uniqueKey);
     if (!logged) await this.frontier.finish(request.uniqueKey, request.url);
     else {
+      this.frontier.requestEnded(request.url);
       const finished: Promise<void> = logged
-        .then(() => this.frontier.finish(request.uniqueKey, request.url))
+        .then(() => this.frontier.finish(request.uniqueKey, request.url, true))
         .catch((e) => void (this.finishError ??= e as Error))
         .finally(() => this.finishing.delete(finished));
       this.finishing.add(finished);
