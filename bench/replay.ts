@@ -166,6 +166,8 @@ interface JudgedPage {
   simD: number;
   rel: number;
   probability?: number;
+  /** The term model's evidence for the topic (src/topic/term-model.ts). */
+  evidence?: number;
   never?: string;
   /** The web's own kind of page (test web: article, thread, channel, …), when it knows. */
   kind?: string;
@@ -200,7 +202,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
       cosineVerdict = !verdict.neverRelevant && !verdict.outOfWindow && !verdict.listPage && verdict.rel >= config.pageThreshold;
       if (keepSeen) {
         const a = page.analysis;
-        seen.push({ url: req.url, truth: c.truth(req.url), relevant: verdict.relevant, cosine: verdict.cosine, simD: verdict.simD, rel: verdict.rel, probability: verdict.probability, never: verdict.neverRelevant?.detail, kind: c.kind?.(req.url), title: a.title, text: a.text.slice(0, 300) });
+        seen.push({ url: req.url, truth: c.truth(req.url), relevant: verdict.relevant, cosine: verdict.cosine, simD: verdict.simD, rel: verdict.rel, probability: verdict.probability, evidence: verdict.evidence, never: verdict.neverRelevant?.detail, kind: c.kind?.(req.url), title: a.title, text: a.text.slice(0, 300) });
       }
     } else if (page.status >= 300) {
       // A dead link (no analysis cached for error answers): the scorer still learns the host answers 404.
@@ -234,8 +236,9 @@ async function main(): Promise<number> {
     .option('--judge <mode>', 'page judge: cosine (the default verdict) or learned', 'cosine')
     .option('--json <file>', 'write the curves here')
     .option('--misjudged <file>', "write the pages the judge got wrong on BFS crawls (what it saw of each) here")
+    .option('--judged <file>', 'write every page of the BFS crawls as the judge saw it here (to study the judge)')
     .parse()
-    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string }>();
+    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string }>();
   const webs = o.web.split(',');
   for (const w of webs) if (w !== 'testweb' && w !== 'wikispeedia') throw new UserError(`--web: unknown web "${w}" (testweb, wikispeedia)`);
   const wantTopic = (id: string) => !o.topics || o.topics.split(',').includes(id);
@@ -273,7 +276,7 @@ async function main(): Promise<number> {
       const budget = Number(o.testPages);
       for (const t of web.topics.filter((t) => wantTopic(t.id))) {
         for (const s of strategies) {
-          const r = await replay(cache, { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: budget, truth: (u) => web.isRelevant(u, t.id), kind: (u) => web.truth(u)?.kind }, s, score, judgeMode, robots, !!o.misjudged && s === 'bfs');
+          const r = await replay(cache, { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: budget, truth: (u) => web.isRelevant(u, t.id), kind: (u) => web.truth(u)?.kind }, s, score, judgeMode, robots, !!(o.misjudged || o.judged) && s === 'bfs');
           runs.push({ web: 'testweb', topic: t.id, relevantAvailable: web.relevantTotal(t.id), strategy: s, fetched: r.curve.length, ...r });
         }
         report('testweb', t.id, budget);
@@ -297,7 +300,7 @@ async function main(): Promise<number> {
         for (const t of web.topics.filter((t) => wantTopic(t.id) && inSplit(t.holdout))) {
           const seeds = web.seeds(t.id, Number(o.wikiSeeds), new Rng(hash32(`seeds:${t.id}:1`)));
           for (const s of strategies) {
-            const r = await replay(cache, { seeds, keywords: t.query, maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score, judgeMode, undefined, !!o.misjudged && s === 'bfs');
+            const r = await replay(cache, { seeds, keywords: t.query, maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score, judgeMode, undefined, !!(o.misjudged || o.judged) && s === 'bfs');
             runs.push({ web: 'wikispeedia', topic: t.id, relevantAvailable: web.relevantTotal(t.id), holdout: t.holdout, strategy: s, fetched: r.curve.length, ...r });
           }
           report('wikispeedia', t.id, budget);
@@ -373,6 +376,11 @@ async function main(): Promise<number> {
     const wrong = runs.flatMap((r) => (r.seen ?? []).filter((p) => p.relevant !== p.truth).map((p) => ({ web: r.web, topic: r.topic, holdout: r.holdout, ...p })));
     writeFileSync(o.misjudged, JSON.stringify(wrong, null, 1));
     process.stderr.write(`${wrong.length} misjudged pages written to ${o.misjudged}\n`);
+  }
+  if (o.judged) {
+    const all = runs.flatMap((r) => (r.seen ?? []).map(({ text: _, ...p }) => ({ web: r.web, topic: r.topic, holdout: r.holdout, ...p })));
+    writeFileSync(o.judged, JSON.stringify(all));
+    process.stderr.write(`${all.length} judged pages written to ${o.judged}\n`);
   }
   return 0;
 }
