@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PageJudge } from '../src/crawl/judge.js';
 import { parseConfig } from '../src/config/schema.js';
 import type { PageAnalysis } from '../src/extract/types.js';
-import { HarvestSample, wilsonInterval } from '../src/topic/harvest-sample.js';
+import { HarvestSample, missedBound, wilsonInterval } from '../src/topic/harvest-sample.js';
 import { SeededRandom } from '../src/topic/sampling.js';
 
 describe('wilsonInterval', () => {
@@ -95,5 +95,65 @@ describe('PageJudge.harvestEstimate', () => {
     for (let i = 0; i < 5; i++) fresh.judge(A(`http://n/q${i}`, `Quake ${i}`, quake(i)), { isSeed: false, status: 200 });
     for (let i = 0; i < 5; i++) fresh.judge(A(`http://n/m${i}`, `Markets ${i}`, market(i)), { isSeed: false, status: 200 });
     expect(fresh.harvestEstimate(20).mean).toBeCloseTo(5 / 20, 12);
+  });
+});
+
+describe("the judge's own misses (examples' recall)", () => {
+  const A = (url: string, title: string, text: string): PageAnalysis => ({ url, title, text, headings: [], links: [] });
+  it('widens the upper end by the recall on the seed pages; unchanged without seed pages', async () => {
+    const cfg = parseConfig({ topics: [{ keywords: ['quake'], seeds: ['http://s/1', 'http://s/2', 'http://s/3'] }] });
+    const judge = await PageJudge.create(cfg);
+    // Three seed pages: one says the keyword, two are about the topic in other words (the judge's blind spot).
+    judge.judge(A('http://s/1', 'Quake', 'Quake rescue teams searched the rubble for survivors.'), { isSeed: true, status: 200 });
+    judge.judge(A('http://s/2', 'Tents', 'Families slept in tents on the football field after the collapse.'), { isSeed: true, status: 200 });
+    judge.judge(A('http://s/3', 'Blood', 'Hospitals asked for blood donors as the injured arrived by helicopter.'), { isSeed: true, status: 200 });
+    for (let i = 0; i < 30; i++)
+      judge.judge(i % 3 ? A(`http://n/${i}`, 'Markets', `Stock markets closed higher on day ${i} as bank shares rallied.`) : A(`http://n/${i}`, 'Aftershock', `Quake aftershock ${i} shook the valley again.`), { isSeed: false, status: 200 });
+    const e = judge.harvestEstimate();
+    expect(e.examples).toEqual({ recognised: 1, given: 3 });
+    // 1 of 3 recognised: recall taken as 2/5, the upper end 5/2 of the sample's.
+    expect(e.high).toBeGreaterThanOrEqual(Math.min(1, 2.5 * e.mean));
+    expect(e.low).toBeLessThan(e.mean);
+    // No seed pages (a keyword-only topic, or portal entry pages): the interval is the sample's alone.
+    const kw = await PageJudge.create(parseConfig({ topics: [{ keywords: ['quake'] }] }));
+    for (let i = 0; i < 30; i++)
+      kw.judge(i % 3 ? A(`http://n/${i}`, 'Markets', `Stock markets closed higher on day ${i} as bank shares rallied.`) : A(`http://n/${i}`, 'Aftershock', `Quake aftershock ${i} shook the valley again.`), { isSeed: false, status: 200 });
+    const k = kw.harvestEstimate();
+    expect(k.examples).toBeUndefined();
+    expect(k.high).toBeLessThan(0.7);
+  });
+
+  it('missedBound: the upper end over the recall by the rule of succession, capped at 1', () => {
+    expect(missedBound(0.2, { recognised: 3, given: 3 })).toBeCloseTo(0.25, 12);
+    expect(missedBound(0.1, { recognised: 1, given: 3 })).toBeCloseTo(0.25, 12);
+    expect(missedBound(0.1, { recognised: 0, given: 3 })).toBeCloseTo(0.5, 12);
+    expect(missedBound(0.3, { recognised: 0, given: 3 })).toBe(1);
+    expect(missedBound(0.2, { recognised: 30, given: 30 })).toBeLessThan(0.21);
+  });
+
+  it('holds a truth the judge under-counts (recall 0.4) whenever the seed pages show it', () => {
+    // A judge with recall 0.4 on a web whose true share is 0.3; 3 examples, 300 sampled pages.
+    const rng = new SeededRandom(9);
+    let held = 0;
+    const reps = 1000;
+    for (let k = 0; k < reps; k++) {
+      const s = new HarvestSample(300, k);
+      for (let i = 0; i < 300; i++) {
+        const relevant = rng.next() < 0.3;
+        const seen = relevant && rng.next() < 0.4;
+        s.add(new Map([[seen ? 'yes' : 'no', 1]]), `u${i}`, seen);
+      }
+      let recognised = 0;
+      for (let i = 0; i < 3; i++) if (rng.next() < 0.4) recognised++;
+      const e = s.estimate((t) => t.has('yes'), 300, { recognised, given: 3 });
+      if (e.low <= 0.3 && 0.3 <= e.high) held++;
+    }
+    // Where the 3 seed pages show the judge's blind spot (0 or 1 of 3 recognised: 65% of draws), it holds.
+    expect(held / reps).toBeGreaterThan(0.55);
+    // Without the recall term the interval almost never holds it.
+    const s = new HarvestSample(300, 1);
+    for (let i = 0; i < 300; i++) s.add(new Map([['no', 1]]), `u${i}`, false);
+    for (let i = 0; i < 36; i++) s.add(new Map([['yes', 1]]), `v${i}`, true);
+    expect(s.estimate((t) => t.has('yes')).high).toBeLessThan(0.3);
   });
 });

@@ -143,7 +143,9 @@ export function formatSummary(r: CrawlResult, heading: string, storageAsGiven = 
   if (e && e.pages > 0)
     lines.push(
       `  harvest estimate  ${pct(e.mean)} (90% interval ${pct(e.low)}–${pct(e.high)})` +
-        (e.sampled ? `, ${e.sampled} pages drawn at random and judged again at the end: an estimate, not the truth` : ", the judge's estimate, not the truth"),
+        (e.sampled ? `, ${e.sampled} pages drawn at random and judged again at the end` : '') +
+        (e.examples ? `; the judge recognises ${e.examples.recognised} of ${e.examples.given} seed pages judged the same way, and the upper end allows for the relevant pages it misses` : '') +
+        (e.sampled ? ': an estimate, not the truth' : ", the judge's estimate, not the truth"),
     );
   if (r.truthHarvestRate !== undefined) {
     lines.push(`  relevant (truth)  harvest rate ${pct(r.truthHarvestRate)} against the test web's ground truth`);

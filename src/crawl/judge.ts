@@ -65,6 +65,7 @@ export interface JudgeState {
   terms: TopicTermModelState[];
   classifiers: PageClassifierState[];
   sample: ReservoirState<SampledPageState>;
+  examples: { tf: [string, number][]; url?: string; topicId: string }[];
 }
 
 export interface JudgeCall {
@@ -88,6 +89,11 @@ export class PageJudge {
   readonly classifiers: Map<string, PageClassifier>;
   /** A uniform sample of the pages judged, judged again at the end for the harvest estimate. */
   private readonly sample: HarvestSample;
+  /**
+   * The given seed pages with content (not list, error or out-of-window pages), per topic: the
+   * user's examples of the topic, judged again at the end for the harvest estimate's recall term.
+   */
+  private readonly examples: { tf: SparseVector; url?: string; topicId: string }[] = [];
   /** Called with each input before the judge learns from it (the `--resume` journal). */
   onInput?: (input: JudgedPage) => void;
 
@@ -193,6 +199,7 @@ export class PageJudge {
     if (this.mode === 'learned') verdict.relevant = verdict.probability >= 0.5;
     this.sample.add(tf, url, verdict.relevant);
     if (input.isSeed) {
+      this.examples.push({ tf, url, topicId: verdict.topicId });
       // A seed joins D (METHODS §1) and the positive examples only when it is itself about the
       // topic: a portal home page given as an entry point would otherwise teach navigation pages.
       if (verdict.cosine >= topic.threshold) {
@@ -246,6 +253,7 @@ export class PageJudge {
       terms: this.model.topics.map((t) => this.terms.get(t.id)!.state()),
       classifiers: this.model.topics.map((t) => this.classifiers.get(t.id)!.state()),
       sample: this.sample.state(),
+      examples: this.examples.map((e) => ({ ...e, tf: [...e.tf] })),
     };
   }
 
@@ -256,6 +264,8 @@ export class PageJudge {
       this.classifiers.get(t.id)!.restore(s.classifiers[i]);
     });
     this.sample.restore(s.sample);
+    this.examples.length = 0;
+    for (const e of s.examples) this.examples.push({ ...e, tf: new Map(e.tf) });
   }
 
   /**
@@ -274,11 +284,13 @@ export class PageJudge {
    * as not relevant). An estimate, not the truth.
    */
   harvestEstimate(fetched?: number): HarvestEstimate {
-    return this.sample.estimate((tf, url) => {
+    const again = (tf: SparseVector, url: string | undefined) => {
       const r = this.model.rejudge(tf, url);
       if (this.mode !== 'learned') return r.relevant;
       return this.classifiers.get(r.topicId)!.probability(this.evidenceOf(r, tf, this.terms.get(r.topicId)!)) >= 0.5;
-    }, fetched);
+    };
+    const recognised = this.examples.filter((e) => again(e.tf, e.url)).length;
+    return this.sample.estimate(again, fetched, { recognised, given: this.examples.length });
   }
 
   /** The link context A_u: anchor text, title/alt, text around the link, URL tokens (§3.1). */
