@@ -3,13 +3,13 @@
  * the run folder (snapshot + inputs since) judges the pages after the stop exactly as the judge
  * of an uninterrupted crawl does; a judge rebuilt from scratch does not.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { PageJudge, type Verdict } from '../src/crawl/judge.js';
-import { JudgeJournal } from '../src/crawl/judge-journal.js';
+import { JUDGE_FILES, JudgeJournal } from '../src/crawl/judge-journal.js';
 import type { PageAnalysis } from '../src/extract/types.js';
 
 const A = (url: string, title: string, text: string): PageAnalysis => ({ url, title, text, headings: [], links: [] });
@@ -96,6 +96,24 @@ describe('the judge across --resume', () => {
     const again = await judgeOf('cosine');
     JudgeJournal.resume(dir, again, () => true);
     expect(again.harvestEstimate()).toEqual(resumed.harvestEstimate());
+  });
+
+  it('compacts by itself once the inputs outweigh the snapshot, and resumes exactly from what is left', async () => {
+    const ps = pages();
+    const whole = await judgeOf('learned');
+    const expected = judgeAll(whole, ps).map(essence);
+    const dir = tmp();
+    const first = await judgeOf('learned');
+    new JudgeJournal(dir, first, 0, 1); // compact as soon as the inputs outweigh the last snapshot
+    judgeAll(first, ps.slice(0, 45));
+    const snapshotSeq = (JSON.parse(readFileSync(join(dir, JUDGE_FILES.snapshot), 'utf8')) as { seq: number }).seq;
+    const inputs = readFileSync(join(dir, JUDGE_FILES.inputs), 'utf8').split('\n').filter(Boolean);
+    expect(snapshotSeq).toBeGreaterThan(0);
+    expect(inputs.length).toBe(45 - snapshotSeq); // only the inputs after the snapshot are kept
+    expect(inputs.length).toBeLessThan(45);
+    const resumed = await judgeOf('learned');
+    JudgeJournal.resume(dir, resumed, () => true);
+    expect(judgeAll(resumed, ps.slice(45)).map(essence)).toEqual(expected.slice(45));
   });
 
   it('a run from before the journal has no judge state to restore', async () => {

@@ -45,8 +45,11 @@ export class JudgeJournal {
   private bytes = 0;
   private snapshotBytes = 0;
 
-  /** Opens the inputs file and logs every input `judge` learns from from now on. */
-  constructor(readonly dir: string, private readonly judge: PageJudge, seq = 0) {
+  /**
+   * Opens the inputs file and logs every input `judge` learns from from now on; `minCompactBytes`:
+   * inputs below this size are never compacted into a snapshot (default 1 MiB).
+   */
+  constructor(readonly dir: string, private readonly judge: PageJudge, seq = 0, private readonly minCompactBytes = MIN_COMPACT_BYTES) {
     this.seq = seq;
     const path = join(dir, JUDGE_FILES.inputs);
     this.fd = openSync(path, 'a');
@@ -83,7 +86,7 @@ export class JudgeJournal {
 
   private append(input: JudgedPage): void {
     // The judge has learned from every input so far: a snapshot now covers exactly 1..seq.
-    if (this.bytes >= Math.max(MIN_COMPACT_BYTES, this.snapshotBytes)) this.snapshot();
+    if (this.bytes >= Math.max(this.minCompactBytes, this.snapshotBytes)) this.snapshot();
     const line = JSON.stringify(toRecord(input, ++this.seq)) + '\n';
     writeSync(this.fd, line);
     this.bytes += Buffer.byteLength(line);
