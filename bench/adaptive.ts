@@ -277,7 +277,7 @@ export function adaptiveMd(b: AdaptiveBench): string {
   const needed = b.runs.filter((r) => r.neededShare !== undefined).map((r) => r.neededShare!);
   if (needed.length) {
     const share = needed.reduce((a, x) => a + x, 0) / needed.length;
-    lines.push(`Pages adaptive rendered because their pattern needs the browser (HTTP analysis differed): ${(share * 100).toFixed(0)}% of the budget, so even with every other page free adaptive could not pass ${(1 / Math.max(share, 1e-9)).toFixed(1)}× browser on this crawl.`);
+    lines.push(`Pages adaptive rendered because their pattern needs the browser (HTTP analysis differed): ${(share * 100).toFixed(0)}% of the budget (per rep ${needed.map((x) => `${(x * 100).toFixed(0)}%`).join(', ')}). Were each of its renders as costly as a browser-fetcher page, adaptive could not pass ${(1 / Math.max(share, 1e-9)).toFixed(1)}× browser even with every other page free; it goes past that only by rendering cheaper (kept tabs, nothing loaded that the analysis does not read).`);
   }
   if (b.f1) lines.push(`Main text of the ${b.f1.pages} pages adaptive fetched over HTTP vs a browser rendering of the same pages: shingle F1 mean ${b.f1.mean.toFixed(4)}, min ${b.f1.min.toFixed(4)} (${b.f1.below098} below 0.98).`);
   return lines.join('\n');
