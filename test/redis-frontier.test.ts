@@ -127,6 +127,30 @@ describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
     expect((await c.next())!.url).toBe(url(3, 2));
   });
 
+  it("replays the others' pages into the scorer and sends the re-scores of queued URLs it makes on them, never their links' own scores", async () => {
+    const id = `replay-${n++}`;
+    const [a, b] = [await worker(id, { shareScorer: true }), await worker(id, { join: true, shareScorer: true })];
+    a.offer({ url: url(3, 1), depth: 1, score: 9 }); // queued by A; B's cycle will lower it
+    a.offer({ url: url(3, 2), depth: 1, score: 5 });
+    a.offer({ url: url(2, 1), depth: 2, score: 4 }); // A's page's link, scored by A
+    a.offer({ url: url(4, 1), depth: 0, score: 1000 }); // a seed: never re-scored
+    a.shareScorerInput({ url: url(1, 1), depth: 1, rel: 0.5, relevant: true, links: [{ url: url(2, 1), anchorText: 'x', contextSim: 0.2, anchorKeywordFreq: 0 }] });
+    await a.isExhausted();
+    const seen: string[] = [];
+    // A scorer whose periodic re-scoring falls on A's page: it re-scores A's link and every queued URL.
+    const scorer = {
+      onPageFetched: (p: FetchedPage) => {
+        seen.push(p.url);
+        return [url(2, 1), url(3, 1), url(4, 1)].map((u) => ({ url: u, depth: 1, score: 0.5, breakdown: { score: 0.5, components: {} } }));
+      },
+    };
+    await b.replayOthers(scorer, (u) => u === url(4, 1));
+    await b.isExhausted();
+    expect(seen).toEqual([url(1, 1)]);
+    // The seed, then A's own score of its link (4) above B's cycle re-score of 3/1 (0.5, latest wins) below 3/2 (5).
+    expect((await drain(b)).slice(0, 4)).toEqual([url(4, 1), url(3, 2), url(2, 1), url(3, 1)]);
+  });
+
   it('never hands out more than the shared budget, whoever asks', async () => {
     const id = `budget-${n++}`;
     const ws = [await worker(id, { maxPages: 25 }), await worker(id, { join: true }), await worker(id, { join: true }), await worker(id, { join: true })];

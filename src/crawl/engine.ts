@@ -326,8 +326,8 @@ async function crawlLocked(
       return;
     }
     // Other workers' pages first (a Redis crawl with shareScorer): this page's links are scored
-    // with the whole crawl's evidence. Their score updates were sent by their own workers.
-    if (redisFrontier) for (const p of await redisFrontier.othersScorerInputs()) scorer.onPageFetched(p);
+    // with the whole crawl's evidence. Their links' scores were sent by their own workers.
+    if (redisFrontier) await redisFrontier.replayOthers(scorer, (url) => seedKeys.has(uniqueKeyOf(url)));
     const { verdict } = routePage(analysis, { url: page.request.url, userData: m, status: page.status, html: page.html }, {
       judge,
       scorer,
