@@ -8,6 +8,7 @@ import { redisMissing, startRedis, type LocalRedis } from '../src/testweb/redis-
 import { reviveScorerInput } from '../src/crawl/resume.js';
 import type { FetchedPage } from '../src/score/types.js';
 import { uniqueKeyOf } from '../src/frontier/url-key.js';
+import { replayOthers } from '../src/frontier/redis-scorer-pages.js';
 
 const missing = redisMissing();
 if (missing) console.warn(missing);
@@ -144,7 +145,7 @@ describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
         return [url(2, 1), url(3, 1), url(4, 1)].map((u) => ({ url: u, depth: 1, score: 0.5, breakdown: { score: 0.5, components: {} } }));
       },
     };
-    await b.replayOthers(scorer, (u) => u === url(4, 1));
+    await replayOthers(b, scorer, (u) => u === url(4, 1));
     await b.isExhausted();
     expect(seen).toEqual([url(1, 1)]);
     // The seed, then A's own score of its link (4) above B's cycle re-score of 3/1 (0.5, latest wins) below 3/2 (5).

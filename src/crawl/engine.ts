@@ -27,6 +27,7 @@ import { UserError } from '../config/errors.js';
 import { createBrowserFetcher, createHttpFetcher, crawleeConfig, type Fetcher, type RenderedPage } from '../fetch/crawler.js';
 import { Frontier, uniqueKeyOf, type CrawlFrontier } from '../frontier/frontier.js';
 import type { RedisCrawl, RedisFrontier } from '../frontier/redis.js';
+import { replayOthers } from '../frontier/redis-scorer-pages.js';
 import { crawlUserData } from '../frontier/user-data.js';
 import { FrontierJournal } from '../frontier/journal.js';
 import { RobotsCache } from '../frontier/robots.js';
@@ -327,7 +328,7 @@ async function crawlLocked(
     }
     // Other workers' pages first (a Redis crawl with shareScorer): this page's links are scored
     // with the whole crawl's evidence. Their links' scores were sent by their own workers.
-    if (redisFrontier) await redisFrontier.replayOthers(scorer, (url) => seedKeys.has(uniqueKeyOf(url)));
+    if (redisFrontier) await replayOthers(redisFrontier, scorer, (url) => seedKeys.has(uniqueKeyOf(url)));
     const { verdict } = routePage(analysis, { url: page.request.url, userData: m, status: page.status, html: page.html }, {
       judge,
       scorer,

@@ -14,12 +14,13 @@
  * scorer on every page of the crawl (not only its own), and Redis keeps one entry per fetched
  * page (its links' URLs, anchors and contexts).
  *
- * Updates the scorer returns for another worker's page are not sent to the frontier: that worker
- * sent its own (from the same state, give or take the pages in flight). Re-prioritisation is
- * "latest wins" then (see RedisFrontier's `sharedScores`).
+ * The scores the scorer returns for another worker's page's links are not sent to the frontier:
+ * that worker sent its own (from the same state, give or take the pages in flight); its other
+ * re-scores are (`replayOthers`). Re-prioritisation is "latest wins" then.
  */
 import type { Redis } from 'ioredis';
-import type { FetchedPage } from '../score/types.js';
+import type { FetchedPage, ScoreUpdate } from '../score/types.js';
+import { uniqueKeyOf } from './url-key.js';
 
 /** Entries read per round trip. */
 const BATCH = 500;
@@ -63,5 +64,31 @@ export class SharedScorerPages {
     }
     this.replayed += out.length;
     return out;
+  }
+}
+
+/** What `replayOthers` needs of the Redis frontier. */
+export interface ReplayTarget {
+  othersScorerInputs(): Promise<FetchedPage[]>;
+  drop(uniqueKey: string, reason?: string): unknown;
+  rescore(uniqueKey: string, score: number, components?: ScoreUpdate['breakdown']['components']): unknown;
+}
+
+/**
+ * Feed the other workers' pages published since the last call into this worker's scorer (with
+ * shareScorer). The scores of their links are theirs to send; what the scorer re-scores beyond
+ * them is this worker's to send: the periodic re-scoring of every queued URL (METHODS §3.5's
+ * cycle, every N pages the scorer takes in, replayed ones included) fires on whichever page
+ * reaches N, so with 4 workers three cycles in four fell on another worker's page and were
+ * lost, leaving stale scores in the queue.
+ */
+export async function replayOthers(frontier: ReplayTarget, scorer: { onPageFetched(p: FetchedPage): ScoreUpdate[] }, skip: (url: string) => boolean): Promise<void> {
+  for (const page of await frontier.othersScorerInputs()) {
+    const theirs = new Set(page.links.map((l) => l.url));
+    for (const u of scorer.onPageFetched(page)) {
+      if (theirs.has(u.url) || skip(u.url)) continue;
+      if (u.drop) frontier.drop(uniqueKeyOf(u.url), u.reason);
+      else frontier.rescore(uniqueKeyOf(u.url), u.score, u.breakdown.components);
+    }
   }
 }

@@ -30,7 +30,7 @@ import { startLeaseHeartbeat, type LeaseHeartbeat } from './redis-lease-heartbea
 import { SharedScorerPages } from './redis-scorer-pages.js';
 import { REDIS_SCRIPTS } from './redis-scripts.js';
 import type { RobotsCache } from './robots.js';
-import type { FetchedPage, ScoreUpdate } from '../score/types.js';
+import type { FetchedPage } from '../score/types.js';
 import type { OfferResult, QueuedUrl, ScoreComponents } from './types.js';
 import { hostOf, uniqueKeyOf } from './url-key.js';
 
@@ -226,25 +226,6 @@ export class RedisFrontier implements CrawlFrontier {
       return await this.pulling;
     } finally {
       this.pulling = undefined;
-    }
-  }
-
-  /**
-   * Feed the other workers' pages published since the last call into this worker's scorer (with
-   * shareScorer). The scores of their links are theirs to send; what the scorer re-scores beyond
-   * them is this worker's to send: the periodic re-scoring of every queued URL (METHODS §3.5's
-   * cycle, every N pages the scorer takes in, replayed ones included) fires on whichever page
-   * reaches N, so with 4 workers three cycles in four fell on another worker's page and were
-   * lost, leaving stale scores in the queue.
-   */
-  async replayOthers(scorer: { onPageFetched(p: FetchedPage): ScoreUpdate[] }, skip: (url: string) => boolean): Promise<void> {
-    for (const page of await this.othersScorerInputs()) {
-      const theirs = new Set(page.links.map((l) => l.url));
-      for (const u of scorer.onPageFetched(page)) {
-        if (theirs.has(u.url) || skip(u.url)) continue;
-        if (u.drop) this.drop(uniqueKeyOf(u.url), u.reason);
-        else this.rescore(uniqueKeyOf(u.url), u.score, u.breakdown.components);
-      }
     }
   }
 
