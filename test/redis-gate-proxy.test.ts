@@ -4,11 +4,14 @@
  * queue. Several workers, each with its own frontier connection and its own gate proxy process,
  * on a real redis-server and real loopback servers: pages on three hosts all redirect to one
  * host that has pages of its own in the queue too. What that host's server logs is the test:
- * no two arrivals closer than the per-host delay, whichever worker sent them, hop or page.
+ * no two arrivals closer than the per-host delay, whichever worker sent them, hop or page —
+ * with a client speaking to the proxies as Chromium does, and with real Chromium.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright';
+import { browserLaunchOptions } from '../src/fetch/browser.js';
 import { startGateProxyProcess } from '../src/fetch/gate-proxy-process.js';
 import type { GateProxy } from '../src/fetch/gate-proxy.js';
 import { RedisCrawl, RedisFrontier } from '../src/frontier/redis.js';
@@ -74,10 +77,11 @@ describe.skipIf(!!missing)("browser redirect hops of several Redis workers (gate
     await redis?.stop();
   });
 
-  it("keeps the per-host delay between every request the hop target's server sees, hops of all workers and its own pages alike", async () => {
+  /** WORKERS workers of crawl `id`, each with its own frontier connection and gate proxy process, and the queue filled. */
+  async function crawlWorkers(id: string): Promise<{ frontier: RedisFrontier; proxy: GateProxy }[]> {
     const workers: { frontier: RedisFrontier; proxy: GateProxy }[] = [];
     for (let i = 0; i < WORKERS; i++) {
-      const crawl = await RedisCrawl.join({ url: redis.url, crawlId: 'hops', worker: i > 0, settings: { maxPages: 0, perHostDelayMs: DELAY, perHostConcurrency: 2 }, log: () => undefined });
+      const crawl = await RedisCrawl.join({ url: redis.url, crawlId: id, worker: i > 0, settings: { maxPages: 0, perHostDelayMs: DELAY, perHostConcurrency: 2 }, log: () => undefined });
       if (i === 0) await crawl.markSeeded();
       else await crawl.waitForSeeds();
       const frontier = new RedisFrontier(crawl, { log: () => undefined });
@@ -93,12 +97,17 @@ describe.skipIf(!!missing)("browser redirect hops of several Redis workers (gate
       frontier.onHandOut = (e) => proxy.noteNavigation(e.url);
       workers.push({ frontier, proxy });
     }
-    // One redirecting page on each source host (all handed out at once, one per worker) and pages of the target itself.
-    for (const [i, s] of sources.entries()) for (let k = 0; k < 2; k++) workers[0].frontier.offer({ url: `${s}/from-${i}-${k}`, depth: 1, score: 2 });
-    for (let k = 0; k < 3; k++) workers[0].frontier.offer({ url: `${target}/own-${k}`, depth: 1, score: 1 });
-    const fetched: number[][] = [];
+    // Redirecting pages on each source host (handed out at once, one per worker) and pages of the target itself.
+    for (const [i, s] of sources.entries()) for (let k = 0; k < 2; k++) workers[0].frontier.offer({ url: `${s}/${id}/from-${i}-${k}`, depth: 1, score: 2 });
+    for (let k = 0; k < 3; k++) workers[0].frontier.offer({ url: `${target}/own-${id}-${k}`, depth: 1, score: 1 });
+    return workers;
+  }
+
+  /** Every worker fetches what the frontier hands it until the crawl is over; returns what each fetch got. */
+  async function crawl<T>(workers: { frontier: RedisFrontier; proxy: GateProxy }[], fetch: (w: number, url: string) => Promise<T>): Promise<T[]> {
+    const got: T[] = [];
     await Promise.all(
-      workers.map(async ({ frontier, proxy }) => {
+      workers.map(async ({ frontier }, w) => {
         for (;;) {
           const e = await frontier.next();
           if (!e) {
@@ -106,19 +115,57 @@ describe.skipIf(!!missing)("browser redirect hops of several Redis workers (gate
             await new Promise((ok) => setTimeout(ok, 20)); // hosts held or waiting their delay
             continue;
           }
-          fetched.push(await getThrough(proxy, e.url));
+          got.push(await fetch(w, e.url));
           await frontier.finish(e.uniqueKey, e.url);
         }
       }),
     );
-    // Every redirect was followed to a page, every page of the target fetched.
-    expect(fetched.filter((s) => s.join() === '302,200').length).toBe(WORKERS * 2);
-    expect(fetched.filter((s) => s.join() === '200').length).toBe(3);
-    expect(targetHits.filter((h) => h.path.startsWith('/landed/')).length).toBe(WORKERS * 2);
-    expect(targetHits.filter((h) => h.path.startsWith('/own-')).length).toBe(3);
-    const sorted = targetHits.map((h) => h.at).sort((a, b) => a - b);
+    return got;
+  }
+
+  /**
+   * The target server's arrivals of crawl `id` (documents: anything else Chromium might ask the
+   * host for, a favicon, is a page's sub-request and not paced): all there, never closer than the delay.
+   */
+  function expectPaced(id: string): void {
+    const hits = targetHits.filter((h) => h.path.includes(`${id}/`) || h.path.includes(`own-${id}-`));
+    expect(hits.filter((h) => h.path.startsWith('/landed/')).length).toBe(WORKERS * 2);
+    expect(hits.filter((h) => h.path.startsWith('/own-')).length).toBe(3);
+    const sorted = hits.map((h) => h.at).sort((a, b) => a - b);
     const gaps = sorted.slice(1).map((t, i) => t - sorted[i]);
     // One request at a time with a delay, counted from the previous request's end (≥ DELAY between arrivals).
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(DELAY);
+  }
+
+  it("keeps the per-host delay between every request the hop target's server sees, hops of all workers and its own pages alike", async () => {
+    const workers = await crawlWorkers('http');
+    const fetched = await crawl(workers, (w, url) => getThrough(workers[w].proxy, url));
+    // Every redirect was followed to a page, every page of the target fetched.
+    expect(fetched.filter((s) => s.join() === '302,200').length).toBe(WORKERS * 2);
+    expect(fetched.filter((s) => s.join() === '200').length).toBe(3);
+    expectPaced('http');
   }, 180_000);
+
+  it('does the same for real Chromium, each worker\'s browser context going through its own gate proxy process', async () => {
+    const workers = await crawlWorkers('chromium');
+    const browser = await chromium.launch((await browserLaunchOptions()).launchOptions);
+    try {
+      // As the crawler launches it (src/crawl/engine.ts): the gate proxy for loopback too.
+      const pages = await Promise.all(
+        workers.map(async ({ proxy }) => {
+          const context = await browser.newContext({ proxy: { server: proxy.server, username: proxy.username, password: proxy.password, bypass: '<-loopback>' } });
+          return context.newPage();
+        }),
+      );
+      const landed = await crawl(workers, async (w, url) => {
+        const res = await pages[w].goto(url);
+        return `${res?.request().redirectedFrom() ? 'hop ' : ''}${res?.status()}`;
+      });
+      expect(landed.filter((s) => s === 'hop 200').length).toBe(WORKERS * 2);
+      expect(landed.filter((s) => s === '200').length).toBe(3);
+      expectPaced('chromium');
+    } finally {
+      await browser.close();
+    }
+  }, 240_000);
 });
