@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { COMBINED_FEATURES, createScorer, OnlineLogistic, sigmoid, type FetchedPage, type OutLink, type ScoreUpdate } from '../src/score/index.js';
 
 const L = (url: string, contextSim = 0.5): OutLink => ({ url, contextSim, anchorKeywordFreq: 0, tag: 'a' });
@@ -70,6 +70,23 @@ describe('combined strategy with learned weights', () => {
     expect(fixed.viaIrrelevant).toBeLessThan(fixed.viaRelevant);
     const learned = run(true);
     expect(learned.viaIrrelevant).toBeGreaterThan(learned.viaRelevant);
+  });
+
+  it('keeps the in-link counts among its inputs in [0, 1], so a hub linked from every page cannot outvote the rest', () => {
+    const s = createScorer('combined');
+    const update = vi.spyOn(s.learner!, 'update');
+    // 60 pages, all linking the same hub (a forum's navigation link) and one child each.
+    for (let i = 0; i < 60; i++) s.onPageFetched(P(`http://site.com/a${i}.html`, 1, i % 2 ? 0.5 : 0.05, [L('http://site.com/forum'), L(`http://site.com/c${i}.html`)]));
+    s.onPageFetched(P('http://site.com/forum', 2, 0.05, [], { parentUrl: 'http://site.com/a0.html' }));
+    s.onPageFetched(P('http://site.com/c1.html', 2, 0.05, [], { parentUrl: 'http://site.com/a1.html' }));
+    const at = (f: string) => COMBINED_FEATURES.indexOf(f as (typeof COMBINED_FEATURES)[number]);
+    const [hub, child] = update.mock.calls.map(([x]) => x);
+    // log(1 + 60) = 4.1 before: a weight of -0.5 on it alone cost the hub 2 in log-odds
+    expect(hub![at('inlinks')]).toBeLessThanOrEqual(1);
+    expect(hub![at('relevantInlinks')]).toBeLessThanOrEqual(1);
+    expect(hub![at('inlinks')]).toBeGreaterThan(child![at('inlinks')]);
+    expect(hub![at('relevantInlinks')]).toBeGreaterThan(child![at('relevantInlinks')]);
+    expect(child![at('inlinks')]).toBeGreaterThan(0);
   });
 
   it('explains the learned score next to the fixed product', () => {

@@ -102,11 +102,16 @@ export function siteCutoff(stats: SiteStats | undefined, cutoff: number): boolea
 export class SiteTable {
   private readonly sites = new Map<string, SiteStats>();
 
+  /** Pages and relevant pages recorded over all hosts. */
+  pages = 0;
+  relevantPages = 0;
+
   record(host: string, relevant: boolean): SiteStats {
     let s = this.sites.get(host);
     if (!s) this.sites.set(host, (s = { pages: 0, relevant: 0 }));
     s.pages++;
-    if (relevant) s.relevant++;
+    this.pages++;
+    if (relevant) s.relevant++, this.relevantPages++;
     return s;
   }
 
