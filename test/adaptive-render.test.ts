@@ -107,4 +107,37 @@ describe('KeptPages', () => {
     expect(opened).toHaveLength(2);
     expect(opened[0].isClosed()).toBe(true);
   });
+
+  it('warm() opens the first tab ahead, and the first render uses it; a failed warm-up leaves rendering to open its own', async () => {
+    let opened = 0;
+    const kept = new KeptPages({ newPage: async () => (opened++, browser.newPage()), navigationTimeoutMs: 30_000, settleTimeoutMs: 3000 });
+    try {
+      kept.warm();
+      kept.warm(); // once
+      let text = '';
+      await kept.render(request(`${origin}/w1.html`), doc('/w1.html', article('w1')), async (r) => void (text = r.html ?? ''));
+      expect(text).toContain('正文w1：');
+      expect(opened).toBe(1);
+    } finally {
+      await kept.close();
+    }
+    let attempts = 0;
+    const failing = new KeptPages({
+      newPage: async () => {
+        if (attempts++ === 0) throw new Error('browser not there yet');
+        return browser.newPage();
+      },
+      navigationTimeoutMs: 30_000,
+      settleTimeoutMs: 3000,
+    });
+    try {
+      failing.warm();
+      let text = '';
+      await failing.render(request(`${origin}/w2.html`), doc('/w2.html', article('w2')), async (r) => void (text = r.html ?? ''));
+      expect(text).toContain('正文w2：');
+      expect(attempts).toBe(2);
+    } finally {
+      await failing.close();
+    }
+  });
 });

@@ -295,6 +295,7 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
   if (kept) {
     const run = inner.run.bind(inner);
     inner.run = async (...args: Parameters<typeof run>) => {
+      kept.warm();
       try {
         return await run(...args);
       } finally {
