@@ -1,0 +1,105 @@
+/**
+ * `npx tsx bench/in-flight.ts [--k 1,2,3,4,8,16] [--seeds 1-6] [--budget 200]`: what pages in flight
+ * cost a best-first crawl, without a network or Redis. The engine's route (`routePage`: judge →
+ * scorer → frontier) replayed over the test web's cached page analyses (`bench:replay`'s cache,
+ * $REPLAY_CACHE/testweb-42.json: run `npm run bench:replay -- --web testweb` once to fill it), with
+ * every page routed k hand-outs late, as a crawl with k pages in flight routes a page while k−1
+ * others it handed out are still being fetched. The demo topic and seeds of `bench:redis`, one
+ * scorer and one judge: so a harvest gap here between k = 2 and k = 8 is what a single process at
+ * concurrency 8, or four workers at 2 each, pays without any of the Redis split (see the README,
+ * "Several workers on Redis"). Prints harvest and the page at which the crawl fetched the forum
+ * board that decides most of this bench's harvest, per random seed.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseConfig } from '../src/config/schema.js';
+import { PageJudge } from '../src/crawl/judge.js';
+import { routePage } from '../src/crawl/route.js';
+import { crawlScorer } from '../src/crawl/scorer.js';
+import { analyzePage } from '../src/extract/page.js';
+import type { PageAnalysis } from '../src/extract/types.js';
+import { Frontier } from '../src/frontier/frontier.js';
+import { RobotsCache } from '../src/frontier/robots.js';
+import { crawlUserData } from '../src/frontier/user-data.js';
+import { startTestWeb } from '../src/testweb/index.js';
+
+const { values } = parseArgs({ options: { k: { type: 'string', default: '1,2,3,4,8,16' }, seeds: { type: 'string', default: '1-6' }, budget: { type: 'string', default: '200' } } });
+const ks = values.k.split(',').map(Number);
+const [s0, s1] = values.seeds.split('-').map(Number);
+const budget = Number(values.budget);
+if (![...ks, s0, s1 ?? s0, budget].every((n) => Number.isInteger(n) && n >= 1)) {
+  process.stderr.write('error: usage: npx tsx bench/in-flight.ts [--k 1,2,8] [--seeds 1-6] [--budget 200]\n');
+  process.exit(2);
+}
+const cacheFile = join(process.env.REPLAY_CACHE ?? join(tmpdir(), 'focus-replay-cache'), 'testweb-42.json');
+if (!existsSync(cacheFile)) {
+  process.stderr.write(`bench/in-flight: no cached test web at ${cacheFile}: run npm run bench:replay -- --web testweb first\n`);
+  process.exit(0);
+}
+
+const web = await startTestWeb();
+// The cache was written with other ports: URLs rebased onto today's origins by hostname (as bench:replay does).
+const byHost = new Map(web.sites.map((s) => [new URL(s.origin).hostname, s.origin]));
+const rebase = (u: string) => {
+  const x = new URL(u);
+  return (byHost.get(x.hostname) ?? x.origin) + x.pathname + x.search;
+};
+const cached = new Map<string, { status: number; analysis?: PageAnalysis }>();
+for (const [u, c] of Object.entries(JSON.parse(readFileSync(cacheFile, 'utf8')) as Record<string, { status: number; analysis?: PageAnalysis }>)) {
+  const a = c.analysis;
+  if (c.status !== 0) cached.set(rebase(u), a ? { ...c, analysis: { ...a, url: rebase(a.url), links: a.links.map((l) => ({ ...l, url: rebase(l.url) })) } } : c);
+}
+
+/** A page no replay has cached yet: fetched from the test web over HTTP (as bench:replay does without a browser). */
+async function fetchMiss(url: string): Promise<{ status: number; analysis?: PageAnalysis }> {
+  try {
+    const res = await fetch(url);
+    const html = /html/.test(res.headers.get('content-type') ?? '') ? await res.text() : undefined;
+    const c = { status: res.status, analysis: html !== undefined && res.status < 400 ? analyzePage({ html, url: res.url, fetchedAt: new Date('2008-06-01T04:00:00.000Z') }) : undefined };
+    cached.set(url, c);
+    return c;
+  } catch {
+    return { status: 0 };
+  }
+}
+
+try {
+  for (const k of ks) {
+    const runs: string[] = [];
+    let sum = 0;
+    for (let seed = s0; seed <= (s1 ?? s0); seed++) {
+      const config = parseConfig({ topics: [{ keywords: web.demo.keywords, seeds: web.demo.seeds }], maxPages: budget, randomSeed: seed });
+      const judge = await PageJudge.create(config);
+      const scorer = crawlScorer(config, judge);
+      // Per-host concurrency out of the way (bench:redis runs --per-host 8): only the lag differs.
+      const frontier = new Frontier({ maxPages: budget, maxDepth: config.maxDepth, robots: new RobotsCache(), perHostConcurrency: 1000 });
+      for (const url of web.demo.seeds) frontier.offer({ url, depth: 0, ...scorer.seedScore(url) });
+      const inFlight: Awaited<ReturnType<typeof frontier.requestManager.fetchNextRequest>>[] = [];
+      let fetched = 0;
+      let relevant = 0;
+      let board = -1;
+      for (;;) {
+        while (inFlight.length < k) {
+          const r = await frontier.requestManager.fetchNextRequest();
+          if (!r) break;
+          inFlight.push(r);
+        }
+        const req = inFlight.shift();
+        if (!req) break;
+        const page = cached.get(req.url) ?? (await fetchMiss(req.url));
+        if (page?.analysis) routePage(page.analysis, { url: req.url, userData: crawlUserData(req), status: page.status }, { judge, scorer, frontier });
+        if (req.url.endsWith('/forum-2-1.html')) board = fetched;
+        if (web.isRelevant(req.url, web.demo.topic)) relevant++;
+        fetched++;
+        await frontier.requestManager.markRequestHandled(req);
+      }
+      sum += relevant / fetched;
+      runs.push(`${((100 * relevant) / fetched).toFixed(1)}% (board at ${board < 0 ? '–' : board})`);
+    }
+    console.log(`k=${k}: mean harvest ${((100 * sum) / runs.length).toFixed(1)}%; per seed ${runs.join(', ')}`);
+  }
+} finally {
+  await web.close();
+}
