@@ -109,35 +109,28 @@ describe('KeptPages', () => {
   });
 
   it('warm() opens the first tab ahead, and the first render uses it; a failed warm-up leaves rendering to open its own', async () => {
+    /** Warm up, then render one article: the text read and how many tabs were asked for. */
+    const warmThenRender = async (id: string, newPage: () => Promise<Page>) => {
+      const kept = new KeptPages({ newPage, navigationTimeoutMs: 30_000, settleTimeoutMs: 3000 });
+      let text = '';
+      try {
+        kept.warm();
+        kept.warm(); // once
+        await kept.render(request(`${origin}/${id}.html`), doc(`/${id}.html`, article(id)), async (r) => void (text = r.html ?? ''));
+      } finally {
+        await kept.close();
+      }
+      return text;
+    };
     let opened = 0;
-    const kept = new KeptPages({ newPage: async () => (opened++, browser.newPage()), navigationTimeoutMs: 30_000, settleTimeoutMs: 3000 });
-    try {
-      kept.warm();
-      kept.warm(); // once
-      let text = '';
-      await kept.render(request(`${origin}/w1.html`), doc('/w1.html', article('w1')), async (r) => void (text = r.html ?? ''));
-      expect(text).toContain('正文w1：');
-      expect(opened).toBe(1);
-    } finally {
-      await kept.close();
-    }
+    expect(await warmThenRender('w1', async () => (opened++, browser.newPage()))).toContain('正文w1：');
+    expect(opened).toBe(1);
     let attempts = 0;
-    const failing = new KeptPages({
-      newPage: async () => {
-        if (attempts++ === 0) throw new Error('browser not there yet');
-        return browser.newPage();
-      },
-      navigationTimeoutMs: 30_000,
-      settleTimeoutMs: 3000,
-    });
-    try {
-      failing.warm();
-      let text = '';
-      await failing.render(request(`${origin}/w2.html`), doc('/w2.html', article('w2')), async (r) => void (text = r.html ?? ''));
-      expect(text).toContain('正文w2：');
-      expect(attempts).toBe(2);
-    } finally {
-      await failing.close();
-    }
+    const failFirst = async () => {
+      if (attempts++ === 0) throw new Error('browser not there yet');
+      return browser.newPage();
+    };
+    expect(await warmThenRender('w2', failFirst)).toContain('正文w2：');
+    expect(attempts).toBe(2);
   });
 });
