@@ -30,6 +30,16 @@ describe('link-word model', () => {
     expect(europe).toBeGreaterThan(rugby);
   });
 
+  it('takes a word no page has used as no evidence, not as evidence against the link', () => {
+    const m = new LinkWordModel();
+    m.observe(ids(m, ['Heron', 'Egret']), true);
+    m.observe(ids(m, ['Football', 'Cricket']), false);
+    // "Forum" is on no page yet: a link "Heron forum" is as good as "Heron", not halfway to "Football".
+    expect(m.evidence(ids(m, ['Heron forum']))).toBeCloseTo(m.evidence(ids(m, ['Heron'])), 12);
+    expect(m.evidence(m.ids(['viewthread', 'forum']))).toBe(0);
+    expect(m.evidence(ids(m, ['Football']))).toBeLessThan(0);
+  });
+
   it('takes soft labels: a half-relevant page counts half', () => {
     const full = new LinkWordModel();
     const half = new LinkWordModel();
@@ -104,6 +114,22 @@ describe('combined with the link-word evidence', () => {
     const bank = ups.filter((u) => u.url.endsWith('Bank_index')).at(-1)!;
     expect(egret.breakdown.components.linkWords).toBeGreaterThan(0);
     expect(bank.breakdown.components.linkWords).toBeLessThan(egret.breakdown.components.linkWords);
+  });
+
+  it('learns from the pages’ own words too: a link named by words topical pages talk about, that no link has used yet', () => {
+    const s = createScorer('combined', { learnRescoreEvery: 1, linkWords: true });
+    expect(s.readsPageWords).toBe(true);
+    expect(createScorer('combined').readsPageWords).toBe(false);
+    for (let i = 0; i < 30; i++) s.onPageFetched({ ...page(`http://w.test/wiki/Page_${i}`, 0.05 + i / 100, [`Town ${i}`]), words: ['town', 'river'] });
+    // The topical pages' text speaks of herons; no link so far says "heron" or "cricket".
+    s.onPageFetched({ ...page('http://w.test/wiki/Egret', 2.0, ['Plumage']), words: ['egret', 'heron', 'plumage', 'wade'] });
+    s.onPageFetched({ ...page('http://w.test/wiki/Stork', 1.8, ['Plumage']), words: ['stork', 'heron', 'nest'] });
+    s.onPageFetched({ ...page('http://w.test/wiki/Football', 0.1, ['Stadium']), words: ['football', 'cricket', 'stadium'] });
+    const ups = s.onPageFetched({ ...page('http://w.test/wiki/Start', 0.1, ['Purple heron', 'Cricket']), words: ['river'] });
+    const heron = ups.find((u) => u.url.endsWith('Purple_heron'))!.breakdown.components.linkWords!;
+    const cricket = ups.find((u) => u.url.endsWith('Cricket'))!.breakdown.components.linkWords!;
+    expect(heron).toBeGreaterThan(0);
+    expect(cricket).toBeLessThan(0);
   });
 
   it('is off by default', () => {

@@ -8,7 +8,7 @@ import type { CrawlFrontier } from '../frontier/frontier.js';
 import { uniqueKeyOf } from '../frontier/url-key.js';
 import type { CrawlUserData } from '../frontier/user-data.js';
 import type { FetchedPage, Scorer } from '../score/index.js';
-import { scorerLinks } from './scorer.js';
+import { scorerLinks, scorerPageWords } from './scorer.js';
 import type { PageJudge, Verdict } from './judge.js';
 
 export interface RouteDeps {
@@ -60,6 +60,7 @@ export function routePage(analysis: PageAnalysis, request: { url: string; userDa
     evidence: verdict.evidence,
     publishTime: analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined,
     links,
+    words: verdict.neverRelevant ? undefined : scorerPageWords(analysis, scorer),
     status: request.status,
     neverRelevant: verdict.neverRelevant?.reason,
   };

@@ -7,6 +7,21 @@ import type { CrawlConfig } from '../config/schema.js';
 import type { PageAnalysis } from '../extract/types.js';
 import { createScorer, type OutLink, type Scorer } from '../score/index.js';
 import type { PageJudge } from './judge.js';
+import { tokenize } from '../text/tokenize.js';
+
+/** Most words of a page the word model keeps (a long article's rarest words add little and fill the resume log). */
+const PAGE_WORDS = 400;
+
+/**
+ * The page's own words for the scorer's word model (src/score/link-words.ts): distinct, most
+ * frequent first, at most PAGE_WORDS; undefined when the scorer does not read them.
+ */
+export function scorerPageWords(analysis: PageAnalysis, scorer: Scorer): string[] | undefined {
+  if (!scorer.readsPageWords) return undefined;
+  const counts = new Map<string, number>();
+  for (const t of tokenize([analysis.title, ...analysis.headings, analysis.text].join('\n'))) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).slice(0, PAGE_WORDS).map(([t]) => t);
+}
 
 export function crawlScorer(config: CrawlConfig, judge: PageJudge): Scorer {
   const time = judge.model.topics[0].time;

@@ -11,12 +11,14 @@
  * topic's words from its examples): it generalises from the pages already judged to links no
  * page has linked to yet, where the in-link count (§3.2) knows nothing.
  *
- * Per word w (a hashed anchor or URL word), over the fetched pages whose links use it:
- *   lift(w) = P(page judged relevant | its links use w) / P(page judged relevant)
- * with P(relevant | w) smoothed towards the base rate by `prior` pseudo-pages, so a word seen on
- * one relevant page moves little. A link's evidence is the log of the mean lift of its words
- * (log(1) = 0 for unknown words and before any page is judged): one topical word among generic
- * ones ("Grey Heron") counts, while averaging keeps one lucky word from dominating.
+ * Each fetched page counts its links' words (anchor, URL, the text around them) and its own
+ * words (title, headings, main text: what topical pages talk about, so a link named by them
+ * scores before any link has used them), with a soft topical label. Per word w:
+ *   weight(w) = ln((1 + P_topical(w) / P_all(w)) / 2)
+ * (P_all add-one smoothed), and a link's evidence is the mean weight of its anchor and URL words
+ * that some page has used (0 for a link with none, and before pages of both kinds): one topical
+ * word among generic ones ("Grey Heron") counts, averaging keeps one lucky word from dominating,
+ * and a word no page has used is no evidence either way (the test web's forum links).
  *
  * Written by hand: two counters per hashed word; no model to fit.
  */
@@ -58,7 +60,7 @@ export class LinkWordModel {
     return Uint32Array.from(words.map((w) => fnv1a(w) & this.mask));
   }
 
-  /** A page was judged: the words of its links (anchors and the text around them), with repeats. */
+  /** A page was judged: the words of its links (anchors and the text around them) and its own words. */
   observe(ids: ArrayLike<number>, relevant: boolean | number): void {
     const r = Number(relevant);
     for (let i = 0; i < ids.length; i++) {
@@ -78,12 +80,21 @@ export class LinkWordModel {
     return Math.log((1 + this.relevantCounts[id] / this.relevantMass / pAll) / 2);
   }
 
-  /** Mean weight of the link's distinct words: 0 when it has none, or before pages of both kinds. */
+  /**
+   * Mean weight of the link's words that some fetched page has used: 0 when it has none, or
+   * before pages of both kinds. A word no page has shown is no evidence either way (counted, it
+   * weighed ln(1/2), as much against the link as a word seen only on off-topic pages).
+   */
   evidence(ids: Uint32Array): number {
     if (!ids.length || this.relevantMass === 0 || this.relevantMass >= this.allMass) return 0;
     let s = 0;
-    for (let i = 0; i < ids.length; i++) s += this.weight(ids[i]);
-    return s / ids.length;
+    let n = 0;
+    for (let i = 0; i < ids.length; i++) {
+      if (this.allCounts[ids[i]] === 0) continue;
+      s += this.weight(ids[i]);
+      n++;
+    }
+    return n ? s / n : 0;
   }
 }
 

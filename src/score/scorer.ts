@@ -380,5 +380,6 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
     sites,
     graph,
     learner: strategy.learner,
+    readsPageWords: !!strategy.readsPageWords,
   };
 }

@@ -110,6 +110,8 @@ export interface Strategy {
   linkFeatures?(link: OutLink, p: Pending, page: FetchedPage, sinceRelevant: number): LinkFeatures | undefined;
   /** Learned weights, exposed for reports and tests (combined). */
   readonly learner?: OnlineLogistic;
+  /** `observe` reads the page's own words (`FetchedPage.words`): the caller computes them only then. */
+  readonly readsPageWords?: boolean;
   /** Re-score the whole queue every this many fetched pages (learned weights moved). */
   readonly rescoreEvery?: number;
 }

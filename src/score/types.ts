@@ -35,6 +35,12 @@ export interface FetchedPage {
   evidence?: number;
   publishTime?: Date;
   links: OutLink[];
+  /**
+   * The page's own words (title, headings, main text), distinct, most frequent first: the word
+   * model's evidence of what topical pages talk about (src/score/link-words.ts). Only given to
+   * strategies that read them (`combined` with `linkWords`).
+   */
+  words?: string[];
   /** Defaults to the URL's host. */
   host?: string;
   /** HTTP status (non-2xx: a dead link); absent = 200. */
@@ -83,6 +89,8 @@ export interface Scorer {
   readonly graph: LinkGraph;
   /** Combined's learned weights, when learning. */
   readonly learner?: OnlineLogistic;
+  /** The strategy's word model reads the page's own words: give them in `FetchedPage.words`. */
+  readonly readsPageWords?: boolean;
 }
 
 /** One in-link of an unfetched URL from a fetched parent, with everything its terms need. */

@@ -184,9 +184,11 @@ export const combined: StrategyDefinition = {
       observe: words
         ? (page) => {
             const label = topicalLabel(page);
-            words.observe(words.ids(page.links.flatMap((l) => [...linkWords(l, hostOf(l.url)), ...(l.context ? tokenize(l.context) : [])])), label);
+            const fromLinks = page.links.flatMap((l) => [...linkWords(l, hostOf(l.url)), ...(l.context ? tokenize(l.context) : [])]);
+            words.observe(words.ids([...fromLinks, ...(page.words ?? [])]), label);
           }
         : undefined,
+      readsPageWords: !!words,
       linkFeatures: ranker
         ? (link, p, page, sinceRelevant) => {
             const f = ranker.features({ url: link.url, anchorText: link.anchorText, context: link.context, host: p.host, parentRelevant: page.relevant, sinceRelevant });
