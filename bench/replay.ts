@@ -199,7 +199,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
       const { verdict } = routePage(page.analysis, { url: req.url, userData: m, status: page.status }, { judge, scorer, frontier });
       relevant = verdict.relevant;
       probability = verdict.probability ?? null;
-      cosineVerdict = !verdict.neverRelevant && !verdict.outOfWindow && !verdict.listPage && verdict.rel >= config.pageThreshold;
+      cosineVerdict = !verdict.neverRelevant && !verdict.outOfWindow && !verdict.listPage && verdict.rel >= (verdict.threshold ?? config.pageThreshold);
       if (keepSeen) {
         const a = page.analysis;
         seen.push({ url: req.url, truth: c.truth(req.url), relevant: verdict.relevant, cosine: verdict.cosine, simD: verdict.simD, rel: verdict.rel, probability: verdict.probability, evidence: verdict.evidence, never: verdict.neverRelevant?.detail, kind: c.kind?.(req.url), title: a.title, text: a.text.slice(0, 300) });

@@ -6,7 +6,8 @@
  * The verdict (issue #15) is the learned page classifier's calibrated probability
  * (src/topic/page-classifier.ts) over the cosine, simD and the topic's term model
  * (src/topic/term-model.ts), learned from the seeds, the user's negative pages and the crawl's
- * confident verdicts; `judge: 'cosine'` keeps the fixed rule rel ≥ θ_page.
+ * confident verdicts; `judge: 'cosine'` keeps the rule rel ≥ θ, with θ calibrated per topic from
+ * the seed pages (src/topic/seed-threshold.ts).
  */
 import type { CrawlConfig } from '../config/schema.js';
 import { analyzePage } from '../extract/page.js';
@@ -21,6 +22,7 @@ import { type Relevance } from '../topic/model.js';
 import { MultiTopicModel, type MultiTopicState } from '../topic/multi-topic.js';
 import { HarvestSample, type HarvestEstimate, type SampledPageState } from '../topic/harvest-sample.js';
 import { PageClassifier, type PageClassifierState, type PageEvidence } from '../topic/page-classifier.js';
+import { seedCalibratedThreshold } from '../topic/seed-threshold.js';
 import { loadThesaurus } from '../topic/semantic.js';
 import { TopicTermModel, type TopicTermModelState } from '../topic/term-model.js';
 import type { ReservoirState } from '../topic/sampling.js';
@@ -42,6 +44,8 @@ export type Verdict = Relevance & {
    * `rel` is kept, so its words still reach its links' scores.
    */
   listPage?: boolean;
+  /** The θ the cosine verdict used: θ_page, or calibrated from the topic's seed pages. */
+  threshold?: number;
   /** A list page that the topic model alone would call relevant (its headlines are on topic): a hub, for the scorer. */
   listTopical?: boolean;
 };
@@ -197,6 +201,11 @@ export class PageJudge {
     // classifier drifted to "nothing is relevant" and D never formed).
     const byRule = { ...verdict };
     if (this.mode === 'learned') verdict.relevant = verdict.probability >= 0.5;
+    else {
+      verdict.threshold = this.verdictThreshold(verdict.topicId);
+      // rel 0 shares no word with the keywords or D: never relevant, even at a θ calibrated to 0.
+      verdict.relevant = verdict.rel > 0 && verdict.rel >= verdict.threshold;
+    }
     this.sample.add(tf, url, verdict.relevant);
     if (input.isSeed) {
       this.examples.push({ tf, url, topicId: verdict.topicId });
@@ -212,6 +221,19 @@ export class PageJudge {
       classifier.addExample(ev, true);
     }
     return verdict;
+  }
+
+  /**
+   * The θ of the cosine verdict: the topic's own `threshold` when its config sets one, else
+   * calibrated from its seed pages as they score now (src/topic/seed-threshold.ts), else θ_page.
+   * Computed afresh (no cache): the same state gives the same θ, so `--resume` needs nothing more.
+   */
+  verdictThreshold(topicId: string): number {
+    const topic = this.model.topic(topicId);
+    if (this.model.thresholdGiven.has(topicId)) return topic.threshold;
+    const rels: number[] = [];
+    for (const e of this.examples) if (e.topicId === topicId) rels.push(this.model.rejudgeAs(topicId, e.tf, e.url).rel);
+    return seedCalibratedThreshold(rels, topic.threshold);
   }
 
   private evidenceOf(verdict: Relevance, tf: SparseVector, terms: TopicTermModel): PageEvidence {
@@ -284,9 +306,13 @@ export class PageJudge {
    * as not relevant). An estimate, not the truth.
    */
   harvestEstimate(fetched?: number): HarvestEstimate {
+    const thresholds = new Map<string, number>();
     const again = (tf: SparseVector, url: string | undefined) => {
       const r = this.model.rejudge(tf, url);
-      if (this.mode !== 'learned') return r.relevant;
+      if (this.mode !== 'learned') {
+        if (!thresholds.has(r.topicId)) thresholds.set(r.topicId, this.verdictThreshold(r.topicId));
+        return r.rel > 0 && r.rel >= thresholds.get(r.topicId)!;
+      }
       return this.classifiers.get(r.topicId)!.probability(this.evidenceOf(r, tf, this.terms.get(r.topicId)!)) >= 0.5;
     };
     const recognised = this.examples.filter((e) => again(e.tf, e.url)).length;

@@ -19,6 +19,8 @@ export class MultiTopicModel implements RelevanceModel {
   readonly analyze: Analyzer;
   private observer: Observer;
   private weights: PositionWeights;
+  /** Ids of the topics whose config sets their own `threshold` (kept as given, never calibrated). */
+  readonly thresholdGiven = new Set<string>();
 
   constructor(topics: TopicConfig[], options: TopicModelOptions = {}) {
     if (topics.length === 0) throw new TopicError('give at least one topic', options.source);
@@ -31,6 +33,7 @@ export class MultiTopicModel implements RelevanceModel {
       let id = t.name ?? `topic${i + 1}`;
       if (ids.has(id)) id = `${id}#${i + 1}`;
       ids.add(id);
+      if (t.threshold !== undefined) this.thresholdGiven.add(id);
       return new TopicModel(t, { ...options, stats: this.stats, analyzer: this.analyze }, id, this.observer);
     });
   }
@@ -89,6 +92,11 @@ export class MultiTopicModel implements RelevanceModel {
     const v = applyIdf(tf, this.stats);
     const { topicId, centreCosine } = this.topics.length === 1 ? { topicId: this.topics[0].id, centreCosine: undefined } : this.classify(v);
     return { ...this.topic(topicId).relevanceOfVector(v, url), centreCosine };
+  }
+
+  /** The same, judged against a named topic (a seed page against its own topic). */
+  rejudgeAs(topicId: string, tf: SparseVector, url?: string): Relevance {
+    return this.topic(topicId).relevanceOfVector(applyIdf(tf, this.stats), url);
   }
 
   /** Best cos(T_k, A_u) over the topics. */
