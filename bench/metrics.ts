@@ -16,6 +16,22 @@ export function harvestCurve(truthInOrder: readonly boolean[]): number[] {
 }
 
 /**
+ * The harvest-rate curve counting each page once: a relevant fetch counts only if no earlier fetch
+ * of the crawl showed the same page (`page`: which page a URL shows, from the web's ground truth,
+ * e.g. a forum thread page's "only this author" view is that thread page; undefined = the URL
+ * itself). Every fetch still counts in the denominator: a duplicate fetch is a wasted one.
+ */
+export function distinctHarvestCurve(fetches: readonly { url: string; truth: boolean; page?: string }[]): number[] {
+  const seen = new Set<string>();
+  return harvestCurve(fetches.map((f) => {
+    const page = f.page ?? f.url;
+    const first = !seen.has(page);
+    seen.add(page);
+    return f.truth && first;
+  }));
+}
+
+/**
  * Harvest rate at a budget: the curve's value after `budget` pages. A crawl that stopped earlier
  * (frontier exhausted) is read at its last page; an empty crawl has no rate.
  */

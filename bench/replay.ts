@@ -10,6 +10,8 @@
  * real PageJudge (its seed set grows as in a crawl) and the real Frontier. Differences from
  * `npm run bench`: concurrency 1 and no politeness waits. Harvest is against ground truth, as in
  * the bench. The cache lives in $REPLAY_CACHE (default: the system temp folder).
+ * Beside it, where it differs, the harvest counting each page once (`distinctCurve`): the test web
+ * serves one page under several URLs (a thread page and its "only this author" views).
  *
  *   npm run bench:replay -- [--web testweb,wikispeedia] [--test-pages 150] [--wiki-pages 500]
  *                           [--strategies a,b] [--score '{"learningRate":0.05}'] [--topics quake,birds]
@@ -43,7 +45,7 @@ import { browserLaunchOptions } from '../src/fetch/browser.js';
 import { trackNetworkActivity, waitForQuietNetwork } from '../src/fetch/crawler.js';
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
 import { hash32, Rng } from '../src/testweb/rng.js';
-import { summarizeTopics, type TopicRuns } from './metrics.js';
+import { distinctHarvestCurve, summarizeTopics, type TopicRuns } from './metrics.js';
 import { startWikispeediaWeb, wikispeediaMissing, type WikispeediaWeb } from '../src/testweb/wikispeedia.js';
 
 interface Cached {
@@ -142,6 +144,12 @@ export interface ReplayRun {
   fetched: number;
   curve: number[];
   /**
+   * The harvest curve counting each page once (bench/metrics.ts distinctHarvestCurve): a relevant
+   * fetch counts only if no earlier fetch showed the same page by the web's own ground truth (on
+   * the test web, a thread page's "only this author" views are that thread page).
+   */
+  distinctCurve: number[];
+  /**
    * Fetch order: URL, truth, the crawler's own verdict, the score it was fetched at, the learned
    * judge's probability and the cosine rule's verdict (rel ≥ θ_page); null without an analysis.
    */
@@ -176,7 +184,7 @@ interface JudgedPage {
 }
 
 /** One crawl replayed: the engine's onPage path (judge → scorer → frontier) over cached analyses. */
-async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine', robots?: RobotsCache, keepSeen = false): Promise<Pick<ReplayRun, 'curve' | 'order' | 'estimate' | 'seen' | 'components'>> {
+async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined; pageOf?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine', robots?: RobotsCache, keepSeen = false): Promise<Pick<ReplayRun, 'curve' | 'distinctCurve' | 'order' | 'estimate' | 'seen' | 'components'>> {
   const config = parseConfig({ topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score, judge: judgeMode });
   const judge = await PageJudge.create(config);
   const scorer = crawlScorer(config, judge);
@@ -217,7 +225,8 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
     components.push(m.components ?? {});
     await frontier.requestManager.markRequestHandled(req);
   }
-  return { curve, order, components, estimate: judge.harvestEstimate(order.length), ...(keepSeen ? { seen } : {}) };
+  const distinctCurve = distinctHarvestCurve(order.map(([url, truth]) => ({ url, truth, page: c.pageOf?.(url) })));
+  return { curve, distinctCurve, order, components, estimate: judge.harvestEstimate(order.length), ...(keepSeen ? { seen } : {}) };
 }
 
 const pct = (x: number | undefined) => (x === undefined ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
@@ -263,7 +272,8 @@ async function main(): Promise<number> {
     const mine = runs.filter((r) => r.web === web && r.topic === topic);
     const marks = [...new Set([50, 150, 500].filter((x) => x < budget).concat(budget))];
     const est = (r: ReplayRun) => (r.strategy === 'combined' ? ` (est ${pct(r.estimate.mean)} [${pct(r.estimate.low)},${pct(r.estimate.high)}] judged ${pct(r.order.filter((x) => x[2]).length / r.order.length)})` : '');
-    process.stdout.write(`${web}/${topic}  ` + mine.map((r) => `${r.strategy} ${marks.map((k) => pct(r.curve[Math.min(k, r.curve.length) - 1])).join('/')}${est(r)}`).join('  ') + '\n');
+    const once = (r: ReplayRun) => (r.distinctCurve.at(-1) !== r.curve.at(-1) ? ` (each page once ${pct(r.distinctCurve.at(-1))})` : '');
+    process.stdout.write(`${web}/${topic}  ` + mine.map((r) => `${r.strategy} ${marks.map((k) => pct(r.curve[Math.min(k, r.curve.length) - 1])).join('/')}${once(r)}${est(r)}`).join('  ') + '\n');
   };
 
   if (webs.includes('testweb')) {
@@ -276,7 +286,7 @@ async function main(): Promise<number> {
       const budget = Number(o.testPages);
       for (const t of web.topics.filter((t) => wantTopic(t.id))) {
         for (const s of strategies) {
-          const r = await replay(cache, { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: budget, truth: (u) => web.isRelevant(u, t.id), kind: (u) => web.truth(u)?.kind }, s, score, judgeMode, robots, !!(o.misjudged || o.judged) && s === 'bfs');
+          const r = await replay(cache, { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: budget, truth: (u) => web.isRelevant(u, t.id), kind: (u) => web.truth(u)?.kind, pageOf: (u) => web.pageOf(u) }, s, score, judgeMode, robots, !!(o.misjudged || o.judged) && s === 'bfs');
           runs.push({ web: 'testweb', topic: t.id, relevantAvailable: web.relevantTotal(t.id), strategy: s, fetched: r.curve.length, ...r });
         }
         report('testweb', t.id, budget);
@@ -350,18 +360,20 @@ async function main(): Promise<number> {
           (estGaps.length ? `; estimate minus true: mean ${meanPts(estGaps)} points, worst ${(100 * Math.max(...estGaps.map(Math.abs))).toFixed(1)}, 90% interval holds the truth ${covered}/${combinedRuns.length}, mean width ${meanPts(combinedRuns.map((r) => r.estimate.high - r.estimate.low))} points` : '') +
           '\n',
       );
-      const byTopic = new Map<string, TopicRuns>();
-      for (const r of mine) {
-        const t = byTopic.get(r.topic) ?? { topic: r.topic, relevantAvailable: r.relevantAvailable, curves: {} };
-        t.curves[r.strategy] = r.curve;
-        byTopic.set(r.topic, t);
-      }
-      for (const b of [...new Set([150, 500].filter((x) => x < budget).concat(budget))]) {
-        const s = summarizeTopics([...byTopic.values()], b);
+      const byTopic = (curveOf: (r: ReplayRun) => number[]) => {
+        const m = new Map<string, TopicRuns>();
+        for (const r of mine) m.set(r.topic, { ...(m.get(r.topic) ?? { topic: r.topic, relevantAvailable: r.relevantAvailable, curves: {} }), curves: { ...m.get(r.topic)?.curves, [r.strategy]: curveOf(r) } });
+        return [...m.values()];
+      };
+      // The harvest as counted by the truth, then (where it differs) counting each page once.
+      const counts: [string, (r: ReplayRun) => number[]][] = [['', (r) => r.curve]];
+      if (mine.some((r) => r.distinctCurve.some((x, i) => x !== r.curve[i]))) counts.push([', each page once', (r) => r.distinctCurve]);
+      for (const b of [...new Set([150, 500].filter((x) => x < budget).concat(budget))]) for (const [label, curveOf] of counts) {
+        const s = summarizeTopics(byTopic(curveOf), b);
         const ranked = Object.entries(s.mean).sort((a, b2) => b2[1] - a[1]);
         const ratio = (a: string, base: string) => (s.mean[a] !== undefined && s.mean[base] ? `${(s.mean[a] / s.mean[base]).toFixed(2)}×` : '-');
         process.stdout.write(
-          `${web} ${name} (${s.topics} topics) at ${b}: ` +
+          `${web} ${name} (${s.topics} topics) at ${b}${label}: ` +
             ranked.map(([st, m]) => `${st} ${pct(m)} [first/tied ${s.firstOrTied[st]}]`).join('  ') +
             `  best possible ${pct(s.best)}` +
             (s.mean.combined !== undefined ? `  | combined: ${ratio('combined', 'best-first')} best-first, ${ratio('combined', 'bfs')} BFS, ${((s.mean.combined / s.best) * 100).toFixed(0)}% of best possible` : '') +

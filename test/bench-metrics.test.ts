@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bestPossible, budgetTable, harvestCurve, meanSd, rateAt, ratioTo, reportBudgets } from '../bench/metrics.js';
+import { bestPossible, budgetTable, distinctHarvestCurve, harvestCurve, meanSd, rateAt, ratioTo, reportBudgets } from '../bench/metrics.js';
 import { curveSvg, withBenchBlock, type CurveRun } from '../bench/report.js';
 
 describe('harvest-rate metrics', () => {
@@ -15,6 +15,24 @@ describe('harvest-rate metrics', () => {
     expect(rateAt(c, 4)).toBe(0.75);
     expect(rateAt(c, 100)).toBe(0.75);
     expect(rateAt([], 5)).toBeUndefined();
+  });
+
+  it('counts a relevant page once: a later view of a page already fetched is a fetch, not a find', () => {
+    const T = '/thread-7-1-1.html';
+    const fetches = [
+      { url: T, truth: true, page: T },
+      { url: '/forum.php?mod=viewthread&tid=7&page=1&authorid=1', truth: true, page: T },
+      { url: '/a.html', truth: false, page: '/a.html' },
+      { url: '/forum.php?mod=viewthread&tid=8&page=1&authorid=2', truth: true, page: '/thread-8-1-1.html' },
+      { url: '/thread-8-1-1.html', truth: true, page: '/thread-8-1-1.html' },
+      { url: '/b.html', truth: true },
+      { url: '/b.html', truth: true },
+    ];
+    expect(harvestCurve(fetches.map((f) => f.truth)).at(-1)).toBe(6 / 7);
+    // The first view of a page counts, whichever URL form it came by; without `page`, the URL is the page.
+    expect(distinctHarvestCurve(fetches)).toEqual([1, 1 / 2, 1 / 3, 2 / 4, 2 / 5, 3 / 6, 3 / 7]);
+    // The view's truth decides nothing once its page was fetched, even as an irrelevant fetch.
+    expect(distinctHarvestCurve([{ url: 'x', truth: false, page: 'p' }, { url: 'y', truth: true, page: 'p' }])).toEqual([0, 0]);
   });
 
   it('gives the best possible rate from the relevant pages available', () => {

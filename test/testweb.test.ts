@@ -141,6 +141,15 @@ describe('test web over HTTP', () => {
     const th = pages.find((u) => /thread-\d+-1-1\.html$/.test(u))!;
     const tid = /thread-(\d+)-/.exec(th)![1];
     expect(web.truth(`${origin('forum')}/forum.php?mod=viewthread&tid=${tid}&page=1`)).toEqual(web.truth(th));
+    // …and so are its "only this author" views (one link per post): one page by the generator's routing.
+    const view = (q: string) => web.pageOf(`${origin('forum')}/forum.php?mod=viewthread&tid=${tid}${q}`);
+    expect(web.pageOf(th)).toBe(`forum|/thread-${tid}-1-1.html`);
+    for (const q of ['&page=1', '&page=1&authorid=10001', '&page=1&authorid=10002']) expect(view(q)).toBe(web.pageOf(th));
+    expect(web.pageOf(th + '#pid1')).toBe(web.pageOf(th));
+    expect(web.pageOf(art)).not.toBe(web.pageOf(th));
+    const other = pages.find((u) => /thread-\d+-1-1\.html$/.test(u) && u !== th)!;
+    expect(web.pageOf(other)).not.toBe(web.pageOf(th));
+    expect(web.pageOf(origin('news') + '/no/such/page.html')).toBeUndefined();
     expect(web.truth(origin('news') + '/no/such/page.html')).toBeUndefined();
   });
 

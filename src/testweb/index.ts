@@ -55,6 +55,12 @@ export interface TestWeb {
   demo: { topic: string; keywords: string[]; seeds: string[] };
   /** Ignores the fragment; forum.php?mod=viewthread aliases share their thread page's truth. */
   truth(url: string): PageTruth | undefined;
+  /**
+   * Which page a URL shows, by the generator's own routing (its canonical key, e.g. `forum|/thread-7-2-1.html`):
+   * the URL forms of one page (a thread page's static, `viewthread` and "only this author" `authorid` views,
+   * a page number past the end) share it. Undefined for a URL the web does not serve.
+   */
+  pageOf(url: string): string | undefined;
   /** article/thread pages whose topic is topicId (both URL forms of a thread page count). */
   isRelevant(url: string, topicId: string): boolean;
   /** Distinct relevant pages reachable from the demo seeds by a robots-respecting crawler, at clock.now(). */
@@ -166,6 +172,10 @@ export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> 
     if (!loc) return undefined;
     return resolve(model, loc.site, loc.path, now, misc)?.truth;
   };
+  const pageOf = (url: string): string | undefined => {
+    const loc = locate(url);
+    return loc ? resolve(model, loc.site, loc.path, now, misc)?.canonical : undefined;
+  };
   const abs = (k: string) => { const [s, p] = k.split('|'); return servers.origins.get(s)! + p; };
   const quake = TOPIC_LEXICONS.find((t) => t.id === 'quake')!;
   return {
@@ -173,6 +183,7 @@ export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> 
     topics: TOPIC_LEXICONS.map((t) => ({ id: t.id, label: t.label, keywords: t.keywords.slice() })),
     demo: { topic: quake.id, keywords: ['汶川地震', '救援'], seeds },
     truth,
+    pageOf,
     isRelevant(url, topicId) {
       const t = truth(url);
       return !!t && RELEVANT_KINDS.has(t.kind) && t.topic === topicId;
