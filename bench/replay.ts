@@ -173,6 +173,8 @@ interface JudgedPage {
   cosine: number;
   simD: number;
   rel: number;
+  /** The θ the verdict used (θ_page, or calibrated from the topic's seed pages). */
+  threshold?: number;
   probability?: number;
   /** The term model's evidence for the topic (src/topic/term-model.ts). */
   evidence?: number;
@@ -210,7 +212,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
       cosineVerdict = !verdict.neverRelevant && !verdict.outOfWindow && !verdict.listPage && verdict.rel >= (verdict.threshold ?? config.pageThreshold);
       if (keepSeen) {
         const a = page.analysis;
-        seen.push({ url: req.url, truth: c.truth(req.url), relevant: verdict.relevant, cosine: verdict.cosine, simD: verdict.simD, rel: verdict.rel, probability: verdict.probability, evidence: verdict.evidence, never: verdict.neverRelevant?.detail, kind: c.kind?.(req.url), title: a.title, text: a.text.slice(0, 300) });
+        seen.push({ url: req.url, truth: c.truth(req.url), relevant: verdict.relevant, cosine: verdict.cosine, simD: verdict.simD, rel: verdict.rel, threshold: verdict.threshold, probability: verdict.probability, evidence: verdict.evidence, never: verdict.neverRelevant?.detail, kind: c.kind?.(req.url), title: a.title, text: a.text.slice(0, 300) });
       }
     } else if (page.status >= 300) {
       // A dead link (no analysis cached for error answers): the scorer still learns the host answers 404.
