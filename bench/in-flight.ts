@@ -18,6 +18,7 @@ import { parseConfig } from '../src/config/schema.js';
 import { PageJudge } from '../src/crawl/judge.js';
 import { routePage } from '../src/crawl/route.js';
 import { crawlScorer } from '../src/crawl/scorer.js';
+import { NearDuplicateIndex } from '../src/text/near-duplicate.js';
 import { analyzePage } from '../src/extract/page.js';
 import type { PageAnalysis } from '../src/extract/types.js';
 import { Frontier } from '../src/frontier/frontier.js';
@@ -73,6 +74,7 @@ try {
       const config = parseConfig({ topics: [{ keywords: web.demo.keywords, seeds: web.demo.seeds }], maxPages: budget, randomSeed: seed });
       const judge = await PageJudge.create(config);
       const scorer = crawlScorer(config, judge);
+      const nearDuplicates = new NearDuplicateIndex();
       // Per-host concurrency out of the way (bench:redis runs --per-host 8): only the lag differs.
       const frontier = new Frontier({ maxPages: budget, maxDepth: config.maxDepth, robots: new RobotsCache(), perHostConcurrency: 1000 });
       for (const url of web.demo.seeds) frontier.offer({ url, depth: 0, ...scorer.seedScore(url) });
@@ -89,7 +91,7 @@ try {
         const req = inFlight.shift();
         if (!req) break;
         const page = cached.get(req.url) ?? (await fetchMiss(req.url));
-        if (page?.analysis) routePage(page.analysis, { url: req.url, userData: crawlUserData(req), status: page.status }, { judge, scorer, frontier });
+        if (page?.analysis) routePage(page.analysis, { url: req.url, userData: crawlUserData(req), status: page.status }, { judge, scorer, frontier, nearDuplicates });
         if (req.url.endsWith('/forum-2-1.html')) board = fetched;
         if (web.isRelevant(req.url, web.demo.topic)) relevant++;
         fetched++;

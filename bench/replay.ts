@@ -39,6 +39,7 @@ import type { PageAnalysis } from '../src/extract/types.js';
 import { Frontier, uniqueKeyOf } from '../src/frontier/frontier.js';
 import { crawlUserData } from '../src/frontier/user-data.js';
 import { routePage } from '../src/crawl/route.js';
+import { NearDuplicateIndex } from '../src/text/near-duplicate.js';
 import { crawlScorer } from '../src/crawl/scorer.js';
 import { RobotsCache } from '../src/frontier/robots.js';
 import { browserLaunchOptions } from '../src/fetch/browser.js';
@@ -190,6 +191,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
   const config = parseConfig({ topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score, judge: judgeMode });
   const judge = await PageJudge.create(config);
   const scorer = crawlScorer(config, judge);
+  const nearDuplicates = new NearDuplicateIndex();
   const frontier = new Frontier({ maxPages: c.maxPages, maxDepth: config.maxDepth, robots });
   for (const url of c.seeds) frontier.offer({ url, depth: 0, ...scorer.seedScore(url) });
   const curve: number[] = [];
@@ -206,7 +208,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
     let probability: number | null = null;
     let cosineVerdict: boolean | null = null;
     if (page.analysis) {
-      const { verdict } = routePage(page.analysis, { url: req.url, userData: m, status: page.status }, { judge, scorer, frontier });
+      const { verdict } = routePage(page.analysis, { url: req.url, userData: m, status: page.status }, { judge, scorer, frontier, nearDuplicates });
       relevant = verdict.relevant;
       probability = verdict.probability ?? null;
       cosineVerdict = !verdict.neverRelevant && !verdict.outOfWindow && !verdict.listPage && verdict.rel >= (verdict.threshold ?? config.pageThreshold);

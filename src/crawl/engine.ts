@@ -44,6 +44,7 @@ import { discoverSeeds } from './seeding.js';
 import { describeStop, SetAsideTally } from './stop-reason.js';
 import { crawlScorer } from './scorer.js';
 import { routePage } from './route.js';
+import { NearDuplicateIndex } from '../text/near-duplicate.js';
 import { crawlPoliteFetch } from './polite-fetch.js';
 import { memoryCeilingMb, memoryOverrun, type MemoryOverrun } from './memory-ceiling.js';
 
@@ -125,6 +126,8 @@ async function crawlLocked(
   // Dataset records name their topic as users do (its name, else its keywords), not by the model's id.
   const topicNames = new Map(judge.model.topics.map((t, i) => [t.id, topicName(config.topics[i])]));
   const scorer = crawlScorer(config, judge);
+  // Each page's text sample, to tell a page the crawl has shown already (src/text/near-duplicate.ts).
+  const nearDuplicates = new NearDuplicateIndex();
   // Read before the journal is reopened; replayed once the frontier and scorer exist.
   const resumed: ResumeState | undefined = resumeFrom ? loadResumeState(runDir, runId) : undefined;
   const journal = new FrontierJournal(runDir, resumed?.frontier.gen ?? 0);
@@ -333,6 +336,7 @@ async function crawlLocked(
       judge,
       scorer,
       frontier,
+      nearDuplicates,
       // At most maxLinksPerPage links, each through the gate's checks that need no DNS (scheme,
       // length, domain lists, literal private addresses): refused ones are never queued.
       maxLinks: config.maxLinksPerPage,
@@ -371,7 +375,7 @@ async function crawlLocked(
       publishTime: analysis.publishTime?.iso,
       // A non-2xx answer is a failed fetch (a dead link), whatever its body says.
       decision: verdict.neverRelevant?.reason === 'http-status' ? 'failed' : verdict.outOfWindow ? 'out-of-window' : verdict.relevant ? 'saved' : 'recorded',
-      reason: [base.reason, verdict.neverRelevant?.detail].filter(Boolean).join('; ') || undefined,
+      reason: [base.reason, verdict.neverRelevant?.detail, verdict.nearDuplicateOf && `near-duplicate of ${verdict.nearDuplicateOf}`].filter(Boolean).join('; ') || undefined,
     };
     for (const p of plugins) p.annotate?.(entry, page);
     // The dataset item, then its crawl-log line, written behind the slot (src/store/write-behind.ts).

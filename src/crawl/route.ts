@@ -8,11 +8,14 @@ import type { CrawlFrontier } from '../frontier/frontier.js';
 import { uniqueKeyOf } from '../frontier/url-key.js';
 import type { CrawlUserData } from '../frontier/user-data.js';
 import type { FetchedPage, Scorer } from '../score/index.js';
+import type { NearDuplicateIndex } from '../text/near-duplicate.js';
 import { scorerLinks, scorerPageWords } from './scorer.js';
 import type { PageJudge, Verdict } from './judge.js';
 
 export interface RouteDeps {
   judge: PageJudge;
+  /** The crawl's earlier pages' texts: a page whose text one of them contains is no new page. */
+  nearDuplicates: NearDuplicateIndex;
   scorer: Scorer;
   frontier: CrawlFrontier;
   /** Called with the scorer's input before it is scored (the resume log keeps it). */
@@ -29,8 +32,11 @@ export interface RouteDeps {
   lap?: (stage: 'judgeMs' | 'scoreMs' | 'frontierMs') => void;
 }
 
+/** The judge's verdict, or not relevant as a near-duplicate of an earlier page (its URL). */
+export type RoutedVerdict = Verdict & { nearDuplicateOf?: string };
+
 export interface RoutedPage {
-  verdict: Verdict;
+  verdict: RoutedVerdict;
   scorerInput: FetchedPage;
 }
 
@@ -43,7 +49,7 @@ export function routePage(analysis: PageAnalysis, request: { url: string; userDa
   const m = request.userData;
   // A redirect lands on another URL: mark it seen so it is not fetched again.
   if (analysis.url !== request.url) frontier.markSeen([uniqueKeyOf(analysis.url)]);
-  const verdict = judge.judge(analysis, { isSeed: m.depth === 0, anchorText: m.anchorText, status: request.status, html: request.html, key: request.url });
+  const verdict: RoutedVerdict = nearDuplicateVerdict(analysis, request, deps) ?? judge.judge(analysis, { isSeed: m.depth === 0, anchorText: m.anchorText, status: request.status, html: request.html, key: request.url });
   const anchorOf = new Map<string, string>();
   const limited = deps.maxLinks !== undefined ? analysis.links.slice(0, deps.maxLinks) : analysis.links;
   const taken = deps.keepLink ? limited.filter(deps.keepLink) : limited;
@@ -60,7 +66,7 @@ export function routePage(analysis: PageAnalysis, request: { url: string; userDa
     evidence: verdict.evidence,
     publishTime: analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined,
     links,
-    words: verdict.neverRelevant ? undefined : scorerPageWords(analysis, scorer),
+    words: verdict.neverRelevant || verdict.nearDuplicateOf ? undefined : scorerPageWords(analysis, scorer),
     status: request.status,
     neverRelevant: verdict.neverRelevant?.reason,
   };
@@ -86,4 +92,18 @@ export function routePage(analysis: PageAnalysis, request: { url: string; userDa
   }
   deps.lap?.('frontierMs');
   return { verdict, scorerInput };
+}
+
+/**
+ * A page whose main text an earlier page of the crawl contains (an "only this author" view of a
+ * thread, a print view, a mirror: src/text/near-duplicate.ts) is no new page: not relevant, and
+ * the judge never sees it, so neither its harvest sample nor its learners count it twice; the
+ * scorer gets it as not relevant, so links like the one that led here learn they lead nowhere new.
+ * Seeds are remembered but never duplicates; error answers are neither.
+ */
+function nearDuplicateVerdict(analysis: PageAnalysis, request: { userData: CrawlUserData; status?: number }, deps: RouteDeps): RoutedVerdict | undefined {
+  if (request.status !== undefined && request.status !== 0 && (request.status < 200 || request.status > 299)) return undefined;
+  const of = deps.nearDuplicates.check(analysis.url, analysis.text);
+  if (of === undefined || request.userData.depth === 0) return undefined;
+  return { rel: 0, cosine: 0, simD: 0, topicId: deps.judge.model.topics[0].id, relevant: false, nearDuplicateOf: of };
 }

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { NearDuplicateIndex, shingleHashes, shingleTokens } from '../src/text/near-duplicate.js';
+
+// Deterministic pseudo-random texts: distinct pages share no long runs by construction.
+function words(seed: number, n: number): string {
+  let x = seed * 2654435761 >>> 0;
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    out.push(`w${(x >>> 8) % 5000}`);
+  }
+  return out.join(' ');
+}
+const HAN = '地震救援队伍连夜赶赴灾区转移安置受灾群众房屋倒塌道路中断余震不断专家提醒注意安全物资运送帐篷食品饮用水医疗队伍';
+function chinese(seed: number, n: number): string {
+  let x = seed * 40503 + 7;
+  let s = '';
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    s += HAN[(x >>> 8) % HAN.length];
+  }
+  return s;
+}
+
+describe('near-duplicate pages by their main text (issue #15)', () => {
+  it('tokens: a CJK character alone, Latin words whole', () => {
+    expect(shingleTokens('地震 Rescue-Team 2024年')).toEqual(['地', '震', 'rescue', 'team', '2024', '年']);
+    expect(shingleHashes('').length).toBe(0);
+  });
+
+  it('an "only this author" view (one post of a thread) is a near-duplicate of the thread page', () => {
+    const posts = Array.from({ length: 12 }, (_, i) => chinese(i + 1, 120));
+    const idx = new NearDuplicateIndex();
+    expect(idx.check('https://f.test/thread-1-1-1.html', posts.join('\n'))).toBeUndefined();
+    expect(idx.check('https://f.test/forum.php?tid=1&authorid=7', `${posts[3]}\n${posts[9]}`)).toBe('https://f.test/thread-1-1-1.html');
+    expect(idx.check('https://f.test/forum.php?tid=1&authorid=8', posts[5])).toBe('https://f.test/thread-1-1-1.html');
+    // The same in English words.
+    const en = Array.from({ length: 10 }, (_, i) => words(i + 100, 80));
+    expect(idx.check('https://n.test/a', en.join('\n'))).toBeUndefined();
+    expect(idx.check('https://n.test/a?print=1', en[2])).toBe('https://n.test/a');
+  });
+
+  it('identical texts and reordered posts (another sort order) are near-duplicates', () => {
+    const posts = Array.from({ length: 8 }, (_, i) => words(i + 1, 60));
+    const idx = new NearDuplicateIndex();
+    expect(idx.check('a', posts.join('\n'))).toBeUndefined();
+    expect(idx.check('a-mirror', posts.join('\n'))).toBe('a');
+    expect(idx.check('a-newest-first', [...posts].reverse().join('\n'))).toBe('a');
+    // A text of a line or two says too little: never a near-duplicate, even when identical.
+    expect(idx.check('s', 'magnitude six quake hits the coast')).toBeUndefined();
+    expect(idx.check('s2', 'magnitude six quake hits the coast')).toBeUndefined();
+    const short = new NearDuplicateIndex({ minShingles: 1 });
+    expect(short.check('s', 'magnitude six quake hits the coast')).toBeUndefined();
+    expect(short.check('s2', 'magnitude six quake hits the coast')).toBe('s');
+  });
+
+  it('different pages on the same subject are not, nor is the thread page after its view', () => {
+    const idx = new NearDuplicateIndex();
+    const pages = Array.from({ length: 30 }, (_, i) => chinese(i + 50, 400));
+    for (const [i, p] of pages.entries()) expect(idx.check(`p${i}`, p)).toBeUndefined();
+    // A view first, then its thread: the thread page holds more than the view, so it is new.
+    const posts = Array.from({ length: 6 }, (_, i) => words(i + 300, 70));
+    expect(idx.check('view', posts[2])).toBeUndefined();
+    expect(idx.check('thread', posts.join('\n'))).toBeUndefined();
+    // Half of a page with new text is not contained.
+    expect(idx.check('half', `${posts.slice(0, 3).join('\n')}\n${words(999, 210)}`)).toBeUndefined();
+  });
+
+  it('a footer shared by many pages does not make their short bodies duplicates', () => {
+    const footer = words(7, 120);
+    const idx = new NearDuplicateIndex({ boilerplatePages: 20 });
+    for (let i = 0; i < 25; i++) expect(idx.check(`p${i}`, `${words(i + 500, 150)}\n${footer}`)).toBeUndefined();
+    // Once the footer is in more than 20 pages it is not compared: a short page is judged by its own words.
+    for (let i = 25; i < 40; i++) expect(idx.check(`p${i}`, `${words(i + 500, 8)}\n${footer}`)).toBeUndefined();
+    // Its own words contained in an earlier page still make it a near-duplicate.
+    expect(idx.check('p3-excerpt', `${words(503, 150).split(' ').slice(20, 60).join(' ')}\n${footer}`)).toBe('p3');
+  });
+
+  it('memory is bounded: the oldest pages are forgotten', () => {
+    const idx = new NearDuplicateIndex({ maxPages: 5 });
+    const texts = Array.from({ length: 8 }, (_, i) => words(i + 700, 100));
+    for (const [i, t] of texts.entries()) idx.check(`p${i}`, t);
+    expect(idx.size).toBe(5);
+    expect(idx.check('again0', texts[0])).toBeUndefined();
+    expect(idx.check('again7', texts[7])).toBe('p7');
+  });
+});
