@@ -54,7 +54,8 @@ export function routePage(analysis: PageAnalysis, request: { url: string; userDa
   const limited = deps.maxLinks !== undefined ? analysis.links.slice(0, deps.maxLinks) : analysis.links;
   const taken = deps.keepLink ? limited.filter(deps.keepLink) : limited;
   for (const l of taken) if (l.anchorText && !anchorOf.has(l.url)) anchorOf.set(l.url, l.anchorText);
-  const links = scorerLinks(taken === analysis.links ? analysis : { ...analysis, links: taken }, judge);
+  // A near-duplicate's links are its earlier page's, scored there already: not offered again with rel 0.
+  const links = verdict.nearDuplicateOf ? [] : scorerLinks(taken === analysis.links ? analysis : { ...analysis, links: taken }, judge);
   deps.lap?.('judgeMs');
   const scorerInput: FetchedPage = {
     url: request.url,
