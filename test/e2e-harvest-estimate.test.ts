@@ -2,7 +2,8 @@
  * The crawler's self-reported harvest is honest (issue #15): the demo as a user runs it
  * (`npm start`, no arguments: the local test web in real Chromium, combined, 200 pages), through
  * the CLI in a child process. At the end its judged harvest is within 3 points of the test web's
- * ground truth, and its harvest estimate (a held-back sample judged again at the end,
+ * ground truth counted each page once (src/cli/demo.ts `demoTruth`: the crawler does not count a
+ * forum thread's author views again, src/text/near-duplicate.ts), and its harvest estimate (a held-back sample judged again at the end,
  * src/topic/harvest-sample.ts) has a 90% interval that holds the truth and says it is not.
  */
 import { spawn } from 'node:child_process';

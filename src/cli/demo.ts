@@ -31,6 +31,25 @@ export function recordDemoWeb(web: TestWeb): CrawlPlugin {
   };
 }
 
+/**
+ * The demo's ground truth, each page once: a fetch is relevant by the test web's truth only the
+ * first time the crawl fetches its page (`TestWeb.pageOf`: a forum thread's "only this author"
+ * views are the thread page). The crawler never counts a near-duplicate as a new relevant page
+ * (src/text/near-duplicate.ts), so a truth counting every URL would hold its honest figure
+ * against repeat fetches. `fetched`: the URLs a resumed run fetched before, in order.
+ * Called once per crawl-log entry, in order (src/crawl/engine.ts `record`).
+ */
+export function demoTruth(web: TestWeb, topicId: string, fetched: Iterable<string> = []): (url: string) => boolean {
+  const seen = new Set<string>();
+  for (const u of fetched) seen.add(web.pageOf(u) ?? u);
+  return (url) => {
+    const page = web.pageOf(url) ?? url;
+    if (seen.has(page)) return false;
+    seen.add(page);
+    return web.isRelevant(url, topicId);
+  };
+}
+
 /** The demo record of a run, or undefined when the run was not a demo. */
 export function readDemoRecord(runDir: string): DemoRecord | undefined {
   const path = join(runDir, RUN_FILES.testweb);

@@ -21,7 +21,7 @@ import { observePlugins } from './report.js';
 import { configPlugins } from '../crawl/config-plugins.js';
 import type { CrawlPlugin } from '../crawl/engine.js';
 import { topicName, type CrawlConfig } from '../config/schema.js';
-import { crawlExitCode, readDemoRecord, recordDemoWeb, restartDemoWeb } from './demo.js';
+import { crawlExitCode, demoTruth, readDemoRecord, recordDemoWeb, restartDemoWeb } from './demo.js';
 
 /**
  * The CLI's plugins: traces, reply threads (METHODS §4) unless config.threads.enabled is false,
@@ -215,6 +215,7 @@ async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | 
   // A demo run: its test web is served again at the origins the run queued (src/cli/demo.ts).
   const demo = readDemoRecord(new RunDir(storage, runId).dir);
   const web = demo ? await restartDemoWeb(demo, runId) : undefined;
+  const { CrawlLog } = await import('../store/crawl-log.js');
   try {
     if (web) process.stderr.write(`Started the local test web again: ${web.sites.map((s) => `${s.name} ${s.origin}`).join(', ')}\n`);
     const topicId = web?.demo.topic;
@@ -223,7 +224,7 @@ async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | 
       resume: runId,
       plugins: await crawlPlugins(config, flags.watch, web ? () => web.clock.now() : undefined, exportFormats),
       watch: flags.watch,
-      ...(web ? { testwebOrigin: web.sites.find((s) => s.kind === 'search')?.origin, truth: (url: string) => web.isRelevant(url, topicId!) } : {}),
+      ...(web ? { testwebOrigin: web.sites.find((s) => s.kind === 'search')?.origin, truth: demoTruth(web, topicId!, CrawlLog.read(new RunDir(storage, runId).file('crawlLog')).map((e) => e.url)) } : {}),
     });
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Resumed run ${runId} (strategy ${config.strategy})`, flags.storage ?? 'storage'));
     return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined });
@@ -250,7 +251,7 @@ async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }, ex
     // Reply times on the test web follow its own clock.
     const plugins = await crawlPlugins(config, flags.watch, () => web.clock.now(), exportFormats);
     // Its origins go into the run folder: `--resume` serves the test web there again (src/cli/demo.ts).
-    const result = await runCrawl({ config, testwebOrigin, truth: (url) => web.isRelevant(url, topicId), plugins: [recordDemoWeb(web), ...plugins], watch: flags.watch });
+    const result = await runCrawl({ config, testwebOrigin, truth: demoTruth(web, topicId), plugins: [recordDemoWeb(web), ...plugins], watch: flags.watch });
     const heading = `Demo: focused crawl of the local test web for "${web.demo.keywords.join(' ')}" (strategy ${config.strategy}, budget ${config.maxPages})`;
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, heading, config.storageDir));
     return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined });
