@@ -146,7 +146,7 @@ export class KeptPages {
     const all = [...this.open];
     this.open.clear();
     this.idle.length = 0;
-    await Promise.all(all.map((k) => k.page.close().catch(() => undefined)));
+    await Promise.all(all.map(async (k) => closeAtRest(k.page, k.resting)));
   }
 
   /**
@@ -242,6 +242,22 @@ export class KeptPages {
 
   private drop(kept: Kept): void {
     this.open.delete(kept);
-    void kept.page.close().catch(() => undefined);
+    void closeAtRest(kept.page);
   }
+}
+
+/**
+ * Close a tab once it rests on about:blank. Once `page.close()` is called, Playwright passes the
+ * tab's intercepted requests on to the network instead of to our route, so a document still
+ * running (a `location` loop) would reach its host past STAY_ON_PAGE; on about:blank nothing of it
+ * runs. A script's own navigation can interrupt the way there: a few tries, then close anyway.
+ */
+async function closeAtRest(page: Page, resting?: Promise<boolean>): Promise<void> {
+  if (!page.isClosed()) {
+    if (resting) await resting;
+    for (let i = 0; i < 3 && !page.isClosed() && page.url() !== 'about:blank'; i++) {
+      await page.goto('about:blank', { timeout: 5000 }).catch(() => undefined);
+    }
+  }
+  await page.close().catch(() => undefined);
 }
