@@ -6,14 +6,14 @@
  * pages after the stop were judged otherwise.) One fetch at a time over plain HTTP, so both
  * crawls fetch the same pages in the same order.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JUDGE_FILES } from '../src/crawl/judge-journal.js';
 import { CrawlLog } from '../src/store/crawl-log.js';
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
-import { cliChild, exited } from './helpers/cli-child.js';
+import { cliChild, crawlLogLines, exited, firstRunDir } from './helpers/cli-child.js';
 import { killGroupWhen } from './helpers/kill.js';
 
 const BUDGET = 40;
@@ -22,16 +22,8 @@ let dir: string;
 
 const cli = (args: string[]) => cliChild(dir, args);
 
-const runDir = (storage: string) => {
-  const runs = join(dir, storage, 'runs');
-  const ids = existsSync(runs) ? readdirSync(runs) : [];
-  return ids.length ? join(runs, ids[0]) : undefined;
-};
-const logLines = (storage: string) => {
-  const d = runDir(storage);
-  const p = d && join(d, 'crawl-log.jsonl');
-  return p && existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean).length : 0;
-};
+const runDir = (storage: string) => firstRunDir(join(dir, storage));
+const logLines = (storage: string) => crawlLogLines(join(dir, storage));
 
 beforeAll(async () => {
   web = await startTestWeb({ latencyMs: 60 });

@@ -3,14 +3,14 @@
  * killed with SIGKILL mid-crawl (browser included), and `--resume` finishes the run. From the
  * crawl log: no URL fetched twice, and together exactly the budget, as an uninterrupted crawl.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueKeyOf } from '../src/frontier/frontier.js';
 import { CrawlLog } from '../src/store/crawl-log.js';
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
-import { cliChild, exited } from './helpers/cli-child.js';
+import { cliChild, crawlLogLines, exited, firstRunDir } from './helpers/cli-child.js';
 import { killGroupWhen } from './helpers/kill.js';
 
 const BUDGET = 24;
@@ -20,14 +20,10 @@ let dir: string;
 const cli = (args: string[]) => cliChild(dir, args);
 
 const logPath = () => {
-  const runs = join(dir, 'storage', 'runs');
-  const ids = existsSync(runs) ? readdirSync(runs) : [];
-  return ids.length ? join(runs, ids[0], 'crawl-log.jsonl') : undefined;
+  const d = firstRunDir(join(dir, 'storage'));
+  return d && join(d, 'crawl-log.jsonl');
 };
-const logLines = () => {
-  const p = logPath();
-  return p && existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean).length : 0;
-};
+const logLines = () => crawlLogLines(join(dir, 'storage'));
 
 beforeAll(async () => {
   web = await startTestWeb({ slowPageMs: 500 });

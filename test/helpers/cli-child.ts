@@ -1,5 +1,6 @@
 /** Test helper: the CLI in a detached child process (its own process group, so a kill reaches Chromium too). */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -15,4 +16,18 @@ export function exited(p: ChildProcess): Promise<{ code: number | null; out: str
   p.stdout!.on('data', (d) => (out += d));
   p.stderr!.on('data', (d) => (out += d));
   return new Promise((r) => p.on('exit', (code) => r({ code, out })));
+}
+
+/** The folder of the first run under a storage folder (`storage/runs/ID`), once there is one. */
+export function firstRunDir(storage: string): string | undefined {
+  const runs = join(storage, 'runs');
+  const ids = existsSync(runs) ? readdirSync(runs) : [];
+  return ids.length ? join(runs, ids[0]) : undefined;
+}
+
+/** Lines in that run's crawl log so far (0 before it exists). */
+export function crawlLogLines(storage: string): number {
+  const d = firstRunDir(storage);
+  const p = d && join(d, 'crawl-log.jsonl');
+  return p && existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean).length : 0;
 }
