@@ -12,6 +12,7 @@ import { runCrawl } from '../src/crawl/engine.js';
 import { ProgressReporter } from '../src/report/progress.js';
 import { CrawlLog } from '../src/store/crawl-log.js';
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
+import { threadWithAuthorViews } from './helpers/author-views.js';
 
 let web: TestWeb | undefined;
 let dir = '';
@@ -23,20 +24,7 @@ afterAll(async () => {
 it('a thread page\'s "only this author" views are near-duplicates of it: not relevant, not saved', async () => {
   web = await startTestWeb({});
   const w = web;
-  const forum = w.sites.find((s) => s.kind === 'forum')!.origin;
-  // An on-topic thread with replies by several authors (read off the forum's home page).
-  const home = await (await fetch(`${forum}/`)).text();
-  const tids = [...new Set([...home.matchAll(/tid=(\d+)/g)].map((m) => m[1]))];
-  let thread = '';
-  for (const tid of tids) {
-    const url = `${forum}/thread-${tid}-1-1.html`;
-    if (!w.isRelevant(url, w.demo.topic)) continue;
-    const authors = new Set([...(await (await fetch(url)).text()).matchAll(/authorid=(\d+)/g)].map((m) => m[1]));
-    if (authors.size >= 3) {
-      thread = url;
-      break;
-    }
-  }
+  const thread = await threadWithAuthorViews(w);
   expect(thread, 'an on-topic thread with three authors on the test web').not.toBe('');
   dir = mkdtempSync(join(tmpdir(), 'fc-neardup-'));
   const config = parseConfig({

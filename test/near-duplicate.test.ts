@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { NearDuplicateIndex, shingleHashes, shingleTokens } from '../src/text/near-duplicate.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NEAR_DUPLICATE_FILE, NearDuplicateJournal } from '../src/crawl/near-duplicate-journal.js';
+import { decodeSketch, encodeSketch, NearDuplicateIndex, shingleHashes, shingleTokens } from '../src/text/near-duplicate.js';
 
 // Deterministic pseudo-random texts: distinct pages share no long runs by construction.
 function words(seed: number, n: number): string {
@@ -83,5 +87,75 @@ describe('near-duplicate pages by their main text (issue #15)', () => {
     expect(idx.size).toBe(5);
     expect(idx.check('again0', texts[0])).toBeUndefined();
     expect(idx.check('again7', texts[7])).toBe('p7');
+  });
+
+  it('a page fetched again (same id) is itself, not its own copy; another id with its text is a copy', () => {
+    const text = words(900, 300);
+    const idx = new NearDuplicateIndex();
+    expect(idx.check('https://f.test/t1', text, 'k1')).toBeUndefined();
+    expect(idx.check('https://f.test/t1', text, 'k1')).toBeUndefined();
+    expect(idx.size).toBe(1);
+    expect(idx.check('https://f.test/t1?authorid=2', text.split(' ').slice(0, 100).join(' '), 'k2')).toBe('https://f.test/t1');
+  });
+
+  it('a sketch written down and read back answers as the page did', () => {
+    const idx = new NearDuplicateIndex();
+    const posts = Array.from({ length: 10 }, (_, i) => chinese(i + 40, 100));
+    const all = shingleHashes(posts.join('\n'));
+    const sketch = idx.sketch('k', 'https://f.test/thread', all);
+    const back = decodeSketch(encodeSketch(sketch));
+    expect(back).toEqual(sketch);
+    expect(back.sample.length).toBe(256);
+    const other = new NearDuplicateIndex();
+    other.add(back);
+    expect(other.check('https://f.test/view', posts[4], 'v')).toBe('https://f.test/thread');
+  });
+});
+
+describe('the near-duplicate journal across --resume', () => {
+  const dirs: string[] = [];
+  const tmp = () => {
+    const d = mkdtempSync(join(tmpdir(), 'fc-ndj-'));
+    dirs.push(d);
+    return d;
+  };
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('a resumed index knows the pages the crawl log holds, not the ones lost with the crash', () => {
+    const dir = tmp();
+    const a = new NearDuplicateIndex();
+    const journal = new NearDuplicateJournal(dir, a);
+    const texts = Array.from({ length: 4 }, (_, i) => words(i + 1000, 200));
+    for (const [i, t] of texts.entries()) expect(a.check(`https://x.test/${i}`, t, `k${i}`)).toBeUndefined();
+    // Killed: no close; the last line torn half-way.
+    const line = readFileSync(join(dir, NEAR_DUPLICATE_FILE), 'utf8').split('\n')[0];
+    appendFileSync(join(dir, NEAR_DUPLICATE_FILE), line.slice(0, 100));
+    void journal;
+    const b = new NearDuplicateIndex();
+    // Page 3 was remembered but never logged: fetched again after the resume, it is new.
+    const resumed = NearDuplicateJournal.resume(dir, b, (id) => id !== 'k3');
+    expect(b.size).toBe(3);
+    const excerpt = (t: string) => t.split(' ').slice(50, 150).join(' ');
+    expect(b.check('https://x.test/0?print=1', excerpt(texts[0]), 'p0')).toBe('https://x.test/0');
+    expect(b.check('https://x.test/3', texts[3], 'k3')).toBeUndefined();
+    resumed.close();
+    // Resumed once more: the file was rewritten whole (no torn line), page 3 written after the resume.
+    const c = new NearDuplicateIndex();
+    NearDuplicateJournal.resume(dir, c, () => true).close();
+    expect(c.size).toBe(4);
+    expect(c.check('https://x.test/3#again', excerpt(texts[3]), 'p3')).toBe('https://x.test/3');
+  });
+
+  it('the file stays bounded: rewritten with the remembered pages once it holds twice the limit', () => {
+    const dir = tmp();
+    const idx = new NearDuplicateIndex({ maxPages: 3 });
+    const journal = new NearDuplicateJournal(dir, idx);
+    for (let i = 0; i < 20; i++) idx.check(`u${i}`, words(i + 2000, 120));
+    journal.close();
+    const lines = readFileSync(join(dir, NEAR_DUPLICATE_FILE), 'utf8').split('\n').filter(Boolean);
+    expect(lines.length).toBeLessThanOrEqual(6);
+    const back = new NearDuplicateIndex({ maxPages: 3 });
+    NearDuplicateJournal.resume(dir, back, () => true).close();
+    expect([...back.sketches()].map((s) => s.id)).toEqual(['u17', 'u18', 'u19']);
   });
 });

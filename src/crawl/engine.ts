@@ -45,6 +45,7 @@ import { describeStop, SetAsideTally } from './stop-reason.js';
 import { crawlScorer } from './scorer.js';
 import { routePage } from './route.js';
 import { NearDuplicateIndex } from '../text/near-duplicate.js';
+import { NearDuplicateJournal } from './near-duplicate-journal.js';
 import { crawlPoliteFetch } from './polite-fetch.js';
 import { memoryCeilingMb, memoryOverrun, type MemoryOverrun } from './memory-ceiling.js';
 
@@ -217,6 +218,8 @@ async function crawlLocked(
   // The judge's state across --resume (a Redis crawl cannot be resumed); restored, it holds the negative pages.
   const judgeRestored = judgeJournal !== undefined;
   if (!shared) judgeJournal ??= new JudgeJournal(runDir, judge);
+  // The near-duplicate index too (a Redis crawl's is in Redis).
+  const nearDuplicateJournal = shared ? undefined : resumed ? NearDuplicateJournal.resume(runDir, nearDuplicates, (id) => resumed.fetchedKeys.has(id)) : new NearDuplicateJournal(runDir, nearDuplicates);
   if (!judgeRestored) await learnNegativeSeeds(config, judge, gate, robots, (l) => progress.log(l));
   for (const url of seeds) {
     gate.allowOrigin(url); // seeds found by search: their exact origins, like given seeds
@@ -547,6 +550,7 @@ async function crawlLocked(
     scorerInputs.close();
     journal.close();
     judgeJournal?.close();
+    nearDuplicateJournal?.close();
     await redisFrontier?.close();
     await gateProxy.close();
     refusedLog.close();

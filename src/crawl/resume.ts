@@ -9,6 +9,8 @@
  *                         and the RWB generator exactly (scoring is a pure function of it).
  *   judge-*.json(l)       the page judge's snapshot + its inputs since (src/crawl/judge-journal.ts):
  *                         IDF, seed sets, term models, classifiers, harvest sample, as they were.
+ *   near-duplicates.jsonl the near-duplicate index's page sketches (src/crawl/near-duplicate-journal.ts):
+ *                         a page's copy fetched after the stop is still a near-duplicate.
  */
 import { join } from 'node:path';
 import { FrontierJournal, type FrontierSnapshot, type JournalOp } from '../frontier/journal.js';

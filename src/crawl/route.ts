@@ -8,14 +8,17 @@ import type { CrawlFrontier } from '../frontier/frontier.js';
 import { uniqueKeyOf } from '../frontier/url-key.js';
 import type { CrawlUserData } from '../frontier/user-data.js';
 import type { FetchedPage, Scorer } from '../score/index.js';
-import type { NearDuplicateIndex } from '../text/near-duplicate.js';
 import { scorerLinks, scorerPageWords } from './scorer.js';
 import type { PageJudge, Verdict } from './judge.js';
 
 export interface RouteDeps {
   judge: PageJudge;
-  /** The crawl's earlier pages' texts: a page whose text one of them contains is no new page. */
-  nearDuplicates: NearDuplicateIndex;
+  /**
+   * The crawl's earlier pages' texts: a page whose text one of them contains is no new page.
+   * A `NearDuplicateIndex` (src/text/near-duplicate.ts), or a Redis crawl's answer got before
+   * the route (src/frontier/redis-near-duplicate.ts): `check` returns the earlier page's URL.
+   */
+  nearDuplicates: NearDuplicateCheck;
   scorer: Scorer;
   frontier: CrawlFrontier;
   /** Called with the scorer's input before it is scored (the resume log keeps it). */
@@ -30,6 +33,11 @@ export interface RouteDeps {
   onSetAside?: (url: string, reason: string) => void;
   /** Called after each stage, for per-stage timings. */
   lap?: (stage: 'judgeMs' | 'scoreMs' | 'frontierMs') => void;
+}
+
+/** `url`: where the text came from; `id`: the page's identity (its frontier key: never a copy of itself). */
+export interface NearDuplicateCheck {
+  check(url: string, text: string, id: string): string | undefined;
 }
 
 /** The judge's verdict, or not relevant as a near-duplicate of an earlier page (its URL). */
@@ -102,9 +110,14 @@ export function routePage(analysis: PageAnalysis, request: { url: string; userDa
  * scorer gets it as not relevant, so links like the one that led here learn they lead nowhere new.
  * Seeds are remembered but never duplicates; error answers are neither.
  */
-function nearDuplicateVerdict(analysis: PageAnalysis, request: { userData: CrawlUserData; status?: number }, deps: RouteDeps): RoutedVerdict | undefined {
-  if (request.status !== undefined && request.status !== 0 && (request.status < 200 || request.status > 299)) return undefined;
-  const of = deps.nearDuplicates.check(analysis.url, analysis.text);
+function nearDuplicateVerdict(analysis: PageAnalysis, request: { url: string; userData: CrawlUserData; status?: number }, deps: RouteDeps): RoutedVerdict | undefined {
+  if (!checksNearDuplicates(request.status)) return undefined;
+  const of = deps.nearDuplicates.check(analysis.url, analysis.text, uniqueKeyOf(request.url));
   if (of === undefined || request.userData.depth === 0) return undefined;
   return { rel: 0, cosine: 0, simD: 0, topicId: deps.judge.model.topics[0].id, relevant: false, nearDuplicateOf: of };
+}
+
+/** Whether a page with this HTTP status is checked (and remembered) for near-duplicates: error answers are not. */
+export function checksNearDuplicates(status: number | undefined): boolean {
+  return status === undefined || status === 0 || (status >= 200 && status <= 299);
 }

@@ -35,11 +35,36 @@ export interface NearDuplicateOptions {
   boilerplatePages?: number;
 }
 
-interface Remembered {
-  key: string;
+/**
+ * What the index keeps of one page: enough to tell later pages it holds their text, and to be
+ * written down (a crawl's journal for `--resume`, a Redis crawl's shared list) and read back.
+ */
+export interface PageSketch {
+  /** The page's identity (the frontier's key of the URL it was fetched as): fetched again, it is itself, not its own copy. */
+  id: string;
+  /** The URL its text came from (named in "near-duplicate of URL"). */
+  url: string;
+  /** Its smallest shingle hashes, ascending. */
   sample: Uint32Array;
+  /** Every shingle hash of the page ≤ limit is in the sample. */
   limit: number;
+  /** Shingle count and hash of all shingle hashes: identical texts. */
   whole: string;
+}
+
+/** One line of text per sketch (JSON, the sample as base64 of its little-endian bytes). */
+export function encodeSketch(s: PageSketch): string {
+  const bytes = Buffer.alloc(s.sample.length * 4);
+  for (let i = 0; i < s.sample.length; i++) bytes.writeUInt32LE(s.sample[i], i * 4);
+  return JSON.stringify({ i: s.id, u: s.url, l: s.limit, w: s.whole, s: bytes.toString('base64') });
+}
+
+export function decodeSketch(line: string): PageSketch {
+  const o = JSON.parse(line) as { i: string; u: string; l: number; w: string; s: string };
+  const bytes = Buffer.from(o.s, 'base64');
+  const sample = new Uint32Array(bytes.length >>> 2);
+  for (let i = 0; i < sample.length; i++) sample[i] = bytes.readUInt32LE(i * 4);
+  return { id: o.i, url: o.u, limit: o.l, whole: o.w, sample };
 }
 
 const SHINGLE = 4;
@@ -84,15 +109,19 @@ export class NearDuplicateIndex {
   private readonly sampleSize: number;
   private readonly containment: number;
   private readonly minShared: number;
-  private readonly maxPages: number;
+  readonly maxPages: number;
   private readonly minShingles: number;
   private readonly boilerplatePages: number;
-  private readonly pages = new Map<number, Remembered>();
+  private readonly pages = new Map<number, PageSketch>();
+  /** Page identity → its number. */
+  private readonly byId = new Map<string, number>();
   /** hash → the pages whose sample holds it. */
   private readonly byHash = new Map<number, number[]>();
   /** Whole-text hash (of all shingle hashes) → page, for identical short texts. */
   private readonly byText = new Map<string, number>();
   private next = 0;
+  /** Called with each page remembered by `check` (a journal writes it down). */
+  onRemember?: (sketch: PageSketch) => void;
 
   constructor(o: NearDuplicateOptions = {}) {
     this.sampleSize = o.sampleSize ?? 256;
@@ -108,24 +137,48 @@ export class NearDuplicateIndex {
   }
 
   /**
-   * The earlier page (its key) whose text contains this one's, or undefined; a page that is no
-   * near-duplicate is remembered under `key` for the pages after it.
+   * The earlier page (its URL) whose text contains this one's, or undefined; a page that is no
+   * near-duplicate is remembered under `url` for the pages after it. `id` is the page's identity
+   * (default its URL): a page fetched again is never a near-duplicate of itself.
    */
-  check(key: string, text: string): string | undefined {
+  check(url: string, text: string, id = url): string | undefined {
     const all = shingleHashes(text);
     if (all.length === 0) return undefined;
-    const whole = `${all.length}:${hash32(Array.from(all).join(','))}`;
-    if (all.length >= this.minShingles) {
-      const same = this.byText.get(whole);
-      if (same !== undefined) return this.pages.get(same)!.key;
-      const found = this.containedIn(all);
-      if (found !== undefined) return found;
-    }
-    this.remember(key, all, whole);
+    const found = this.find(all, id);
+    if (found !== undefined || this.byId.has(id)) return found;
+    const sketch = this.sketch(id, url, all);
+    this.add(sketch);
+    this.onRemember?.(sketch);
     return undefined;
   }
 
-  private containedIn(all: Uint32Array): string | undefined {
+  /** The remembered page other than `id` whose text contains the text of these shingle hashes (`shingleHashes`). */
+  find(all: Uint32Array, id: string): string | undefined {
+    if (all.length < this.minShingles) return undefined;
+    const whole = wholeOf(all);
+    const same = this.byText.get(whole);
+    if (same !== undefined && this.pages.get(same)!.id !== id) return this.pages.get(same)!.url;
+    return this.containedIn(all, id);
+  }
+
+  /** Whether the page `id` is remembered. */
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /** What the index would keep of a page with these shingle hashes. */
+  sketch(id: string, url: string, all: Uint32Array): PageSketch {
+    const sample = all.length > this.sampleSize ? all.slice(0, this.sampleSize) : all;
+    const limit = all.length > this.sampleSize ? sample[sample.length - 1] : 0xffffffff;
+    return { id, url, sample, limit, whole: wholeOf(all) };
+  }
+
+  /** The remembered pages, oldest first (what a journal compacts to). */
+  sketches(): IterableIterator<PageSketch> {
+    return this.pages.values();
+  }
+
+  private containedIn(all: Uint32Array, self: string): string | undefined {
     // Candidates: pages sharing one of this page's smallest hashes (if A ⊂ B, A's smallest hash
     // ≤ limit(B) is in B's sample). Most shared first.
     const hits = new Map<number, number>();
@@ -134,7 +187,7 @@ export class NearDuplicateIndex {
       if (!ids || ids.length > this.boilerplatePages) continue;
       for (const id of ids) hits.set(id, (hits.get(id) ?? 0) + 1);
     }
-    const ranked = [...hits].sort((a, b) => b[1] - a[1]).slice(0, 16);
+    const ranked = [...hits].filter(([id]) => this.pages.get(id)!.id !== self).sort((a, b) => b[1] - a[1]).slice(0, 16);
     for (const [id] of ranked) {
       const b = this.pages.get(id)!;
       let compared = 0;
@@ -145,18 +198,22 @@ export class NearDuplicateIndex {
         compared++;
         if (binaryHas(b.sample, h)) shared++;
       }
-      if (compared >= this.minShared && shared >= this.containment * compared) return b.key;
+      if (compared >= this.minShared && shared >= this.containment * compared) return b.url;
     }
     return undefined;
   }
 
-  private remember(key: string, all: Uint32Array, whole: string): void {
+  /**
+   * Remember a page (one `check` let through, or one read back from a journal or another
+   * worker); a page already remembered under its id is not added twice. Oldest forgotten past `maxPages`.
+   */
+  add(sketch: PageSketch): void {
+    if (this.byId.has(sketch.id)) return;
     const id = this.next++;
-    const sample = all.length > this.sampleSize ? all.slice(0, this.sampleSize) : all;
-    const limit = all.length > this.sampleSize ? sample[sample.length - 1] : 0xffffffff;
-    this.pages.set(id, { key, sample, limit, whole });
-    this.byText.set(whole, id);
-    for (const h of sample) {
+    this.pages.set(id, sketch);
+    this.byId.set(sketch.id, id);
+    this.byText.set(sketch.whole, id);
+    for (const h of sketch.sample) {
       const ids = this.byHash.get(h);
       if (ids) ids.push(id);
       else this.byHash.set(h, [id]);
@@ -167,6 +224,7 @@ export class NearDuplicateIndex {
   private forget(id: number): void {
     const p = this.pages.get(id)!;
     this.pages.delete(id);
+    if (this.byId.get(p.id) === id) this.byId.delete(p.id);
     if (this.byText.get(p.whole) === id) this.byText.delete(p.whole);
     for (const h of p.sample) {
       const ids = this.byHash.get(h)!;
@@ -175,6 +233,10 @@ export class NearDuplicateIndex {
       else this.byHash.delete(h);
     }
   }
+}
+
+function wholeOf(all: Uint32Array): string {
+  return `${all.length}:${hash32(Array.from(all).join(','))}`;
 }
 
 function binaryHas(a: Uint32Array, x: number): boolean {
