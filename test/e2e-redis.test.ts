@@ -33,12 +33,12 @@ interface Worker {
   exited: Promise<number | null>;
 }
 
-function startWorker(crawlId: string, opts: { join?: boolean; budget: number }): Worker {
+function startWorker(crawlId: string, opts: { join?: boolean; budget: number; seeds?: string[] }): Worker {
   const args = [
     '--import', 'tsx', join(root, 'src/cli/main.ts'),
     '--config', configFile,
     '--topic', web.demo.keywords.join(' '),
-    ...(opts.join ? ['--worker'] : ['--seeds', ...web.demo.seeds]),
+    ...(opts.join ? ['--worker'] : ['--seeds', ...(opts.seeds ?? web.demo.seeds)]),
     '--frontier', redis.url, '--crawl-id', crawlId,
     '--fetcher', 'http', '--max-pages', String(opts.budget), '--delay', String(DELAY), '--concurrency', '3',
     '--storage', storage, '--json',
@@ -106,6 +106,16 @@ function requestsByHost(from: number, to: number): Map<string, { at: number; pat
   return out;
 }
 
+/** Pairs of successive requests to one host closer than `minGapMs`, as "path → path: gap". */
+function tooClose(reqs: { at: number; path: string }[], minGapMs: number): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < reqs.length; i++) if (reqs[i].at - reqs[i - 1].at < minGapMs) out.push(`${reqs[i - 1].path} → ${reqs[i].path}: ${reqs[i].at - reqs[i - 1].at} ms`);
+  return out;
+}
+
+/** The test web's host with robots.txt Crawl-delay: 1 and the redirect chains (/go/1…, the loop /loop/a ⇄ /loop/b). */
+const crawlDelayHost = () => web.sites.find((s) => s.name === '城市生活网')!.origin;
+
 async function crawlTogether(crawlId: string, workers: number, budget: number) {
   const from = Date.now();
   const ws = [startWorker(crawlId, { budget }), ...Array.from({ length: workers - 1 }, () => startWorker(crawlId, { join: true, budget }))];
@@ -153,10 +163,8 @@ describe.skipIf(!!missing)('several workers on one Redis frontier (real redis-se
       let checked = 0;
       for (const [host, reqs] of byHost) {
         expect(reqs.filter((r) => r.path === '/robots.txt').length, host).toBeLessThanOrEqual(1);
-        for (let i = 1; i < reqs.length; i++) {
-          const crawlDelay = reqs.some((r) => r.path === '/robots.txt') && host === new URL(web.sites.find((s) => s.name === '城市生活网')!.origin).host;
-          expect(reqs[i].at - reqs[i - 1].at, `${host} ${reqs[i - 1].path} → ${reqs[i].path}`).toBeGreaterThanOrEqual(crawlDelay ? 1000 : DELAY);
-        }
+        const crawlDelay = reqs.some((r) => r.path === '/robots.txt') && host === new URL(crawlDelayHost()).host;
+        expect(tooClose(reqs, crawlDelay ? 1000 : DELAY), host).toEqual([]);
         if (reqs.length >= 3) checked++;
       }
       expect(checked).toBeGreaterThanOrEqual(2);
@@ -164,6 +172,30 @@ describe.skipIf(!!missing)('several workers on one Redis frontier (real redis-se
       console.log(`${workers} workers: ${[...byHost.values()].flat().length} requests checked at the servers, ${api} of them comment-API requests`);
     }, 300_000);
   }
+
+  // Clean-clone CI once saw /loop/a → /loop/b 4 ms apart on the Crawl-delay host: the loop ends
+  // at the client's redirect limit, the page is retried, and the gate proxy paced the retry's
+  // first hop from the previous attempt's last one (a retry was not noted as a page request).
+  it('redirect hops keep the Crawl-delay across workers: a redirect loop, its retry and a chain on one host', async () => {
+    const id = 'hops';
+    const site = crawlDelayHost();
+    const budget = 10;
+    const from = Date.now();
+    const ws = [startWorker(id, { budget, seeds: [`${site}/go/1`, `${site}/loop/a`, `${site}/`] }), startWorker(id, { join: true, budget }), startWorker(id, { join: true, budget })];
+    const codes = await Promise.all(ws.map((w) => w.exited));
+    expect(codes, ws.map((w) => w.stderr).join('\n---\n')).toEqual([0, 0, 0]);
+    const all = requestsByHost(from, Date.now()).get(new URL(site).host) ?? [];
+    // From the crawl's robots.txt on: before it, the CLI checks that each seed answers (one
+    // request per seed, src/cli/options.ts checkSeedsReachable), outside the crawl's schedule.
+    const crawl = all.slice(all.findIndex((r) => r.path === '/robots.txt'));
+    expect(crawl[0]?.path).toBe('/robots.txt');
+    // Evidence the paths under test were taken: the loop to the client's redirect limit (five
+    // /loop/b per attempt) and again on the retry, and the chain /go/1 → /go/2 → /go/3.
+    const seen = crawl.map((r) => `${r.at - from} ${r.path}`).join('\n');
+    expect(crawl.filter((r) => r.path === '/loop/b').length, seen).toBeGreaterThan(5);
+    expect(crawl.some((r) => r.path === '/go/3'), seen).toBe(true);
+    expect(tooClose(crawl, 1000)).toEqual([]);
+  }, 300_000);
 
   it('--report CRAWL_ID merges every worker\'s crawl log, counts, threads and dataset into one report', async () => {
     const id = 'together-2';

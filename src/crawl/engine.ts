@@ -463,6 +463,7 @@ async function crawlLocked(
     previousHandOut?.(e);
     gateProxy.noteNavigation(e.url);
   };
+  frontier.requestManager.onRetry = (url) => gateProxy.noteNavigation(url);
   const browserOptions = launchOptions && {
     ...fetchOptions,
     gateProxy,

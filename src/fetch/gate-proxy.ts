@@ -53,7 +53,7 @@ export interface GateProxy {
   password: string;
   /** Proxy URL with credentials (for the HTTP fetcher). */
   url: string;
-  /** A page URL handed out now: redirect hops from it are counted and paced from this moment. */
+  /** A page URL handed out now (or again, for a retry): redirect hops from it are counted and paced from this moment. */
   noteNavigation(url: string): void;
   close(): Promise<void>;
 }
@@ -145,17 +145,21 @@ export async function startGateProxy(opts: GateProxyOptions): Promise<GateProxy>
             const headers: Record<string, string | string[]> = {};
             for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !STRIP_RESPONSE.has(k)) headers[k] = v;
             const loc = res.headers.location;
+            let redirected = false;
             if (res.status >= 300 && res.status < 400 && loc) {
               try {
                 const target = new URL(loc, url).href;
                 hops.set(target, { n: (hop ?? 0) + 1, from: chain?.from ?? host });
+                redirected = true;
                 if (hops.size > 10_000) hops.delete(hops.keys().next().value!);
               } catch {
                 // unparsable Location: the client will fail on it
               }
             }
-            // The delay runs from the end of a page request too, so arrivals at the host are never closer than it.
-            if (hop !== undefined || navigations.delete(url)) lastPageRequest.set(host, Date.now());
+            // The delay runs from the end of a page request too, so arrivals at the host are never
+            // closer than it. A response that redirects is a page request of a chain whatever asked
+            // for it (a retried page is not noted as a navigation): its next hop waits from here.
+            if (navigations.delete(url) || hop !== undefined || redirected) lastPageRequest.set(host, Date.now());
             opts.onDecision?.({ url, outcome: 'fetched', status: res.status });
             // proxy-chain types headers as strings; node's setHeader takes arrays (several Set-Cookie).
             return { statusCode: res.status, headers: headers as Record<string, string>, body: res.body as unknown as string };
@@ -183,6 +187,9 @@ export async function startGateProxy(opts: GateProxyOptions): Promise<GateProxy>
       try {
         lastPageRequest.set(new URL(url).host, Date.now());
         navigations.add(url);
+        // Handed out as a page, it is no hop, even where an abandoned chain (a client that gave
+        // up on a redirect loop) last pointed to it.
+        hops.delete(url);
         if (navigations.size > 10_000) navigations.delete(navigations.values().next().value!);
       } catch {
         // not a URL

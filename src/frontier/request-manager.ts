@@ -48,6 +48,8 @@ export class FrontierRequestManager implements IRequestManager {
    * Local frontier only: a shared (Redis) lease must end with the finish itself.
    */
   finishAfter?: (uniqueKey: string) => Promise<void> | undefined;
+  /** A request Crawlee gave back is handed out again (the gate proxy notes it as a page navigation, as at hand-out). */
+  onRetry?: (url: string) => void;
   private readonly finishing = new Set<Promise<void>>();
   private finishError?: Error;
 
@@ -63,6 +65,7 @@ export class FrontierRequestManager implements IRequestManager {
       this.reclaimed.delete(key);
       this.inProgress.set(key, req);
       this.frontier.requestStarted(req.url);
+      this.onRetry?.(req.url);
       return req as unknown as Request<T>;
     }
     const entry = await this.frontier.next();
