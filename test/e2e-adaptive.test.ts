@@ -12,16 +12,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { explainUrl } from '../src/cli/explain.js';
 import { parseConfig } from '../src/config/schema.js';
 import { runCrawl, type CrawlPlugin, type CrawlResult } from '../src/crawl/engine.js';
+import type { CrawlContext } from '../src/crawl/types.js';
+import { uniqueKeyOf } from '../src/frontier/url-key.js';
+import { DEFAULT_SCORE_BANDS } from '../src/score/bands.js';
 import { analyzePage } from '../src/extract/page.js';
-import { shingleF1 } from '../src/fetch/adaptive.js';
+import { DEFAULT_POLICY, shingleF1, urlPattern } from '../src/fetch/adaptive.js';
 import { browserLaunchOptions } from '../src/fetch/browser.js';
 import { ProgressReporter } from '../src/report/progress.js';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';
 import { generateModel, resolveOptions, startTestWeb, type TestWeb, type TestWebOptions } from '../src/testweb/index.js';
 
-const BUDGET = 70;
+const BUDGET = 90;
 const DELAY_MS = 250;
-const SWITCH_AFTER = 3; // mixed-portal static articles; then they turn JavaScript-only
 const DAY = 86_400_000;
 const OPTIONS: TestWebOptions = { mixed: true, articlesPerChannel: 12 };
 
@@ -29,9 +31,6 @@ let web: TestWeb;
 let result: CrawlResult;
 let log: CrawlLogEntry[];
 const texts = new Map<string, string>();
-let switchedAt = -1;
-let mixedStaticSeen = 0;
-let records = 0;
 let storage: string;
 const model = (() => {
   const o = resolveOptions(OPTIONS);
@@ -47,23 +46,104 @@ function articleOf(url: string) {
   return id ? model.articles.get(id) : undefined;
 }
 
+const originOf = (style: string) => web.sites[model.sites.findIndex((x) => x.style === style)].origin;
+const mixedPortal = () => model.portals.find((p) => model.sites.find((x) => x.key === p.site)?.style === 'mixed')!;
+
+/**
+ * The mixed portal's server-rendered quake articles: one URL pattern (six pages), the one that
+ * turns JavaScript-only mid-crawl. The crawl never finds them by itself (see `switchPlugin`).
+ */
+function turningUrls(): string[] {
+  const mixed = mixedPortal();
+  return [...model.articles.values()].filter((a) => a.site === mixed.site && a.render === 'static' && a.topic === 'quake').map((a) => originOf('mixed') + a.path);
+}
+
 function seedUrls(): string[] {
-  const origin = (style: string) => web.sites[model.sites.findIndex((x) => x.style === style)].origin;
-  const mixed = model.portals.find((p) => model.sites.find((x) => x.key === p.site)?.style === 'mixed')!;
+  const mixed = mixedPortal();
   const live = [...model.articles.values()].find((a) => a.site === mixed.site && a.render === 'js' && a.topic === 'quake')!;
-  // The mixed portal's server-rendered quake articles are seeds too: how many of them a crawl
-  // reaches through links within the budget depends on crawl order (the link ranker, stemming,
-  // machine load), and the switch to JavaScript-only below must fall between them.
-  const staticQuake = [...model.articles.values()].filter((a) => a.site === mixed.site && a.render === 'static' && a.topic === 'quake');
-  return [
-    origin('inline') + '/', origin('static') + '/', origin('mixed') + '/', origin('mixed') + mixed.hub.path, origin('mixed') + live.path,
-    ...staticQuake.map((a) => origin('mixed') + a.path),
-  ];
+  // a JavaScript portal, a server-rendered one, the mixed one (home, its quake hub listing all
+  // three of its article kinds, one JavaScript-built report), so the budget reaches every kind
+  return [originOf('inline') + '/', originOf('static') + '/', originOf('mixed') + '/', originOf('mixed') + mixed.hub.path, originOf('mixed') + live.path];
 }
 
 function siteOf(url: string) {
   const i = web.sites.findIndex((s) => s.origin === new URL(url).origin);
   return i < 0 ? undefined : model.sites[i];
+}
+
+/**
+ * The mid-crawl change, made independent of crawl order (it used to depend on how many of the
+ * pattern's pages the crawl happened to reach before and after it). The turning pattern's pages
+ * are held out of the crawl (marked seen, so links to them are never queued) and handed to it at
+ * the seed score (as a re-queue of a seen URL): minSamples of them once the mixed host has shown
+ * a difference (its JavaScript report), then one at a time. As soon as one is fetched over HTTP
+ * by a learned rule with none of the pattern in flight, the crawl will decide HTTP for the next
+ * one too (nothing else can change that decision before the site changes): then the site turns
+ * JavaScript-only (`staticTurnsJsAt`, by moving the test web's clock) and the rest are handed
+ * over. Their document requests come after the switch in the server's request log.
+ */
+const turn = {
+  held: [] as string[],
+  /** Index into the server's request log at the switch (-1: not switched). */
+  switchIndex: -1,
+  /** Why the pattern's pages before the switch were fetched as they were (failure message). */
+  before: [] as string[],
+};
+
+function switchPlugin(): CrawlPlugin {
+  const pattern = urlPattern(turningUrls()[0]);
+  const mixedHost = new URL(originOf('mixed')).host;
+  let hostDiffered = false;
+  let frontier: CrawlContext['frontier'] | undefined;
+  const done = new Set<string>();
+  let released = 0;
+  const release = (n: number) => {
+    for (const url of turn.held.splice(0, n)) {
+      released++;
+      frontier!.offerRevisit({ url, depth: 1, score: DEFAULT_SCORE_BANDS.seed });
+    }
+  };
+  const switchNow = () => {
+    web.clock.advance(2 * DAY);
+    turn.switchIndex = web.requestLog.length;
+    release(turn.held.length);
+  };
+  /**
+   * One of the pattern's pages before the switch is done: switch when it was fetched over HTTP by
+   * a learned rule and none of the pattern's pages is in flight; otherwise hand over the next.
+   */
+  const patternPageDone = (url: string, fetchedWith: string | undefined, why: string | undefined) => {
+    if (done.has(url)) return;
+    done.add(url);
+    turn.before.push(`${url} ${fetchedWith}: ${why}`);
+    if (done.size < released) return;
+    if (fetchedWith === 'http' && /^(pattern|new pattern) /.test(why ?? '')) switchNow();
+    else release(1);
+  };
+  return {
+    name: 'test-switch',
+    beforeRun(ctx) {
+      frontier = ctx.frontier;
+      turn.held = turningUrls();
+      ctx.frontier.markSeen(turn.held.map(uniqueKeyOf));
+    },
+    onPage(e) {
+      const url = e.rendered.request.url;
+      if (turn.switchIndex >= 0) return;
+      if (urlPattern(url) === pattern) return patternPageDone(url, e.rendered.fetchedWith, e.rendered.fetchWhy);
+      // The host's first difference: from now on a pattern there is learned from its own
+      // renderings (a host without differences lets one rendering settle a pattern, which a later
+      // difference would undo). The pattern's first pages go in: each is rendered to learn it.
+      if (!hostDiffered && new URL(url).host === mixedHost && e.rendered.comparison?.equivalent === false) {
+        hostDiffered = true;
+        release(DEFAULT_POLICY.minSamples);
+      }
+    },
+    onRecord(entry) {
+      // a page of the pattern that failed never reaches onPage
+      if (turn.switchIndex < 0 && entry.decision === 'failed' && urlPattern(entry.url) === pattern) patternPageDone(entry.url, undefined, entry.reason);
+    },
+  };
 }
 
 describe('adaptive fetcher on the mixed test web (headless Chromium)', () => {
@@ -75,19 +155,8 @@ describe('adaptive fetcher on the mixed test web (headless Chromium)', () => {
       onPage(e) {
         texts.set(e.rendered.request.url, e.analysis.text);
       },
-      onRecord(e, ctx) {
-        records++;
-        // the switch comes once the mixed portal's server-rendered pattern has been learned
-        if (articleOf(e.url)?.render === 'static' && siteOf(e.url)?.style === 'mixed') mixedStaticSeen++;
-        if (ctx && switchedAt < 0 && mixedStaticSeen >= SWITCH_AFTER) {
-          web.clock.advance(2 * DAY);
-          switchedAt = records;
-        }
-      },
     };
     const config = parseConfig({
-      // a JavaScript portal, a server-rendered one, the mixed one (home, its quake hub listing all
-      // three of its article kinds, one JavaScript-built report), so the budget reaches every kind
       topics: [{ keywords: web.demo.keywords, seeds: seedUrls() }],
       allowPrivate: web.sites.map((s) => s.origin), // the test web's loopback sites (src/fetch/gate.ts)
       maxPages: BUDGET,
@@ -97,7 +166,7 @@ describe('adaptive fetcher on the mixed test web (headless Chromium)', () => {
       threads: { enabled: false },
       storageDir: (storage = mkdtempSync(join(tmpdir(), 'fc-adaptive-'))),
     });
-    result = await runCrawl({ config, truth: (u) => web.isRelevant(u, web.demo.topic), progress: new ProgressReporter({ quiet: true }), plugins: [capture] });
+    result = await runCrawl({ config, truth: (u) => web.isRelevant(u, web.demo.topic), progress: new ProgressReporter({ quiet: true }), plugins: [capture, switchPlugin()] });
     log = CrawlLog.read(result.logPath);
   }, 600_000);
 
@@ -142,11 +211,21 @@ describe('adaptive fetcher on the mixed test web (headless Chromium)', () => {
     });
     expect(missed.map((e) => `${e.url} (${e.fetchedWith}: ${e.fetchWhy})`)).toEqual([]);
     // among them: the mixed portal's JavaScript-built pattern, and its server-rendered pattern after it turned JavaScript-only
-    expect(switchedAt).toBeGreaterThan(0);
     const mixed = articles.filter((e) => siteOf(e.url)?.style === 'mixed');
     expect(mixed.some((e) => articleOf(e.url)!.render === 'js')).toBe(true);
-    const turned = mixed.filter((e) => articleOf(e.url)!.render === 'static' && log.indexOf(e) >= switchedAt);
+    expect(turn.switchIndex, `the pattern was never fetched over HTTP by a learned rule:\n${turn.before.join('\n')}`).toBeGreaterThanOrEqual(0);
+    const requestedAt = new Map<string, number>();
+    web.requestLog.forEach((r, i) => requestedAt.set(r.path, requestedAt.get(r.path) ?? i));
+    const turning = new Set(turningUrls());
+    const turned = articles.filter((e) => turning.has(e.url) && requestedAt.get(new URL(e.url).pathname)! >= turn.switchIndex);
+    // every page of the pattern handed over at the switch was fetched (at the seed score, within the budget)
     expect(turned.length).toBeGreaterThan(0);
+    expect(turned.length).toBe(turning.size - turn.before.length);
+    // The crawl had learned to fetch the pattern over HTTP: the first page after the switch was
+    // rendered because the text guard or a re-check caught the change.
+    const first = turned.reduce((a, b) => (requestedAt.get(new URL(b.url).pathname)! < requestedAt.get(new URL(a.url).pathname)! ? b : a));
+    expect(first.fetchedWith, first.fetchWhy).toBe('browser');
+    expect(first.fetchWhy).toMatch(/^(text guard|re-check)/);
   });
 
   it('keeps one politeness schedule for both paths (the server request log)', () => {
