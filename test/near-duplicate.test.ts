@@ -3,28 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NEAR_DUPLICATE_FILE, NearDuplicateJournal } from '../src/crawl/near-duplicate-journal.js';
+import { chinese, words } from './helpers/texts.js';
 import { decodeSketch, encodeSketch, NearDuplicateIndex, shingleHashes, shingleTokens } from '../src/text/near-duplicate.js';
-
-// Deterministic pseudo-random texts: distinct pages share no long runs by construction.
-function words(seed: number, n: number): string {
-  let x = seed * 2654435761 >>> 0;
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    out.push(`w${(x >>> 8) % 5000}`);
-  }
-  return out.join(' ');
-}
-const HAN = '地震救援队伍连夜赶赴灾区转移安置受灾群众房屋倒塌道路中断余震不断专家提醒注意安全物资运送帐篷食品饮用水医疗队伍';
-function chinese(seed: number, n: number): string {
-  let x = seed * 40503 + 7;
-  let s = '';
-  for (let i = 0; i < n; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    s += HAN[(x >>> 8) % HAN.length];
-  }
-  return s;
-}
 
 describe('near-duplicate pages by their main text (issue #15)', () => {
   it('tokens: a CJK character alone, Latin words whole', () => {

@@ -43,7 +43,8 @@ import { JudgeJournal } from './judge-journal.js';
 import { discoverSeeds } from './seeding.js';
 import { describeStop, SetAsideTally } from './stop-reason.js';
 import { crawlScorer } from './scorer.js';
-import { routePage } from './route.js';
+import { checksNearDuplicates, routePage } from './route.js';
+import { SharedNearDuplicates } from '../frontier/redis-near-duplicate.js';
 import { NearDuplicateIndex } from '../text/near-duplicate.js';
 import { NearDuplicateJournal } from './near-duplicate-journal.js';
 import { crawlPoliteFetch } from './polite-fetch.js';
@@ -129,6 +130,8 @@ async function crawlLocked(
   const scorer = crawlScorer(config, judge);
   // Each page's text sample, to tell a page the crawl has shown already (src/text/near-duplicate.ts).
   const nearDuplicates = new NearDuplicateIndex();
+  // A Redis crawl's workers share one (src/frontier/redis-near-duplicate.ts).
+  const sharedNearDuplicates = shared ? new SharedNearDuplicates(shared.redis, shared.prefix) : undefined;
   // Read before the journal is reopened; replayed once the frontier and scorer exist.
   const resumed: ResumeState | undefined = resumeFrom ? loadResumeState(runDir, runId) : undefined;
   const journal = new FrontierJournal(runDir, resumed?.frontier.gen ?? 0);
@@ -335,11 +338,13 @@ async function crawlLocked(
     // Other workers' pages first (a Redis crawl with shareScorer): this page's links are scored
     // with the whole crawl's evidence. Their links' scores were sent by their own workers.
     if (redisFrontier) await replayOthers(redisFrontier, scorer, (url) => seedKeys.has(uniqueKeyOf(url)));
+    // Several workers: the shared index's answer, got before the (synchronous) route.
+    const sharedDuplicateOf = sharedNearDuplicates && checksNearDuplicates(page.status) ? await sharedNearDuplicates.check(analysis.url, analysis.text, uniqueKeyOf(page.request.url)) : undefined;
     const { verdict } = routePage(analysis, { url: page.request.url, userData: m, status: page.status, html: page.html }, {
       judge,
       scorer,
       frontier,
-      nearDuplicates,
+      nearDuplicates: sharedNearDuplicates ? { check: () => sharedDuplicateOf } : nearDuplicates,
       // At most maxLinksPerPage links, each through the gate's checks that need no DNS (scheme,
       // length, domain lists, literal private addresses): refused ones are never queued.
       maxLinks: config.maxLinksPerPage,
