@@ -17,6 +17,8 @@
  * ten-post thread does not have).
  */
 
+import { HashPostings } from './hash-postings.js';
+
 export interface NearDuplicateOptions {
   /** Hashes kept per page (its memory: 4 bytes each). */
   sampleSize?: number;
@@ -116,7 +118,7 @@ export class NearDuplicateIndex {
   /** Page identity → its number. */
   private readonly byId = new Map<string, number>();
   /** hash → the pages whose sample holds it. */
-  private readonly byHash = new Map<number, number[]>();
+  private readonly byHash = new HashPostings();
   /** Whole-text hash (of all shingle hashes) → page, for identical short texts. */
   private readonly byText = new Map<string, number>();
   private next = 0;
@@ -183,9 +185,8 @@ export class NearDuplicateIndex {
     // ≤ limit(B) is in B's sample). Most shared first.
     const hits = new Map<number, number>();
     for (let i = 0; i < Math.min(all.length, this.sampleSize); i++) {
-      const ids = this.byHash.get(all[i]);
-      if (!ids || ids.length > this.boilerplatePages) continue;
-      for (const id of ids) hits.set(id, (hits.get(id) ?? 0) + 1);
+      if (this.byHash.count(all[i]) > this.boilerplatePages) continue;
+      this.byHash.forEach(all[i], (id) => hits.set(id, (hits.get(id) ?? 0) + 1));
     }
     const ranked = [...hits].filter(([id]) => this.pages.get(id)!.id !== self).sort((a, b) => b[1] - a[1]).slice(0, 16);
     for (const [id] of ranked) {
@@ -194,7 +195,7 @@ export class NearDuplicateIndex {
       let shared = 0;
       for (const h of all) {
         if (h > b.limit) break;
-        if ((this.byHash.get(h)?.length ?? 0) > this.boilerplatePages) continue;
+        if (this.byHash.count(h) > this.boilerplatePages) continue;
         compared++;
         if (binaryHas(b.sample, h)) shared++;
       }
@@ -213,11 +214,7 @@ export class NearDuplicateIndex {
     this.pages.set(id, sketch);
     this.byId.set(sketch.id, id);
     this.byText.set(sketch.whole, id);
-    for (const h of sketch.sample) {
-      const ids = this.byHash.get(h);
-      if (ids) ids.push(id);
-      else this.byHash.set(h, [id]);
-    }
+    for (const h of sketch.sample) this.byHash.add(h, id);
     if (this.pages.size > this.maxPages) this.forget(this.pages.keys().next().value as number);
   }
 
@@ -226,12 +223,7 @@ export class NearDuplicateIndex {
     this.pages.delete(id);
     if (this.byId.get(p.id) === id) this.byId.delete(p.id);
     if (this.byText.get(p.whole) === id) this.byText.delete(p.whole);
-    for (const h of p.sample) {
-      const ids = this.byHash.get(h)!;
-      const rest = ids.filter((x) => x !== id);
-      if (rest.length) this.byHash.set(h, rest);
-      else this.byHash.delete(h);
-    }
+    for (const h of p.sample) this.byHash.remove(h, id);
   }
 }
 
