@@ -557,6 +557,10 @@ async function crawlLocked(
     journal.close();
     judgeJournal?.close();
     nearDuplicateJournal?.close();
+    if (sharedNearDuplicates) {
+      const n = sharedNearDuplicates.stats;
+      progress.log(`Near-duplicates shared through Redis: ${n.checked} pages checked, ${n.calls} round trips, ${n.readFromOthers} sketches read from other workers`);
+    }
     await redisFrontier?.close();
     await gateProxy.close();
     refusedLog.close();
