@@ -84,6 +84,23 @@ describe.skipIf(!!missing)('the near-duplicate index shared through Redis (real 
     }
   });
 
+  it('Redis restarted empty: the workers carry on with what their mirrors know, and the list starts again', async () => {
+    const id = `flushed-${n++}`;
+    const [a, b] = workers(id, 2);
+    const texts = Array.from({ length: 4 }, (_, i) => words(i + 600, 150));
+    expect(await a.check('t0', texts[0], 't0')).toBeUndefined();
+    expect(await b.check('t1', texts[1], 't1')).toBeUndefined();
+    const r = new Redis(redis.url);
+    await r.flushdb();
+    r.disconnect();
+    // a is ahead of the emptied list: its new page is appended after it reads from the start.
+    expect(await a.check('t2', texts[2], 't2')).toBeUndefined();
+    expect((await stored(id)).map((l) => decodeSketch(l).id)).toEqual(['t2']);
+    // b learns it, and still knows t0 and t1 from before.
+    expect(await b.check('t2-copy', texts[2], 't2-copy')).toBe('t2');
+    expect(await b.check('t0-copy', texts[0], 't0-copy')).toBe('t0');
+  });
+
   it('bounded: Redis keeps the newest maxPages sketches, and a worker far behind reads from the oldest kept', async () => {
     const id = `bounded-${n++}`;
     const [a, b] = workers(id, 2, 5);
