@@ -222,7 +222,7 @@ async function crawlLocked(
   const judgeRestored = judgeJournal !== undefined;
   if (!shared) judgeJournal ??= new JudgeJournal(runDir, judge);
   // The near-duplicate index too (a Redis crawl's is in Redis).
-  const nearDuplicateJournal = shared ? undefined : resumed ? NearDuplicateJournal.resume(runDir, nearDuplicates, (id) => resumed.fetchedKeys.has(id)) : new NearDuplicateJournal(runDir, nearDuplicates);
+  const nearDuplicateJournal = shared ? undefined : resumed ? NearDuplicateJournal.resume(runDir, nearDuplicates, (id) => resumed.fetchedKeys.has(id.split('#revisit-')[0])) : new NearDuplicateJournal(runDir, nearDuplicates);
   if (!judgeRestored) await learnNegativeSeeds(config, judge, gate, robots, (l) => progress.log(l));
   for (const url of seeds) {
     gate.allowOrigin(url); // seeds found by search: their exact origins, like given seeds
@@ -339,8 +339,8 @@ async function crawlLocked(
     // with the whole crawl's evidence. Their links' scores were sent by their own workers.
     if (redisFrontier) await replayOthers(redisFrontier, scorer, (url) => seedKeys.has(uniqueKeyOf(url)));
     // Several workers: the shared index's answer, got before the (synchronous) route.
-    const sharedDuplicateOf = sharedNearDuplicates && checksNearDuplicates(page.status) ? await sharedNearDuplicates.check(analysis.url, analysis.text, uniqueKeyOf(page.request.url)) : undefined;
-    const { verdict } = routePage(analysis, { url: page.request.url, userData: m, status: page.status, html: page.html }, {
+    const sharedDuplicateOf = sharedNearDuplicates && checksNearDuplicates(page.status) ? await sharedNearDuplicates.check(analysis.url, analysis.text, page.request.uniqueKey) : undefined;
+    const { verdict } = routePage(analysis, { url: page.request.url, uniqueKey: page.request.uniqueKey, userData: m, status: page.status, html: page.html }, {
       judge,
       scorer,
       frontier,

@@ -48,11 +48,20 @@ export interface RoutedPage {
   scorerInput: FetchedPage;
 }
 
+/** The request a page answered: its URL, its frontier key when not the URL's (a thread's revisit), what the frontier carried. */
+export interface RoutedRequest {
+  url: string;
+  uniqueKey?: string;
+  userData: CrawlUserData;
+  status?: number;
+  html?: string;
+}
+
 /**
  * Route one page: `request.url` is the URL the frontier handed out (its key), `analysis.url`
  * where it landed; `status` and `html` let the judge rule out error and login pages. Returns the verdict; the frontier has the page's score updates applied.
  */
-export function routePage(analysis: PageAnalysis, request: { url: string; userData: CrawlUserData; status?: number; html?: string }, deps: RouteDeps): RoutedPage {
+export function routePage(analysis: PageAnalysis, request: RoutedRequest, deps: RouteDeps): RoutedPage {
   const { judge, scorer, frontier } = deps;
   const m = request.userData;
   // A redirect lands on another URL: mark it seen so it is not fetched again.
@@ -110,9 +119,11 @@ export function routePage(analysis: PageAnalysis, request: { url: string; userDa
  * scorer gets it as not relevant, so links like the one that led here learn they lead nowhere new.
  * Seeds are remembered but never duplicates; error answers are neither.
  */
-function nearDuplicateVerdict(analysis: PageAnalysis, request: { url: string; userData: CrawlUserData; status?: number }, deps: RouteDeps): RoutedVerdict | undefined {
+function nearDuplicateVerdict(analysis: PageAnalysis, request: RoutedRequest, deps: RouteDeps): RoutedVerdict | undefined {
   if (!checksNearDuplicates(request.status)) return undefined;
-  const of = deps.nearDuplicates.check(analysis.url, analysis.text, uniqueKeyOf(request.url));
+  // The page's identity is its frontier key: fetched again under it (a lease that expired with its
+  // worker) it is itself; a thread's revisit has a key of its own, so an unchanged one is a copy.
+  const of = deps.nearDuplicates.check(analysis.url, analysis.text, request.uniqueKey ?? uniqueKeyOf(request.url));
   if (of === undefined || request.userData.depth === 0) return undefined;
   return { rel: 0, cosine: 0, simD: 0, topicId: deps.judge.model.topics[0].id, relevant: false, nearDuplicateOf: of };
 }
