@@ -29,12 +29,13 @@ let threads: string[] = [];
 describe.skipIf(!!missing)('near-duplicates across Redis workers (real redis-server, CLI workers)', () => {
   beforeAll(async () => {
     redis = await startRedis({});
-    web = await startTestWeb({ latencyMs: 30 });
+    // Slow enough answers that the joined workers take part before the first one is done.
+    web = await startTestWeb({ latencyMs: 200 });
     threads = await threadsWithAuthorViews(web, 4);
     dir = mkdtempSync(join(tmpdir(), 'e2e-redis-neardup-'));
     writeFileSync(
       join(dir, 'crawl.json'),
-      JSON.stringify({ topics: [{ keywords: web.demo.keywords, seeds: threads }], allowPrivate: web.sites.map((s) => s.origin), maxPages: 60, maxDepth: 1, maxConcurrency: 2, fetcher: 'http', perHostDelayMs: 0 }),
+      JSON.stringify({ topics: [{ keywords: web.demo.keywords, seeds: threads }], allowPrivate: web.sites.map((s) => s.origin), maxPages: 60, maxDepth: 1, maxConcurrency: 1, fetcher: 'http', perHostDelayMs: 0 }),
     );
   }, 60_000);
   afterAll(async () => {
