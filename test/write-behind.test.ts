@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FrontierRequestManager } from '../src/frontier/request-manager.js';
-import { OrderedWriteBehind } from '../src/store/write-behind.js';
+import { OrderedWriteBehind, PageWrites } from '../src/store/write-behind.js';
 
 /** A write the test finishes by hand. */
 function heldWrites() {
@@ -115,3 +115,43 @@ describe('FrontierRequestManager.finishAfter', () => {
     expect(finished).toEqual(['a (host ended before)']);
   });
 });
+
+describe('PageWrites (the engine\'s fetch slots)', () => {
+  it('lets the slot go on while the write is still running; the frontier\'s finish waits for the line, once', async () => {
+    const w = heldWrites();
+    const log: string[] = [];
+    const writes = new PageWrites(new OrderedWriteBehind<number>(w.write, () => undefined), false);
+    const first = w.nextCall(1);
+    // resolves with the write still held: an async add returning the promise itself would not
+    const { stored } = await writes.add('a', 1, () => log.push('line a'));
+    const line = writes.lineOf('a');
+    expect(line).toBeDefined();
+    expect(writes.lineOf('a')).toBeUndefined();
+    let lineDone = false;
+    void line!.then(() => (lineDone = true));
+    await Promise.resolve();
+    expect(lineDone).toBe(false);
+    expect(log).toEqual([]);
+    (await first).finish();
+    await stored;
+    await line;
+    expect(log).toEqual(['line a']);
+  });
+
+  it('keeps the slot until the line is written when asked (a Redis crawl\'s lease ends with the finish)', async () => {
+    const w = heldWrites();
+    const log: string[] = [];
+    const writes = new PageWrites(new OrderedWriteBehind<number>(w.write, () => undefined), true);
+    const first = w.nextCall(1);
+    let slotFree = false;
+    const added = writes.add('a', 1, () => log.push('line a')).then(() => (slotFree = true));
+    const c1 = await first;
+    await Promise.resolve();
+    expect(slotFree).toBe(false);
+    c1.finish();
+    await added;
+    expect(log).toEqual(['line a']);
+    expect(writes.lineOf('a')).toBeUndefined();
+  });
+});
+

@@ -34,7 +34,7 @@ import { RobotsCache } from '../frontier/robots.js';
 import { findRunToResume, loadResumeState, reviveScorerInput, ScorerInputLog, type ResumeState } from './resume.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { JsonLinesWriter } from '../store/jsonl.js';
-import { OrderedWriteBehind } from '../store/write-behind.js';
+import { OrderedWriteBehind, PageWrites } from '../store/write-behind.js';
 import { RunState } from '../store/run-state.js';
 import { CountTally, type RunCounts } from '../report/counts.js';
 import { datasetName, RunDir } from '../store/run-dir.js';
@@ -258,21 +258,14 @@ async function crawlLocked(
   );
   // A page's frontier finish waits for its line (request-manager `finishAfter`). A Redis crawl's
   // shared lease ends with the finish, so there the slot waits for the line instead.
-  const linesWriting = new Map<string, Promise<void>>();
-  if (!redisFrontier) {
-    frontier.requestManager.finishAfter = (key) => {
-      const line = linesWriting.get(key);
-      linesWriting.delete(key);
-      return line;
-    };
-  }
-  const writeBehind = async (key: string, item: RelevantPage | undefined, after: (error?: Error) => void): Promise<Promise<void>> => {
-    const { stored } = await store.add(item, after);
-    if (redisFrontier) await stored;
-    else linesWriting.set(key, stored);
-    return stored;
+  const pageWrites = new PageWrites(store, !!redisFrontier);
+  if (!redisFrontier) frontier.requestManager.finishAfter = (key) => pageWrites.lineOf(key);
+  // Failures and non-HTML pages are logged before the slot moves on: a plugin learns a failure
+  // from onRecord before the page closes (traces of failures, src/fetch/trace.ts).
+  const logLine = async (key: string, entry: CrawlLogEntry) => {
+    const { stored } = await pageWrites.add(key, undefined, () => record(entry));
+    await stored;
   };
-  const logLine = async (key: string, entry: CrawlLogEntry) => void (await writeBehind(key, undefined, () => record(entry)));
   const progressStats = (): ProgressStats => ({
     ...Object.assign({}, ...plugins.map((p) => p.progress?.() ?? {})),
     ...counts(),
@@ -387,7 +380,7 @@ async function crawlLocked(
     };
     for (const p of plugins) p.annotate?.(entry, page);
     // The dataset item, then its crawl-log line, written behind the slot (src/store/write-behind.ts).
-    const stored = await writeBehind(page.request.uniqueKey, saved, (error) => record(error ? { ...entry, decision: 'failed', reason: `dataset write failed: ${error.message.split('\n')[0].slice(0, 200)}` } : entry));
+    const { stored } = await pageWrites.add(page.request.uniqueKey, saved, (error) => record(error ? { ...entry, decision: 'failed', reason: `dataset write failed: ${error.message.split('\n')[0].slice(0, 200)}` } : entry));
     lap('storeMs');
     for (const p of plugins) {
       try {
