@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NEAR_DUPLICATE_FILE, NearDuplicateJournal } from '../src/crawl/near-duplicate-journal.js';
@@ -124,6 +124,23 @@ describe('the near-duplicate journal across --resume', () => {
     NearDuplicateJournal.resume(dir, c, () => true).close();
     expect(c.size).toBe(4);
     expect(c.check('https://x.test/3#again', excerpt(texts[3]), 'p3')).toBe('https://x.test/3');
+  });
+
+  it('a run from before the journal: the index from the texts of the pages it saved', () => {
+    const dir = tmp();
+    const dataset = join(dir, 'dataset');
+    mkdirSync(dataset);
+    const texts = Array.from({ length: 3 }, (_, i) => words(i + 3000, 200));
+    texts.forEach((text, i) => writeFileSync(join(dataset, `00000000${i + 1}.json`), JSON.stringify({ url: `https://x.test/saved${i}`, text, title: 't' })));
+    writeFileSync(join(dataset, '000000009.json'), '{"url": "https://x.test/torn", "te');
+    const idx = new NearDuplicateIndex();
+    NearDuplicateJournal.resume(dir, idx, () => false, dataset).close();
+    expect(idx.size).toBe(3);
+    expect(idx.check('https://x.test/saved1?authorid=2', texts[1].split(' ').slice(10, 90).join(' '), 'v')).toBe('https://x.test/saved1');
+    // Written down: the next resume reads the journal.
+    const again = new NearDuplicateIndex();
+    NearDuplicateJournal.resume(dir, again, () => true).close();
+    expect(again.size).toBe(3);
   });
 
   it('the file stays bounded: rewritten with the remembered pages once it holds twice the limit', () => {

@@ -222,7 +222,7 @@ async function crawlLocked(
   const judgeRestored = judgeJournal !== undefined;
   if (!shared) judgeJournal ??= new JudgeJournal(runDir, judge);
   // The near-duplicate index too (a Redis crawl's is in Redis).
-  const nearDuplicateJournal = shared ? undefined : resumed ? NearDuplicateJournal.resume(runDir, nearDuplicates, (id) => resumed.fetchedKeys.has(id.split('#revisit-')[0])) : new NearDuplicateJournal(runDir, nearDuplicates);
+  const nearDuplicateJournal = shared ? undefined : resumed ? NearDuplicateJournal.resume(runDir, nearDuplicates, (id) => resumed.fetchedKeys.has(id.split('#revisit-')[0]), run.datasetDir) : new NearDuplicateJournal(runDir, nearDuplicates);
   if (!judgeRestored) await learnNegativeSeeds(config, judge, gate, robots, (l) => progress.log(l));
   for (const url of seeds) {
     gate.allowOrigin(url); // seeds found by search: their exact origins, like given seeds

@@ -11,8 +11,9 @@
  * The file is bounded like the index: once it holds twice the index's page limit, it is
  * rewritten with the pages the index still remembers (temp file + rename: atomic).
  */
-import { closeSync, existsSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { uniqueKeyOf } from '../frontier/url-key.js';
 import { decodeSketch, encodeSketch, type NearDuplicateIndex, type PageSketch } from '../text/near-duplicate.js';
 
 export const NEAR_DUPLICATE_FILE = 'near-duplicates.jsonl';
@@ -30,11 +31,13 @@ export class NearDuplicateJournal {
 
   /**
    * `--resume`: the index as it was at the stop, from the file's sketches whose pages the crawl
-   * log holds (`fetched(id)`), oldest first. A run from before this file starts with an empty index.
+   * log holds (`fetched(id)`), oldest first. A run from before this file: from the texts of the
+   * pages it saved (`datasetDir`; the pages it only recorded are not known).
    */
-  static resume(dir: string, index: NearDuplicateIndex, fetched: (id: string) => boolean): NearDuplicateJournal {
+  static resume(dir: string, index: NearDuplicateIndex, fetched: (id: string) => boolean, datasetDir?: string): NearDuplicateJournal {
     const path = join(dir, NEAR_DUPLICATE_FILE);
     let lines = 0;
+    if (!existsSync(path) && datasetDir) for (const item of savedPages(datasetDir)) index.check(item.url, item.text, uniqueKeyOf(item.url));
     if (existsSync(path)) {
       for (const line of readFileSync(path, 'utf8').split('\n')) {
         if (!line) continue;
@@ -81,5 +84,18 @@ export class NearDuplicateJournal {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
     this.index.onRemember = undefined;
+  }
+}
+
+/** A run's dataset items (one JSON file each, named in the order saved): URL and main text. */
+function* savedPages(datasetDir: string): Generator<{ url: string; text: string }> {
+  if (!existsSync(datasetDir)) return;
+  for (const f of readdirSync(datasetDir).filter((f) => f.endsWith('.json')).sort()) {
+    try {
+      const item = JSON.parse(readFileSync(join(datasetDir, f), 'utf8')) as { url?: unknown; text?: unknown };
+      if (typeof item.url === 'string' && typeof item.text === 'string') yield { url: item.url, text: item.text };
+    } catch {
+      // a file torn by the crash
+    }
   }
 }
