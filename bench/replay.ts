@@ -162,6 +162,8 @@ export interface ReplayRun {
    * linkWords, linkRanker, learnedWeight, …): which evidence pulled an off-topic page forward.
    */
   components: Record<string, number>[];
+  /** What the harvest estimate read (src/crawl/judge.ts harvestEvidence), each sampled page with its truth. */
+  estimateEvidence?: ReturnType<PageJudge['harvestEvidence']> & { truths: boolean[] };
   /** With --misjudged: what the judge saw of each page (to read why a page was misjudged). */
   seen?: JudgedPage[];
 }
@@ -187,7 +189,7 @@ interface JudgedPage {
 }
 
 /** One crawl replayed: the engine's onPage path (judge → scorer → frontier) over cached analyses. */
-async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined; pageOf?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine', robots?: RobotsCache, keepSeen = false): Promise<Pick<ReplayRun, 'curve' | 'distinctCurve' | 'order' | 'estimate' | 'seen' | 'components'>> {
+async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined; pageOf?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine', robots?: RobotsCache, keepSeen = false): Promise<Pick<ReplayRun, 'curve' | 'distinctCurve' | 'order' | 'estimate' | 'estimateEvidence' | 'seen' | 'components'>> {
   const config = parseConfig({ topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score, judge: judgeMode });
   const judge = await PageJudge.create(config);
   const scorer = crawlScorer(config, judge);
@@ -230,7 +232,9 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
     await frontier.requestManager.markRequestHandled(req);
   }
   const distinctCurve = distinctHarvestCurve(order.map(([url, truth]) => ({ url, truth, page: c.pageOf?.(url) })));
-  return { curve, distinctCurve, order, components, estimate: judge.harvestEstimate(order.length), ...(keepSeen ? { seen } : {}) };
+  const ev = judge.harvestEvidence();
+  const estimateEvidence = { ...ev, truths: ev.pages.map((p) => (p.url ? c.truth(p.url) : false)) };
+  return { curve, distinctCurve, order, components, estimate: judge.harvestEstimate(order.length), estimateEvidence, ...(keepSeen ? { seen } : {}) };
 }
 
 const pct = (x: number | undefined) => (x === undefined ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
@@ -350,18 +354,20 @@ async function main(): Promise<number> {
         }
         return e;
       };
-      // The crawler's self-reported harvest (its own verdicts) against the truth, at the budget.
+      // The crawler's self-reported harvest (its own verdicts) against the truth, at the budget,
+      // counting each page once: the crawler never counts a near-duplicate page as relevant.
       const combinedRuns = mine.filter((r) => r.strategy === 'combined');
-      const gaps = combinedRuns.map((r) => r.order.filter((x) => x[2]).length / r.order.length - (r.curve.at(-1) ?? 0));
+      const truthOnce = (r: ReplayRun) => r.distinctCurve.at(-1) ?? 0;
+      const gaps = combinedRuns.map((r) => r.order.filter((x) => x[2]).length / r.order.length - truthOnce(r));
       // Its estimate with a 90% interval: the gap of the mean, and how often the interval holds the truth.
-      const estGaps = combinedRuns.map((r) => r.estimate.mean - (r.curve.at(-1) ?? 0));
-      const covered = combinedRuns.filter((r) => { const t = r.curve.at(-1) ?? 0; return r.estimate.low <= t && t <= r.estimate.high; }).length;
+      const estGaps = combinedRuns.map((r) => r.estimate.mean - truthOnce(r));
+      const covered = combinedRuns.filter((r) => { const t = truthOnce(r); return r.estimate.low <= t && t <= r.estimate.high; }).length;
       const meanPts = (xs: number[]) => (100 * xs.reduce((x, y) => x + y, 0) / Math.max(1, xs.length)).toFixed(1);
       process.stdout.write(
         `${web} ${name}: judge on ${judged[0].strategy} pages precision ${(tp / Math.max(1, tp + fp)).toFixed(3)} recall ${(tp / Math.max(1, tp + fn)).toFixed(3)}` +
           `; Brier ${brier((x) => x.p).toFixed(4)} (cosine rule ${brier((x) => x.cos).toFixed(4)}), ECE ${ece((x) => x.p).toFixed(4)} (cosine rule ${ece((x) => x.cos).toFixed(4)})` +
           (gaps.length ? `; combined's judged harvest minus true harvest at the budget: mean ${meanPts(gaps)} points, worst ${(100 * Math.max(...gaps.map(Math.abs))).toFixed(1)}` : '') +
-          (estGaps.length ? `; estimate minus true: mean ${meanPts(estGaps)} points, worst ${(100 * Math.max(...estGaps.map(Math.abs))).toFixed(1)}, 90% interval holds the truth ${covered}/${combinedRuns.length}, mean width ${meanPts(combinedRuns.map((r) => r.estimate.high - r.estimate.low))} points` : '') +
+          (estGaps.length ? `; estimate minus true: mean ${meanPts(estGaps)} points, worst ${(100 * Math.max(...estGaps.map(Math.abs))).toFixed(1)}, 90% interval holds the truth ${covered}/${combinedRuns.length}${covered < combinedRuns.length ? ` (not: ${combinedRuns.filter((r) => !(r.estimate.low <= truthOnce(r) && truthOnce(r) <= r.estimate.high)).map((r) => r.topic).join(', ')})` : ''}, mean width ${meanPts(combinedRuns.map((r) => r.estimate.high - r.estimate.low))} points` : '') +
           '\n',
       );
       const byTopic = (curveOf: (r: ReplayRun) => number[]) => {

@@ -7,6 +7,7 @@ import { PageJudge } from '../src/crawl/judge.js';
 import { parseConfig } from '../src/config/schema.js';
 import type { PageAnalysis } from '../src/extract/types.js';
 import { HarvestSample, missedBound, wilsonInterval } from '../src/topic/harvest-sample.js';
+import { seedThresholdSpread } from '../src/topic/seed-threshold.js';
 import { SeededRandom } from '../src/topic/sampling.js';
 
 describe('wilsonInterval', () => {
@@ -110,7 +111,7 @@ describe("the judge's own misses (examples' recall)", () => {
     for (let i = 0; i < 30; i++)
       judge.judge(i % 3 ? A(`http://n/${i}`, 'Markets', `Stock markets closed higher on day ${i} as bank shares rallied.`) : A(`http://n/${i}`, 'Aftershock', `Quake aftershock ${i} shook the valley again.`), { isSeed: false, status: 200 });
     const e = judge.harvestEstimate();
-    expect(e.examples).toEqual({ recognised: 1, given: 3 });
+    expect(e.examples).toMatchObject({ recognised: 1, given: 3 });
     // 1 of 3 recognised: recall taken as 2/5, the upper end 5/2 of the sample's.
     expect(e.high).toBeGreaterThanOrEqual(Math.min(1, 2.5 * e.mean));
     expect(e.low).toBeLessThan(e.mean);
@@ -121,6 +122,25 @@ describe("the judge's own misses (examples' recall)", () => {
     const k = kw.harvestEstimate();
     expect(k.examples).toBeUndefined();
     expect(k.high).toBeLessThan(0.7);
+  });
+
+  it("carries θ's spread where θ is calibrated from the seed pages, and only there", async () => {
+    const seeds = ['http://s/1', 'http://s/2', 'http://s/3'];
+    const crawl = async (topic: Record<string, unknown>, judgeMode: 'cosine' | 'learned') => {
+      const judge = await PageJudge.create(parseConfig({ topics: [{ keywords: ['quake'], seeds, ...topic }], judge: judgeMode }));
+      judge.judge(A(seeds[0], 'Quake', 'Quake rescue teams searched the rubble for survivors after the quake.'), { isSeed: true, status: 200 });
+      judge.judge(A(seeds[1], 'Quake relief', 'Quake relief: families slept in tents on the football field.'), { isSeed: true, status: 200 });
+      judge.judge(A(seeds[2], 'Blood', 'Hospitals asked for blood donors as quake victims arrived by helicopter in the valley town.'), { isSeed: true, status: 200 });
+      for (let i = 0; i < 30; i++)
+        judge.judge(i % 3 ? A(`http://n/${i}`, 'Markets', `Stock markets closed higher on day ${i} as bank shares rallied.`) : A(`http://n/${i}`, 'Aftershock', `Quake aftershock ${i} shook the valley again.`), { isSeed: false, status: 200 });
+      return judge.harvestEstimate();
+    };
+    const calibrated = await crawl({}, 'cosine');
+    expect(calibrated.examples?.thresholdSpread).toBeGreaterThan(0);
+    expect(calibrated.low).toBeLessThanOrEqual(calibrated.mean);
+    // A θ the user gives, or the learned verdict, is not set from the seed pages: no spread.
+    expect((await crawl({ threshold: 0.05 }, 'cosine')).examples?.thresholdSpread).toBeUndefined();
+    expect((await crawl({}, 'learned')).examples?.thresholdSpread).toBeUndefined();
   });
 
   it('missedBound: the upper end over the recall by the rule of succession, capped at 1', () => {
@@ -155,5 +175,47 @@ describe("the judge's own misses (examples' recall)", () => {
     for (let i = 0; i < 300; i++) s.add(new Map([['no', 1]]), `u${i}`, false);
     for (let i = 0; i < 36; i++) s.add(new Map([['yes', 1]]), `v${i}`, true);
     expect(s.estimate((t) => t.has('yes')).high).toBeLessThan(0.3);
+  });
+
+  it("holds a truth the judge over-counts (pages just above θ) by θ's own uncertainty from the seed pages", () => {
+    // True share 0.2; the relevant pages' rel/θ spreads like the seed pages' (0.7–2.0); a quarter
+    // of all pages are off-topic pages just above θ (1.0–1.3): the judge counts ~0.4.
+    const rng = new SeededRandom(11);
+    const reps = 400;
+    let held = 0;
+    let heldWithout = 0;
+    let width = 0;
+    for (let k = 0; k < reps; k++) {
+      const s = new HarvestSample(300, k);
+      const relevantMargin = () => 0.7 + 1.3 * rng.next();
+      const seeds = [relevantMargin(), relevantMargin(), relevantMargin()];
+      const spread = seedThresholdSpread(seeds);
+      for (let i = 0; i < 300; i++) {
+        const u = rng.next();
+        const margin = u < 0.2 ? relevantMargin() : u < 0.45 ? 1 + 0.3 * rng.next() : 0.5 * rng.next();
+        s.add(new Map([[String(margin), 1]]), `u${i}`, margin >= 1);
+      }
+      const recognised = seeds.filter((m) => m >= 1).length;
+      const margin = (t: Map<string, number>) => Number([...t.keys()][0]);
+      const e = s.estimate((t) => ({ margin: margin(t), spread }), 300, { recognised, given: 3 });
+      if (e.low <= 0.2 && 0.2 <= e.high) held++;
+      width += e.high - e.low;
+      const without = s.estimate((t) => margin(t) >= 1, 300, { recognised, given: 3 });
+      if (without.low <= 0.2 && 0.2 <= without.high) heldWithout++;
+    }
+    expect(held / reps).toBeGreaterThan(0.65);
+    // Thresholded verdicts alone: the recall term only raises the upper end, the truth is below.
+    expect(heldWithout / reps).toBeLessThan(0.05);
+    // Not by giving up: the interval stays well inside [0, 1].
+    expect(width / reps).toBeLessThan(0.6);
+  });
+
+  it('seedThresholdSpread: the seed mean\'s relative 90% half-width; 0 below two seeds', () => {
+    expect(seedThresholdSpread([0.1])).toBe(0);
+    expect(seedThresholdSpread([0.1, 0.1, 0.1])).toBeCloseTo(0, 12);
+    // mean 0.2, sd 0.1, m 3: 1.645 · 0.1 / (√3 · 0.2)
+    expect(seedThresholdSpread([0.1, 0.2, 0.3])).toBeCloseTo((1.6448536269514722 * 0.1) / (Math.sqrt(3) * 0.2), 12);
+    // Scale-free: the same seeds at ten times the rel.
+    expect(seedThresholdSpread([1, 2, 3])).toBeCloseTo(seedThresholdSpread([0.1, 0.2, 0.3]), 12);
   });
 });

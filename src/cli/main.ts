@@ -145,6 +145,7 @@ export function formatSummary(r: CrawlResult, heading: string, storageAsGiven = 
       `  harvest estimate  ${pct(e.mean)} (90% interval ${pct(e.low)}–${pct(e.high)})` +
         (e.sampled ? `, ${e.sampled} pages drawn at random and judged again at the end` : '') +
         (e.examples ? `; the judge recognises ${e.examples.recognised} of ${e.examples.given} seed pages judged the same way, and the upper end allows for the relevant pages it misses` : '') +
+        (e.examples?.thresholdSpread ? `; θ, set from those pages, is known to ±${(e.examples.thresholdSpread * 100).toFixed(0)}%, and the lower end allows for the pages relevant only because θ may sit too low` : '') +
         (e.sampled ? ': an estimate, not the truth' : ", the judge's estimate, not the truth"),
     );
   if (r.truthHarvestRate !== undefined) {

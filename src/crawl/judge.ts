@@ -20,9 +20,9 @@ import { urlTokens } from '../text/tokenize.js';
 import type { PageFields } from '../text/vector.js';
 import { type Relevance } from '../topic/model.js';
 import { MultiTopicModel, type MultiTopicState } from '../topic/multi-topic.js';
-import { HarvestSample, type HarvestEstimate, type SampledPageState } from '../topic/harvest-sample.js';
+import { HarvestSample, type HarvestEstimate, type Rejudged, type SampledPageState } from '../topic/harvest-sample.js';
 import { PageClassifier, type PageClassifierState, type PageEvidence } from '../topic/page-classifier.js';
-import { seedCalibratedThreshold } from '../topic/seed-threshold.js';
+import { seedCalibratedThreshold, seedThresholdSpread } from '../topic/seed-threshold.js';
 import { loadThesaurus } from '../topic/semantic.js';
 import { TopicTermModel, type TopicTermModelState } from '../topic/term-model.js';
 import type { ReservoirState } from '../topic/sampling.js';
@@ -231,9 +231,20 @@ export class PageJudge {
   verdictThreshold(topicId: string): number {
     const topic = this.model.topic(topicId);
     if (this.model.thresholdGiven.has(topicId)) return topic.threshold;
+    return seedCalibratedThreshold(this.exampleRels(topicId), topic.threshold);
+  }
+
+  /** The topic's given seed pages with content, each judged again as it stands now. */
+  private exampleRels(topicId: string): number[] {
     const rels: number[] = [];
     for (const e of this.examples) if (e.topicId === topicId) rels.push(this.model.rejudgeAs(topicId, e.tf, e.url).rel);
-    return seedCalibratedThreshold(rels, topic.threshold);
+    return rels;
+  }
+
+  /** θ's relative 90% half-width (src/topic/seed-threshold.ts), 0 where θ is not calibrated from seed pages. */
+  private thresholdSpread(topicId: string): number {
+    if (this.mode === 'learned' || this.model.thresholdGiven.has(topicId)) return 0;
+    return seedThresholdSpread(this.exampleRels(topicId));
   }
 
   private evidenceOf(verdict: Relevance, tf: SparseVector, terms: TopicTermModel): PageEvidence {
@@ -306,17 +317,43 @@ export class PageJudge {
    * as not relevant). An estimate, not the truth.
    */
   harvestEstimate(fetched?: number): HarvestEstimate {
-    const thresholds = new Map<string, number>();
-    const again = (tf: SparseVector, url: string | undefined) => {
+    const thresholds = new Map<string, { theta: number; spread: number }>();
+    const again = (tf: SparseVector, url: string | undefined): Rejudged => {
       const r = this.model.rejudge(tf, url);
-      if (this.mode !== 'learned') {
-        if (!thresholds.has(r.topicId)) thresholds.set(r.topicId, this.verdictThreshold(r.topicId));
-        return r.rel > 0 && r.rel >= thresholds.get(r.topicId)!;
-      }
-      return this.classifiers.get(r.topicId)!.probability(this.evidenceOf(r, tf, this.terms.get(r.topicId)!)) >= 0.5;
+      if (this.mode === 'learned') return this.classifiers.get(r.topicId)!.probability(this.evidenceOf(r, tf, this.terms.get(r.topicId)!)) >= 0.5;
+      let t = thresholds.get(r.topicId);
+      if (!t) thresholds.set(r.topicId, (t = { theta: this.verdictThreshold(r.topicId), spread: this.thresholdSpread(r.topicId) }));
+      // rel 0 is never relevant (as the verdict), even at a θ calibrated to 0.
+      return { margin: r.rel <= 0 ? 0 : t.theta > 0 ? r.rel / t.theta : Infinity, spread: t.spread };
     };
-    const recognised = this.examples.filter((e) => again(e.tf, e.url)).length;
-    return this.sample.estimate(again, fetched, { recognised, given: this.examples.length });
+    const recognised = this.examples.filter((e) => {
+      const r = again(e.tf, e.url);
+      return typeof r === 'boolean' ? r : r.margin >= 1;
+    }).length;
+    const spreads = this.model.topics.map((t) => this.thresholdSpread(t.id)).filter((x) => x > 0);
+    const examples = { recognised, given: this.examples.length, ...(spreads.length ? { thresholdSpread: Math.max(...spreads) } : {}) };
+    return this.sample.estimate(again, fetched, examples);
+  }
+
+  /**
+   * What the harvest estimate reads, page by page (bench:replay --json, to study the estimate):
+   * each held-back page's end-of-crawl rel, θ and learned probability, and the same for the
+   * topic's own examples.
+   */
+  harvestEvidence(): { pages: { url?: string; judged: boolean; rel: number; threshold: number; probability: number }[]; examples: { rel: number; threshold: number }[] } {
+    const one = (tf: SparseVector | undefined, url: string | undefined, topicId?: string) => {
+      if (!tf) return { rel: 0, threshold: 1, probability: 0 };
+      const r = topicId ? this.model.rejudgeAs(topicId, tf, url) : this.model.rejudge(tf, url);
+      const probability = this.classifiers.get(r.topicId)!.probability(this.evidenceOf(r, tf, this.terms.get(r.topicId)!));
+      return { rel: r.rel, threshold: this.verdictThreshold(r.topicId), probability };
+    };
+    return {
+      pages: this.sample.sampled.map((p) => ({ url: p.url, judged: p.judged, ...one(p.tf, p.url) })),
+      examples: this.examples.map((e) => {
+        const { rel, threshold } = one(e.tf, e.url, e.topicId);
+        return { rel, threshold };
+      }),
+    };
   }
 
   /** The link context A_u: anchor text, title/alt, text around the link, URL tokens (§3.1). */

@@ -14,8 +14,15 @@
  * interval, and the reported interval spans both: where the two judgements of the same pages
  * disagree, that disagreement is part of the uncertainty. An error both judges share (pages of
  * the topic that never use its words) is what the user's seed pages, judged again the same way,
- * reveal: the upper end allows for the share the judge misses of them (`missedBound`). It is the
- * crawler's estimate, never the truth.
+ * reveal: the upper end allows for the share the judge misses of them (`missedBound`). Where θ
+ * is calibrated from the seed pages it is itself uncertain (`seedThresholdSpread`,
+ * ./seed-threshold.ts): a page whose rel lies within θ's own 90% interval could fall either side
+ * of a θ set from other seeds of the same topic. So the lower end also spans the share judged
+ * relevant at θ's upper end: the precision term (seed pages say nothing of false positives; where
+ * many pages sit just above θ the judge over-counts, and θ's uncertainty is the crawl's only
+ * evidence of how far). The upper end stays the recall term's: spanning the share at θ's lower
+ * end too held the truth on one more Wikispeedia topic of 17 for 13 points more width (README).
+ * It is the crawler's estimate, never the truth.
  */
 import type { SparseVector } from '../text/vector.js';
 import { Reservoir, SeededRandom, type ReservoirState } from './sampling.js';
@@ -43,7 +50,18 @@ export interface HarvestEstimate {
 export interface ExampleRecall {
   recognised: number;
   given: number;
+  /**
+   * θ's relative 90% half-width when θ is calibrated from these seed pages (the largest over the
+   * topics; ./seed-threshold.ts `seedThresholdSpread`). Absent: θ is given or θ_page.
+   */
+  thresholdSpread?: number;
 }
+
+/**
+ * A sampled page judged again: relevant or not, or its rel/θ (`margin`, relevant at ≥ 1) with θ's
+ * relative 90% half-width (`spread`): relevant for sure at margin ≥ 1 + spread.
+ */
+export type Rejudged = boolean | { margin: number; spread: number };
 
 /**
  * One sampled page: its term frequencies (absent for a page that can never be relevant) and its
@@ -93,6 +111,11 @@ export class HarvestSample {
     this.pages.restore({ ...s, items: s.items.map((p) => ({ ...p, tf: p.tf && new Map(p.tf) })) });
   }
 
+  /** The held-back pages as they stand (to study the estimate: bench:replay --json). */
+  get sampled(): readonly { tf?: SparseVector; url?: string; judged: boolean; kept?: boolean }[] {
+    return this.pages.items;
+  }
+
   /** Pages judged so far. */
   get judged(): number {
     return this.pages.seen;
@@ -118,10 +141,11 @@ export class HarvestSample {
 
   /**
    * The estimate over `fetched` pages (fetches that never reached the judge count as not
-   * relevant), each sampled page judged again by `rejudge`.
+   * relevant), each sampled page judged again by `rejudge` (`Rejudged`: with a margin and θ's
+   * spread, the precision term lowers the lower end by θ's own uncertainty).
    */
   estimate(
-    rejudge: (tf: SparseVector, url: string | undefined) => boolean,
+    rejudge: (tf: SparseVector, url: string | undefined) => Rejudged,
     fetched = this.pages.seen,
     examples?: ExampleRecall,
   ): HarvestEstimate {
@@ -129,24 +153,35 @@ export class HarvestSample {
     const n = items.length;
     const pages = Math.max(fetched, this.pages.seen);
     if (n === 0 || pages === 0) return { mean: 0, low: 0, high: 1, pages, sampled: 0 };
+    let uncertain = false;
     let again = 0;
     let judged = 0;
+    let sure = 0;
     for (const p of items) {
-      if (p.kept ? p.judged : p.tf && rejudge(p.tf, p.url)) again++;
+      // A kept page's verdict stands for every judgement of it.
+      const r: Rejudged = p.kept ? p.judged : p.tf ? rejudge(p.tf, p.url) : false;
+      const { margin, spread } = typeof r === 'boolean' ? { margin: r ? Infinity : 0, spread: 0 } : r;
+      if (spread > 0) uncertain = true;
+      if (margin >= 1) again++;
+      if (margin >= 1 + spread) sure++;
       if (p.judged) judged++;
     }
     const scale = this.pages.seen / pages;
     const a = wilsonInterval(again, n);
     const b = wilsonInterval(judged, n);
-    const high = scale * Math.max(a.high, b.high);
+    const withExamples = examples !== undefined && examples.given > 0;
+    let low = Math.min(a.low, b.low);
+    let high = Math.max(a.high, b.high);
+    if (withExamples) high = missedBound(high, examples);
+    if (uncertain) low = Math.min(low, wilsonInterval(sure, n).low);
     return {
       mean: (scale * again) / n,
-      low: scale * Math.min(a.low, b.low),
-      high: examples && examples.given > 0 ? missedBound(high, examples) : high,
+      low: scale * low,
+      high: scale * high,
       pages,
       sampled: n,
       judgedShare: (scale * judged) / n,
-      ...(examples && examples.given > 0 ? { examples } : {}),
+      ...(withExamples ? { examples } : {}),
     };
   }
 }

@@ -23,3 +23,25 @@ export function seedCalibratedThreshold(seedRels: readonly number[], fallback: n
   for (const r of seedRels) sum += r;
   return (share * sum) / seedRels.length;
 }
+
+/** z for a two-sided 90% interval (the normal approximation to the seed mean's spread). */
+const Z90 = 1.6448536269514722;
+
+/**
+ * How uncertain θ itself is (the harvest estimate's precision and recall terms, issue #15): θ is
+ * a share of the mean of m seed pages' rel, so it is known only to that mean's 90% interval,
+ * mean ± z·sd/√m (normal approximation; with three seeds Student's t would put it at ±2.9
+ * standard errors, measured: an interval over most of [0, 100%]). Returned relative to θ, so a
+ * page's verdict is uncertain while rel/θ lies within 1 ± spread; 0 with fewer than two seeds.
+ */
+export function seedThresholdSpread(seedRels: readonly number[]): number {
+  const m = seedRels.length;
+  if (m < 2) return 0;
+  let sum = 0;
+  for (const r of seedRels) sum += r;
+  const mean = sum / m;
+  if (mean <= 0) return 0;
+  let ss = 0;
+  for (const r of seedRels) ss += (r - mean) ** 2;
+  return (Z90 * Math.sqrt(ss / (m - 1))) / (Math.sqrt(m) * mean);
+}
