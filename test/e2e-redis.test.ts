@@ -54,6 +54,7 @@ function startWorker(crawlId: string, opts: { join?: boolean; budget: number; se
 function workerLogs(crawlId: string): Map<string, CrawlLogEntry[]> {
   const runs = join(storage, 'runs');
   const out = new Map<string, CrawlLogEntry[]>();
+  if (!existsSync(runs)) return out; // no worker has made its run folder yet
   for (const d of readdirSync(runs)) {
     if (!d.startsWith(`${crawlId}.w`)) continue;
     const p = join(runs, d, 'crawl-log.jsonl');

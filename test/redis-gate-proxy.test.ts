@@ -15,6 +15,7 @@ import { browserLaunchOptions } from '../src/fetch/browser.js';
 import { startGateProxyProcess } from '../src/fetch/gate-proxy-process.js';
 import type { GateProxy } from '../src/fetch/gate-proxy.js';
 import { RedisCrawl, RedisFrontier } from '../src/frontier/redis.js';
+import { RobotsCache } from '../src/frontier/robots.js';
 import { redisMissing, startRedis, type LocalRedis } from '../src/testweb/redis-server.js';
 
 const missing = redisMissing();
@@ -144,6 +145,55 @@ describe.skipIf(!!missing)("browser redirect hops of several Redis workers (gate
     expect(fetched.filter((s) => s.join() === '302,200').length).toBe(WORKERS * 2);
     expect(fetched.filter((s) => s.join() === '200').length).toBe(3);
     expectPaced('http');
+  }, 180_000);
+
+  it('a host first met through redirect hops: its robots.txt counts as a request and its Crawl-delay binds every worker', async () => {
+    // Arrivals at a host with Crawl-delay: 1 that no hand-out has reached: the three workers'
+    // first contact with it is a redirect hop, whose robots.txt check fetches its robots.txt.
+    const hits: { at: number; path: string }[] = [];
+    const delayed = await serve((req, res) => {
+      hits.push({ at: Date.now(), path: req.url ?? '' });
+      if (req.url === '/robots.txt') return res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nCrawl-delay: 1\n');
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>page</body></html>');
+    });
+    const froms: string[] = [];
+    for (let i = 0; i < WORKERS; i++) froms.push(await serve((req, res) => (req.url === '/robots.txt' ? res.writeHead(404).end() : res.writeHead(302, { location: `${delayed}/landed${req.url}` }).end())));
+    const workers: { frontier: RedisFrontier; proxy: GateProxy }[] = [];
+    for (let i = 0; i < WORKERS; i++) {
+      const crawl = await RedisCrawl.join({ url: redis.url, crawlId: 'first-met', worker: i > 0, settings: { maxPages: 0, perHostDelayMs: DELAY, perHostConcurrency: 2 }, log: () => undefined });
+      if (i === 0) await crawl.markSeeded();
+      else await crawl.waitForSeeds();
+      const fetchText = async (url: string) => {
+        const r = await fetch(url);
+        return { status: r.status, text: await r.text() };
+      };
+      const robots = new RobotsCache({ userAgent: 'focused-crawler', fetchText: crawl.sharedRobotsFetch(fetchText) });
+      const frontier = new RedisFrontier(crawl, { robots, log: () => undefined });
+      open.push(frontier);
+      const proxy = await startGateProxyProcess({
+        gate: { seedUrls: [...froms, delayed].map((o) => `${o}/`) },
+        maxRedirects: 5,
+        timeoutMs: 60_000,
+        robotsBlock: (url) => frontier.robotsBlock(url),
+        hostDelayMs: (host) => frontier.politeness.delayOf(host),
+        holdHop: (host, own, maxWaitMs) => frontier.politeness.holdHop(host, own, maxWaitMs),
+      });
+      open.push(proxy);
+      frontier.onHandOut = (e) => proxy.noteNavigation(e.url);
+      workers.push({ frontier, proxy });
+    }
+    // The redirecting pages first (one per worker at once): no hand-out has reached the host.
+    for (const [i, s] of froms.entries()) workers[0].frontier.offer({ url: `${s}/hop-${i}`, depth: 1, score: 2 });
+    const fetched = await crawl(workers, (w, url) => getThrough(workers[w].proxy, url));
+    expect(fetched.filter((s) => s.join() === '302,200').length).toBe(WORKERS);
+    // Then the host's own pages, handed out by the schedule the hops left in Redis.
+    for (let k = 0; k < 2; k++) workers[0].frontier.offer({ url: `${delayed}/own-${k}`, depth: 1, score: 1 });
+    await crawl(workers, (w, url) => getThrough(workers[w].proxy, url));
+    expect(hits.filter((h) => h.path === '/robots.txt').length).toBe(1);
+    expect(hits.filter((h) => h.path.startsWith('/landed/')).length).toBe(WORKERS);
+    expect(hits.filter((h) => h.path.startsWith('/own-')).length).toBe(2);
+    const gaps = hits.slice(1).map((h, i) => `${hits[i].path} → ${h.path}: ${h.at - hits[i].at} ms`).filter((g) => Number(g.split(': ')[1].split(' ')[0]) < 1000);
+    expect(gaps).toEqual([]);
   }, 180_000);
 
   it('does the same for real Chromium, each worker\'s browser context going through its own gate proxy process', async () => {

@@ -166,6 +166,9 @@ async function crawlLocked(
     robots,
     journal,
   });
+  // robots.txt for requests the queue did not hand out (redirect hops, comment APIs); a Redis
+  // crawl's workers share what it says and when it was fetched (src/frontier/redis.ts).
+  const robotsBlock = robots && ((url: string) => (redisFrontier ? redisFrontier.robotsBlock(url) : robots.block(url)));
   // What the crawl did not follow, for the summary's "stopped" line (src/crawl/stop-reason.ts).
   const setAside = new SetAsideTally();
   frontier.onDrop = (e, reason) => setAside.note(reason, e.url);
@@ -196,7 +199,7 @@ async function crawlLocked(
   const subFetch = crawlPoliteFetch({
     gate,
     politeness: frontier.politeness,
-    robotsBlock: robots ? (url) => robots.block(url) : undefined,
+    robotsBlock,
     maxBodyBytes: config.maxBodyBytes,
     timeoutMs: Math.min(10_000, config.navigationTimeoutSecs * 1000),
     maxRedirects: config.maxRedirects,
@@ -448,7 +451,7 @@ async function crawlLocked(
     // A little under the navigation timeout, so a stalled server ends with the proxy's clear reason.
     timeoutMs: Math.max(5_000, config.navigationTimeoutSecs * 1000 - 2_000),
     maxRedirects: config.maxRedirects,
-    robotsBlock: robots ? (url) => robots.block(url) : undefined,
+    robotsBlock,
     hostDelayMs: delayOf,
     // Several workers: a browser's redirect hop takes its host's slot for all of them (Redis).
     holdHop: redisFrontier && ((host, own, maxWaitMs) => redisFrontier.politeness.holdHop(host, own, maxWaitMs)),
@@ -482,7 +485,7 @@ async function crawlLocked(
   // The adaptive fetcher's own document requests: the gate, robots and per-host schedule on every hop, as the gate proxy's.
   const documentFetch = {
     gate,
-    robotsBlock: robots ? (url: string) => robots.block(url) : undefined,
+    robotsBlock,
     hostSchedule: frontier.politeness,
     onDecision: (d: { url: string; outcome: string; reason?: string }) => {
       if (d.outcome === 'refused') noteRefused(d.url, d.reason ?? 'refused', 'request');

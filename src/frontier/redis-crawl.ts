@@ -169,22 +169,32 @@ export class RedisCrawl {
   }
 
   /**
-   * robots.txt through Redis: the first worker to need an origin's file fetches it and stores
-   * it; the others read it (one request per origin for the whole crawl, inside the host's
-   * schedule). A failed fetch (5xx, no answer) is asked again after a minute, as RFC 9309 says.
+   * robots.txt through Redis: the first worker to need an origin's file fetches it (others
+   * needing it meanwhile wait for it: one request per origin for the whole crawl) and stores it;
+   * the others read it. The request counts as the host's last one for every worker's schedule.
+   * A failed fetch (5xx, no answer) is asked again after a minute, as RFC 9309 says.
    */
   sharedRobotsFetch(fetchText: FetchText): FetchText {
     return async (url, timeoutMs) => {
-      const origin = new URL(url).origin;
-      const cached = await this.redis.hget(`${this.prefix}robots`, origin);
-      if (cached) {
-        const c = JSON.parse(cached) as { status: number; text: string; at: number };
-        if ((c.status >= 200 && c.status < 500) || Date.now() - c.at < 60_000) return c.status ? { status: c.status, text: c.text } : undefined;
+      const { origin, host } = new URL(url);
+      const lock = `${this.prefix}robotslock:${origin}`;
+      for (;;) {
+        const cached = await this.redis.hget(`${this.prefix}robots`, origin);
+        if (cached) {
+          const c = JSON.parse(cached) as { status: number; text: string; at: number };
+          if ((c.status >= 200 && c.status < 500) || Date.now() - c.at < 60_000) return c.status ? { status: c.status, text: c.text } : undefined;
+        }
+        if (await this.redis.set(lock, this.workerId, 'PX', timeoutMs + 5_000, 'NX')) break;
+        await new Promise((ok) => setTimeout(ok, 50)); // another worker is fetching it
       }
-      const r = await fetchText(url, timeoutMs);
-      this.robotsFetchedHere.add(origin);
-      await this.redis.hset(`${this.prefix}robots`, origin, JSON.stringify({ status: r?.status ?? 0, text: r?.text ?? '', at: Date.now() }));
-      return r;
+      try {
+        const r = await fetchText(url, timeoutMs);
+        this.robotsFetchedHere.add(origin);
+        await this.call('fcRobots', origin, JSON.stringify({ status: r?.status ?? 0, text: r?.text ?? '', at: Date.now() }), host);
+        return r;
+      } finally {
+        await this.redis.del(lock);
+      }
     };
   }
 

@@ -18,6 +18,7 @@
  *   lease    ZSET  key → lease expiry (ms)                  owner  HASH key → worker id
  *   tries    HASH  key → leases that expired on it (a URL that kills its workers is dropped after a few)
  *   robots   HASH  origin → robots.txt as fetched once for all workers
+ *   robotslock:ORIGIN  STRING  the worker fetching that robots.txt now (the others wait for it)
  *   hold     ZSET  token → expiry (ms) of a request that is not a page (comment API) holding a
  *                  host's slot        holdhost  HASH token → host
  *
@@ -27,108 +28,8 @@
  * its delay counts from that request's finish (the same rule as politeness.ts, now shared).
  */
 
-const COMMON = `
-local P = ARGV[1]
-local function now_ms()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
--- Numbers given to redis.call are formatted with 14 digits; scores need all 17.
-local function num(x) return string.format('%.17g', x) end
-local function meta(f, d) return tonumber(redis.call('HGET', P .. 'meta', f) or d) end
-local function delay_of(host)
-  local d = tonumber(redis.call('HGET', P .. 'hdelay', host) or '0')
-  local base = meta('perHostDelayMs', '0')
-  if base > d then return base end
-  return d
-end
-local function cap_of(delay)
-  if delay > 0 then return 1 end
-  return meta('perHostConcurrency', '2')
-end
--- Ties in score go to the older URL (queue.ts's tieBreak).
-local function prio(e) return num(e.score - e.queuedAt * 1e-12) end
--- Put a host where it belongs: ready (by its best score), wait (by when it may go), or neither.
-local function place(host, now)
-  local best = redis.call('ZREVRANGE', P .. 'q:' .. host, 0, 0, 'WITHSCORES')
-  if #best == 0 then
-    redis.call('ZREM', P .. 'ready', host)
-    redis.call('ZREM', P .. 'wait', host)
-    return
-  end
-  local delay = delay_of(host)
-  local inflight = tonumber(redis.call('HGET', P .. 'hin', host) or '0')
-  if inflight >= cap_of(delay) then
-    redis.call('ZREM', P .. 'ready', host)
-    redis.call('ZREM', P .. 'wait', host)
-    return
-  end
-  local nxt = tonumber(redis.call('HGET', P .. 'hnext', host) or '0')
-  if nxt > now then
-    redis.call('ZREM', P .. 'ready', host)
-    redis.call('ZADD', P .. 'wait', num(nxt), host)
-  else
-    redis.call('ZREM', P .. 'wait', host)
-    redis.call('ZADD', P .. 'ready', best[2], host)
-  end
-end
-local function hin_decr(host)
-  local n = redis.call('HINCRBY', P .. 'hin', host, -1)
-  if n <= 0 then redis.call('HDEL', P .. 'hin', host) end
-end
-local function enqueue(k, e)
-  redis.call('HSET', P .. 'e', k, cjson.encode(e))
-  redis.call('ZADD', P .. 'q:' .. e.host, prio(e), k)
-  redis.call('HINCRBY', P .. 'meta', 'nq', 1)
-end
-local function unqueue(k, e)
-  if redis.call('ZREM', P .. 'q:' .. e.host, k) == 1 then redis.call('HINCRBY', P .. 'meta', 'nq', -1) end
-end
--- Holds of requests that are not pages, past their expiry (their worker died mid-request).
-local function reclaim_holds(now)
-  local dead = redis.call('ZRANGEBYSCORE', P .. 'hold', '-inf', num(now), 'LIMIT', 0, 200)
-  for _, t in ipairs(dead) do
-    redis.call('ZREM', P .. 'hold', t)
-    local host = redis.call('HGET', P .. 'holdhost', t)
-    redis.call('HDEL', P .. 'holdhost', t)
-    if host then
-      hin_decr(host)
-      place(host, now)
-    end
-  end
-end
--- Leases past their expiry: the URL goes back to the queue (and its page back to the budget).
-local function reclaim(now, maxTries)
-  reclaim_holds(now)
-  local dead = redis.call('ZRANGEBYSCORE', P .. 'lease', '-inf', num(now), 'LIMIT', 0, 200)
-  for _, k in ipairs(dead) do
-    redis.call('ZREM', P .. 'lease', k)
-    redis.call('HDEL', P .. 'owner', k)
-    local raw = redis.call('HGET', P .. 'e', k)
-    if raw then
-      local e = cjson.decode(raw)
-      hin_decr(e.host)
-      redis.call('HINCRBY', P .. 'meta', 'handed', -1)
-      redis.call('HINCRBY', P .. 'meta', 'reclaimed', 1)
-      if redis.call('HINCRBY', P .. 'tries', k, 1) >= maxTries then
-        redis.call('HDEL', P .. 'e', k)
-        redis.call('HSET', P .. 'drop', k, 'lease expired ' .. maxTries .. ' times (its workers died on it)')
-      else
-        enqueue(k, e)
-      end
-      place(e.host, now)
-    end
-  end
-end
--- Waiting hosts whose time has come.
-local function promote(now)
-  local due = redis.call('ZRANGEBYSCORE', P .. 'wait', '-inf', num(now), 'LIMIT', 0, 1000)
-  for _, h in ipairs(due) do place(h, now) end
-end
-local function leased_by(k, worker)
-  return redis.call('ZSCORE', P .. 'lease', k) and redis.call('HGET', P .. 'owner', k) == worker
-end
-`;
+import { COMMON } from './redis-scripts-common.js';
+import { HOST_SCRIPTS } from './redis-scripts-hosts.js';
 
 /**
  * offer(P, key, entryJSON, mode): mode 'offer' queues a new URL or re-prioritises a queued one;
@@ -299,67 +200,6 @@ if #w > 0 then t = tonumber(w[2]) - now end
 return {1, meta('handed', '0'), meta('nq', '0'), redis.call('ZCARD', P .. 'lease'), redis.call('ZCARD', P .. 'ready'), meta('maxPages', '0'), meta('finished', '0'), meta('seeded', '0'), tostring(t)}
 `;
 
-/** crawlDelay(P, host, ms): publish a robots.txt Crawl-delay for every worker (the largest wins). */
-const CRAWL_DELAY = `${COMMON}
-local host, ms = ARGV[2], tonumber(ARGV[3])
-if ms > tonumber(redis.call('HGET', P .. 'hdelay', host) or '0') then
-  redis.call('HSET', P .. 'hdelay', host, num(ms))
-  place(host, now_ms())
-end
-return 1
-`;
-
-/**
- * hold(P, token, host, own, holdMs) → 0 (held) | ms to wait | -1 (busy until a request ends): a
- * request that is not a page (a comment-API page of a thread, src/crawl/polite-fetch.ts) takes
- * its host's slot under the same rule as a hand-out, for all workers: the host's concurrency cap,
- * one request at a time with a delay, and the delay since the previous request's end. `own`: the
- * asker's page in flight on that host (its handler makes the request) does not count against
- * it. The hold ends with release(), or after holdMs if its worker dies.
- */
-const HOLD = `${COMMON}
-local token, host, own, holdMs = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
-local now = now_ms()
-reclaim_holds(now)
-local delay = delay_of(host)
-local inflight = tonumber(redis.call('HGET', P .. 'hin', host) or '0') - own
-if inflight >= cap_of(delay) then return -1 end
-local nxt = tonumber(redis.call('HGET', P .. 'hnext', host) or '0')
-if nxt > now then return nxt - now end
-redis.call('HINCRBY', P .. 'hin', host, 1)
-redis.call('ZADD', P .. 'hold', num(now + holdMs), token)
-redis.call('HSET', P .. 'holdhost', token, host)
-place(host, now)
-return 0
-`;
-
-/** release(P, token): a hold ends; with a delay, the host may go again `delay` after now. */
-const RELEASE = `${COMMON}
-local token = ARGV[2]
-local host = redis.call('HGET', P .. 'holdhost', token)
-if not host then return 0 end
-local now = now_ms()
-redis.call('ZREM', P .. 'hold', token)
-redis.call('HDEL', P .. 'holdhost', token)
-hin_decr(host)
-local d = delay_of(host)
-if d > 0 then redis.call('HSET', P .. 'hnext', host, num(now + d)) end
-place(host, now)
-return 1
-`;
-
-/** touch(P, host): a request the queue did not hand out (a redirect hop) reached the host now. */
-const TOUCH = `${COMMON}
-local host = ARGV[2]
-local now = now_ms()
-local d = delay_of(host)
-if d <= 0 then return 0 end
-local nxt = tonumber(redis.call('HGET', P .. 'hnext', host) or '0')
-if now + d > nxt then redis.call('HSET', P .. 'hnext', host, num(now + d)) end
-place(host, now)
-return 1
-`;
-
 export const REDIS_SCRIPTS = {
   fcOffer: OFFER,
   fcDrop: DROP,
@@ -369,10 +209,7 @@ export const REDIS_SCRIPTS = {
   fcPause: PAUSE,
   fcRenew: RENEW,
   fcStatus: STATUS,
-  fcCrawlDelay: CRAWL_DELAY,
-  fcHold: HOLD,
-  fcRelease: RELEASE,
-  fcTouch: TOUCH,
+  ...HOST_SCRIPTS,
 } as const;
 
 export type RedisScriptName = keyof typeof REDIS_SCRIPTS;

@@ -48,7 +48,7 @@ export interface RedisFrontierOptions {
   leaseMs?: number;
   /** Leases that may expire on one URL before it is dropped (a page that kills its workers). */
   maxTries?: number;
-  robots?: Pick<RobotsCache, 'isLoaded' | 'load' | 'isAllowed' | 'crawlDelayMs'>;
+  robots?: Pick<RobotsCache, 'isLoaded' | 'load' | 'isAllowed' | 'crawlDelayMs' | 'block'>;
   log?: (line: string) => void;
   /** How long a request that is not a page holds its host if its worker dies (ms, default 60 s). */
   holdMs?: number;
@@ -99,7 +99,6 @@ export class RedisFrontier implements CrawlFrontier {
   private readonly pending = new Set<Promise<unknown>>();
   private failure?: Error;
   private revisits = 0;
-  private holds = 0;
   private status: SharedStatus = { exists: true, handedOut: 0, queued: 0, leases: 0, readyHosts: 0, maxPages: 0, finished: 0, seeded: false };
   private lastEnd: 'budget' | 'empty' | 'gone' | undefined;
   private readonly heartbeat: LeaseHeartbeat;
@@ -122,9 +121,7 @@ export class RedisFrontier implements CrawlFrontier {
     const s = crawl.settings;
     this.politeness = new SharedHostPoliteness(
       { perHostDelayMs: s.perHostDelayMs, perHostConcurrency: s.perHostConcurrency, hostDelayMs: (host) => o.robots?.crawlDelayMs(host) },
-      (host) => this.send(this.crawl.call('fcTouch', host)),
-      (host, own) => this.sharedHosts.hold(host, own),
-      (token) => this.sharedHosts.release(token),
+      { crawl, robots: o.robots, holdMs: o.holdMs ?? HOLD_MS, send: (p) => this.send(p) },
     );
     this.heartbeat = startLeaseHeartbeat({
       url: crawl.url,
@@ -198,16 +195,14 @@ export class RedisFrontier implements CrawlFrontier {
    * The host schedule in Redis for requests that are not pages (src/crawl/polite-fetch.ts's
    * `sharedHosts`): they take their host's slot under the hand-out's rules, for all workers.
    */
-  readonly sharedHosts = {
-    hold: async (host: string, own: number): Promise<{ token: string } | { waitMs: number }> => {
-      const token = `${this.crawl.workerId}:${++this.holds}`;
-      const r = Number(await this.crawl.call('fcHold', token, host, own, this.o.holdMs ?? HOLD_MS));
-      return r === 0 ? { token } : { waitMs: r };
-    },
-    release: async (token: string): Promise<void> => {
-      await this.crawl.call('fcRelease', token);
-    },
-  };
+  get sharedHosts(): SharedHostPoliteness {
+    return this.politeness;
+  }
+
+  /** robots.txt for a request the queue did not hand out (./redis-politeness.ts). */
+  robotsBlock(url: string): Promise<string | undefined> {
+    return this.politeness.robotsBlock(url);
+  }
 
   /** Publish this worker's scorer input of a page for the other workers (with shareScorer). */
   shareScorerInput(page: FetchedPage): void {
@@ -288,11 +283,11 @@ export class RedisFrontier implements CrawlFrontier {
         if (!robots.isLoaded(e.url)) {
           // robots.txt once per origin for the whole crawl; its Crawl-delay then binds every worker.
           const fetchedHere = await this.crawl.loadRobots(robots, e.url);
-          const delay = robots.crawlDelayMs(e.host);
-          if (delay) await this.crawl.call('fcCrawlDelay', e.host, delay);
-          if (fetchedHere) {
-            // That request reached the host: its delay counts from now, so hand the URL back.
-            await this.giveBack(e, true, '');
+          const wait = Number(await this.crawl.call('fcCrawlDelay', e.host, robots.crawlDelayMs(e.host) ?? 0));
+          if (fetchedHere || wait > 0) {
+            // That request reached the host (this worker's, or another's for a redirect hop while
+            // this URL was being handed out), or the delay just learned is not over: hand it back.
+            await this.giveBack(e, fetchedHere, '');
             continue;
           }
         }
