@@ -119,7 +119,7 @@ describe('combined with the link-word evidence', () => {
   it('learns from the pages’ own words too: a link named by words topical pages talk about, that no link has used yet', () => {
     const s = createScorer('combined', { learnRescoreEvery: 1, linkWords: true });
     expect(s.readsPageWords).toBe(true);
-    expect(createScorer('combined').readsPageWords).toBe(false);
+    expect(createScorer('combined', { linkWords: false }).readsPageWords).toBe(false);
     for (let i = 0; i < 30; i++) s.onPageFetched({ ...page(`http://w.test/wiki/Page_${i}`, 0.05 + i / 100, [`Town ${i}`]), words: ['town', 'river'] });
     // The topical pages' text speaks of herons; no link so far says "heron" or "cricket".
     s.onPageFetched({ ...page('http://w.test/wiki/Egret', 2.0, ['Plumage']), words: ['egret', 'heron', 'plumage', 'wade'] });
@@ -132,8 +132,12 @@ describe('combined with the link-word evidence', () => {
     expect(cricket).toBeLessThan(0);
   });
 
-  it('is off by default', () => {
-    const s = createScorer('combined');
+  it('is on by default, and off with linkWords false', () => {
+    const on = createScorer('combined');
+    on.onPageFetched({ ...page('http://w.test/wiki/Heron', 2, ['Egret']), relevant: true });
+    const onUps = on.onPageFetched(page('http://w.test/wiki/Egret', 1, ['Grey heron'], 'http://w.test/wiki/Heron'));
+    expect(onUps.find((u) => u.url.endsWith('Grey_heron'))!.breakdown.components.linkWords).toBeDefined();
+    const s = createScorer('combined', { linkWords: false });
     s.onPageFetched(page('http://w.test/wiki/Heron', 2, ['Egret']));
     const ups = s.onPageFetched(page('http://w.test/wiki/Egret', 1, ['Grey heron'], 'http://w.test/wiki/Heron'));
     expect(ups.find((u) => u.url.endsWith('Grey_heron'))!.breakdown.components.linkWords).toBeUndefined();

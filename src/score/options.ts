@@ -123,11 +123,19 @@ export const ScoreOptionsSchema = z
     linkRanker: z.boolean().default(true),
     /**
      * combined, with the link ranker: links whose anchor or URL words keep turning up around the
-     * links of topical pages gain that evidence (src/score/link-words.ts). Off by default: it
-     * raised Wikispeedia's harvest (33.2% -> 37.3% at 150 pages) and lowered the test web's
-     * (68.8% -> 60.3%), see README Benchmarks.
+     * links of topical pages gain that evidence (src/score/link-words.ts), weighed per host by its
+     * credibility there (below). false = off.
      */
-    linkWords: z.boolean().default(false),
+    linkWords: z.boolean().default(true),
+    /**
+     * The word evidence counts, on a host, in proportion to how well it has predicted the labels
+     * of that host's fetched pages (src/score/word-credibility.ts). false = everywhere in full.
+     */
+    linkWordsCredibility: z.boolean().default(true),
+    /** Pseudo-pages of zero credibility each host starts with: credibility × n / (n + this). */
+    linkWordsCredibilityPrior: z.number().min(0).default(5),
+    /** A correlation of 1/this or more between the evidence and the outcome counts fully (8: the credibility gates more than it scales). */
+    linkWordsCredibilityScale: z.number().gt(0).default(8),
     /** Weight of that word evidence in combined's log-odds (learned weights start here). */
     linkWordsWeight: z.number().min(0).default(12),
     /** The word model's soft label is the page's evidence rank to this power (src/score/link-words.ts). */

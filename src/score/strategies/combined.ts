@@ -6,9 +6,10 @@
 import { OnlineLogistic } from '../learned.js';
 import { LinkRanker, type LinkFeatures } from '../link-ranker.js';
 import { linkWords, LinkWordModel, RunningRank } from '../link-words.js';
+import { WordCredibility } from '../word-credibility.js';
 import { childLinkSmoothing, parentAnchorPriority } from '../priority.js';
 import type { LearnerFeatures, StrategyDefinition } from '../strategy.js';
-import type { FetchedPage } from '../types.js';
+import type { FetchedPage, Pending } from '../types.js';
 import { hostOf } from '../links.js';
 import { tokenize } from '../../text/tokenize.js';
 
@@ -64,6 +65,15 @@ export const combined: StrategyDefinition = {
     // The learned link ranker: its evidence enters the score in log-odds (prior weight 4 undoes the /4).
     const ranker = o.linkRanker ? new LinkRanker({ decay: o.decay }) : undefined;
     const words = ranker && o.linkWords ? new LinkWordModel() : undefined;
+    // How far the word evidence has predicted this crawl's outcomes, per host (src/score/word-credibility.ts).
+    const credibility = words && o.linkWordsCredibility ? new WordCredibility({ prior: o.linkWordsCredibilityPrior, scale: o.linkWordsCredibilityScale }) : undefined;
+    /** The best word evidence among a queued URL's in-links (0 before pages of both kinds). */
+    const wordEvidenceOf = (p: Pending): number => {
+      if (!words || words.relevantPages === 0) return 0;
+      let e = -Infinity;
+      for (const c of p.contributions) if (c.link?.words) e = Math.max(e, words.evidence(c.link.words));
+      return Number.isFinite(e) ? e : 0;
+    };
     const evidenceRanks = new RunningRank();
     // The soft label of the page being fetched, computed once (its rank joins the sample).
     let labelled: { url: string; label: number } | undefined;
@@ -113,10 +123,13 @@ export const combined: StrategyDefinition = {
         }
         let wordEvidence = 0;
         if (words && words.relevantPages > 0) {
-          wordEvidence = -Infinity;
-          for (const c of p.contributions) if (c.link?.words) wordEvidence = Math.max(wordEvidence, words.evidence(c.link.words));
-          if (!Number.isFinite(wordEvidence)) wordEvidence = 0;
+          wordEvidence = wordEvidenceOf(p);
           if (ex) ex.linkWords = wordEvidence;
+          if (credibility) {
+            const c = credibility.of(p.host);
+            if (ex) ex.linkWordsCredibility = c;
+            wordEvidence *= c;
+          }
         }
         const v = env.unfetchedIpr(p);
         const iprFactor = 1 + o.iprBonus * Math.min(1, Math.max(0, v - (1 - o.damping)));
@@ -168,6 +181,8 @@ export const combined: StrategyDefinition = {
       // topic well; the page is gone.
       fetched: ranker
         ? (was, page, env) => {
+            // What the words said of this page before its fetch, against how topical it turned out.
+            if (credibility) credibility.record(was.host, wordEvidenceOf(was), topicalLabel(page));
             const links = was.contributions.filter((c) => c.link);
             for (const c of links) ranker.learnTarget(c.link!, page.relevant, 1 / links.length);
             const inlink = (links.find((c) => c.parent === page.parentUrl) ?? links[0])?.link;
