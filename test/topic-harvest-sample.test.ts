@@ -219,3 +219,28 @@ describe("the judge's own misses (examples' recall)", () => {
     expect(seedThresholdSpread([1, 2, 3])).toBeCloseTo(seedThresholdSpread([0.1, 0.2, 0.3]), 12);
   });
 });
+
+describe('the summary line of the estimate', () => {
+  it("says how well θ is known where it is set from the seed pages, and that it is an estimate", async () => {
+    const { formatSummary } = await import('../src/cli/main.js');
+    const result = {
+      counts: { fetched: 100, relevant: 30, failed: 0, failedByReason: {} },
+      elapsedMs: 1000,
+      pagesPerSecond: 100,
+      harvestRate: 0.3,
+      harvestEstimate: { mean: 0.3, low: 0.12, high: 0.5, pages: 100, sampled: 100, examples: { recognised: 2, given: 3, thresholdSpread: 0.42 } },
+      stopReason: 'max pages',
+      frontierSize: 0,
+      datasetDir: 'storage/x',
+      logPath: 'storage/x/crawl-log.jsonl',
+      summaryLines: [],
+    } as unknown as Parameters<typeof formatSummary>[0];
+    const text = formatSummary(result, 'crawl');
+    expect(text).toMatch(/harvest estimate +30\.0% \(90% interval 12\.0%–50\.0%\)/);
+    expect(text).toMatch(/recognises 2 of 3 seed pages/);
+    expect(text).toMatch(/θ, set from those pages, is known to ±42%/);
+    expect(text).toMatch(/an estimate, not the truth/);
+    const given = { ...result, harvestEstimate: { ...result.harvestEstimate, examples: { recognised: 2, given: 3 } } } as typeof result;
+    expect(formatSummary(given, 'crawl')).not.toMatch(/θ, set from/);
+  });
+});

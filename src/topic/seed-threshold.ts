@@ -28,11 +28,11 @@ export function seedCalibratedThreshold(seedRels: readonly number[], fallback: n
 const Z90 = 1.6448536269514722;
 
 /**
- * How uncertain θ itself is (the harvest estimate's precision and recall terms, issue #15): θ is
- * a share of the mean of m seed pages' rel, so it is known only to that mean's 90% interval,
- * mean ± z·sd/√m (normal approximation; with three seeds Student's t would put it at ±2.9
- * standard errors, measured: an interval over most of [0, 100%]). Returned relative to θ, so a
- * page's verdict is uncertain while rel/θ lies within 1 ± spread; 0 with fewer than two seeds.
+ * How uncertain θ itself is (the harvest estimate's precision term, issue #15): θ is a share of
+ * the mean of m seed pages' rel, so it is known only to that mean's 90% interval, mean ± z·sd/√m
+ * (normal approximation; with three seeds Student's t puts it at ±2.9 standard errors: measured
+ * on Wikispeedia, no topic more held, 4 points more width). Returned relative to θ, so a page's
+ * verdict is uncertain while rel/θ lies within 1 ± spread; 0 with fewer than two seeds.
  */
 export function seedThresholdSpread(seedRels: readonly number[]): number {
   const m = seedRels.length;
