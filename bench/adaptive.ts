@@ -47,6 +47,25 @@ export interface AdaptiveBench {
   runs: AdaptiveRun[];
   /** Main text of pages fetched over HTTP by `adaptive` vs the browser's rendering of the same pages. */
   f1?: { pages: number; mean: number; min: number; below098: number };
+  /** Both fetchers at concurrency 1 (one page at a time: the crawl's order no longer depends on timing). */
+  fixedPath?: FixedPath;
+}
+
+/**
+ * Harvest at a fixed crawl path. At concurrency N the order pages finish in (and so what the
+ * focused crawl fetches next) varies run to run with timing, so two runs differ in harvest by
+ * several points whatever the fetcher. One page at a time, the order depends only on what each
+ * page's analysis gave: runs with the same analyses fetch the same URLs in the same order.
+ */
+export interface FixedPath {
+  budget: number;
+  harvest: { adaptive: number; browser: number };
+  /** Pages fetched in the same order by both before the first difference (= budget: the same crawl). */
+  samePrefix: number;
+  /** Where they parted: the URL each fetched there. */
+  divergence?: { adaptive: string; browser: string };
+  /** A second browser run: does the browser fetcher repeat itself at concurrency 1? */
+  browserAgain?: { harvest: number; samePrefix: number };
 }
 
 /** CPU time of this process and its reaped children (Chromium once closed), in ms. */
@@ -147,7 +166,7 @@ async function crawleeAdaptive(seeds: string[], maxPages: number, concurrency: n
   return { fetched: pages, elapsedMs: Date.now() - t, harvest: pages ? hits / pages : 0, renderedShare: http + browser ? browser / (http + browser) : 1 };
 }
 
-export async function benchAdaptive(opts: { budget: number; reps: number; concurrency: number; storageDir: string; say(s: string): void }): Promise<AdaptiveBench> {
+export async function benchAdaptive(opts: { budget: number; reps: number; concurrency: number; storageDir: string; say(s: string): void; fixedPathBudget?: number }): Promise<AdaptiveBench> {
   const web = await startTestWeb({ mixed: true });
   const out: AdaptiveBench = { budget: opts.budget, concurrency: opts.concurrency, runs: [] };
   const truth = (u: string) => web.isRelevant(u, web.demo.topic);
@@ -155,7 +174,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
   const httpTexts = new Map<string, string>();
   const httpWhy = new Map<string, string>();
   try {
-    const ours = async (fetcher: 'adaptive' | 'browser') => {
+    const ours = async (fetcher: 'adaptive' | 'browser', concurrency = opts.concurrency, budget = opts.budget) => {
       const capture: CrawlPlugin = {
         name: 'bench-http-texts',
         onPage(e) {
@@ -168,8 +187,8 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
       const config = parseConfig({
         topics: [{ keywords, seeds: web.demo.seeds }],
         allowPrivate: true, // the test web is on loopback
-        maxPages: opts.budget,
-        maxConcurrency: opts.concurrency,
+        maxPages: budget,
+        maxConcurrency: concurrency,
         fetcher,
         storageDir: opts.storageDir,
         randomSeed: 1,
@@ -178,7 +197,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
       const log = CrawlLog.read(r.logPath);
       const rendered = fetcher === 'browser' ? log.length : log.filter((e) => e.fetchedWith === 'browser').length;
       const needed = log.filter((e) => e.fetchedWith === 'browser' && /needs the browser|HTTP differs/.test(e.fetchWhy ?? '')).length;
-      return { fetched: r.fetched, elapsedMs: r.elapsedMs, harvest: r.truthHarvestRate ?? 0, renderedShare: log.length ? rendered / log.length : 0, neededShare: fetcher === 'adaptive' && log.length ? needed / log.length : undefined };
+      return { fetched: r.fetched, elapsedMs: r.elapsedMs, harvest: r.truthHarvestRate ?? 0, renderedShare: log.length ? rendered / log.length : 0, neededShare: fetcher === 'adaptive' && log.length ? needed / log.length : undefined, urls: log.map((e) => e.url) };
     };
     const plain = async () => {
       const r = await runCrawleeBaseline({ seeds: web.demo.seeds, maxPages: opts.budget, maxConcurrency: opts.concurrency, fetcher: 'browser', storageDir: opts.storageDir, truth });
@@ -211,6 +230,26 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
         out.runs.push(row);
         opts.say(`  adaptive bench ${who}: ${row.pages} pages, ${row.pagesPerSecond.toFixed(2)} pages/s, ${row.cpuMsPerPage.toFixed(0)} ms CPU/page, peak RSS ${row.peakRssMb.toFixed(0)} MB, rendered ${(row.renderedShare * 100).toFixed(0)}%${row.neededShare !== undefined ? ` (needed ${(row.neededShare * 100).toFixed(0)}%)` : ''}, harvest ${(row.harvest * 100).toFixed(1)}%, load ${loadAverage.toFixed(1)}`);
       }
+    }
+    if (opts.fixedPathBudget) {
+      const n = opts.fixedPathBudget;
+      const a = await ours('adaptive', 1, n);
+      const w = await ours('browser', 1, n);
+      const w2 = await ours('browser', 1, n);
+      const prefix = (x: string[], y: string[]) => {
+        let i = 0;
+        while (i < x.length && i < y.length && x[i] === y[i]) i++;
+        return i;
+      };
+      const same = prefix(a.urls, w.urls);
+      out.fixedPath = {
+        budget: n,
+        harvest: { adaptive: a.harvest, browser: w.harvest },
+        samePrefix: same,
+        divergence: same < Math.min(a.urls.length, w.urls.length) ? { adaptive: a.urls[same], browser: w.urls[same] } : undefined,
+        browserAgain: { harvest: w2.harvest, samePrefix: prefix(w.urls, w2.urls) },
+      };
+      opts.say(`  fixed path (concurrency 1, ${n} pages): harvest adaptive ${(a.harvest * 100).toFixed(1)}% vs browser ${(w.harvest * 100).toFixed(1)}% (again ${(w2.harvest * 100).toFixed(1)}%); same order for ${same} pages (browser vs browser ${out.fixedPath.browserAgain!.samePrefix})${out.fixedPath.divergence ? `; parted at ${out.fixedPath.divergence.adaptive} vs ${out.fixedPath.divergence.browser}` : ''}`);
     }
     // The same pages both ways: what adaptive read over HTTP vs a browser rendering now.
     if (httpTexts.size) {
@@ -274,6 +313,21 @@ export function adaptiveMd(b: AdaptiveBench): string {
     return [`rep ${rep + 1}: ${(a.pagesPerSecond / Math.max(1e-9, w.pagesPerSecond)).toFixed(2)}× (${a.pagesPerSecond.toFixed(2)} vs ${w.pagesPerSecond.toFixed(2)} pages/s${needed}, harvest ${(a.harvest * 100).toFixed(1)} vs ${(w.harvest * 100).toFixed(1)}%${load.length ? `, load ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}` : ''})`];
   });
   if (reps.length) lines.push(`Per rep: ${reps.join('; ')}.`);
+  const diffs = [...new Set(b.runs.map((r) => r.rep))].flatMap((rep) => {
+    const a = b.runs.find((r) => r.rep === rep && r.crawler === 'ours (adaptive)');
+    const w = b.runs.find((r) => r.rep === rep && r.crawler === 'ours (browser)');
+    return a && w ? [(a.harvest - w.harvest) * 100] : [];
+  });
+  if (diffs.length >= 2) {
+    const m = diffs.reduce((s, x) => s + x, 0) / diffs.length;
+    const sd = Math.sqrt(diffs.reduce((s, x) => s + (x - m) ** 2, 0) / (diffs.length - 1));
+    const half = tQuantile975(diffs.length - 1) * (sd / Math.sqrt(diffs.length));
+    lines.push(`Harvest, adaptive − browser, paired by rep: mean ${m >= 0 ? '+' : ''}${m.toFixed(1)} points, 95% interval ${(m - half).toFixed(1)} … ${(m + half).toFixed(1)} (sd ${sd.toFixed(1)} over ${diffs.length} reps: at concurrency ${b.concurrency} the crawl path varies with timing).`);
+  }
+  const fp = b.fixedPath;
+  if (fp) {
+    lines.push(`At a fixed crawl path (concurrency 1, ${fp.budget} pages, one page at a time): harvest adaptive ${(fp.harvest.adaptive * 100).toFixed(1)}% vs browser ${(fp.harvest.browser * 100).toFixed(1)}%; both fetched the same URLs in the same order for ${fp.samePrefix} of ${fp.budget} pages${fp.divergence ? ` (then ${fp.divergence.adaptive} vs ${fp.divergence.browser})` : ''}${fp.browserAgain ? `; a second browser run: ${(fp.browserAgain.harvest * 100).toFixed(1)}%, same order for ${fp.browserAgain.samePrefix}` : ''}.`);
+  }
   const needed = b.runs.filter((r) => r.neededShare !== undefined).map((r) => r.neededShare!);
   if (needed.length) {
     const share = needed.reduce((a, x) => a + x, 0) / needed.length;
@@ -281,4 +335,10 @@ export function adaptiveMd(b: AdaptiveBench): string {
   }
   if (b.f1) lines.push(`Main text of the ${b.f1.pages} pages adaptive fetched over HTTP vs a browser rendering of the same pages: shingle F1 mean ${b.f1.mean.toFixed(4)}, min ${b.f1.min.toFixed(4)} (${b.f1.below098} below 0.98).`);
   return lines.join('\n');
+}
+
+/** 97.5% quantile of Student's t with `df` degrees of freedom (table; normal beyond 30). */
+function tQuantile975(df: number): number {
+  const table = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086];
+  return df <= table.length ? table[df - 1] : df <= 30 ? 2.04 : 1.96;
 }

@@ -33,9 +33,10 @@ const program = new Command()
   .option('--test-pages <n>', 'budget per test-web crawl (default: 100 quick, 300 full)')
   .option('--adaptive-pages <n>', 'budget per crawl of the adaptive part (default: 100 quick, 300 full)')
   .option('--adaptive-reps <n>', 'interleaved reps of the adaptive part (default: 1 quick, 2 full)')
+  .option('--adaptive-fixed-path <n>', 'adaptive part: also crawl N pages with each fetcher at concurrency 1 (a crawl path that does not depend on timing) and compare harvest and order (default: off)')
   .option('--wiki-pages <n>', 'budget per Wikispeedia crawl (default: 150 quick, 1000 full)');
 program.parse();
-const opts = program.opts<{ quick?: boolean; out: string; only: string; readme: boolean; from?: string; topics?: string; testPages?: string; wikiPages?: string; adaptivePages?: string; adaptiveReps?: string }>();
+const opts = program.opts<{ quick?: boolean; out: string; only: string; readme: boolean; from?: string; topics?: string; testPages?: string; wikiPages?: string; adaptivePages?: string; adaptiveReps?: string; adaptiveFixedPath?: string }>();
 const quick = !!opts.quick;
 const parts = new Set(opts.only.split(',').map((s) => s.trim()));
 
@@ -307,7 +308,7 @@ try {
   if (parts.has('frontier') || parts.has('frontier-scale')) results.frontierScale = frontierScale();
   if (parts.has('adaptive')) {
     say('Adaptive rendering on the mixed test web');
-    results.adaptive = await benchAdaptive({ budget: PLAN.adaptivePages, reps: PLAN.adaptiveReps, concurrency: CONCURRENCY, storageDir: storage, say });
+    results.adaptive = await benchAdaptive({ budget: PLAN.adaptivePages, reps: PLAN.adaptiveReps, concurrency: CONCURRENCY, storageDir: storage, say, fixedPathBudget: opts.adaptiveFixedPath ? budget('--adaptive-fixed-path', opts.adaptiveFixedPath, 0) : undefined });
   }
   observations();
   write();
