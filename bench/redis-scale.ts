@@ -2,7 +2,7 @@
  * `npm run bench:redis -- [--budget 240] [--latency 1000] [--workers 1,2,4] [--concurrency 2]`:
  * how a crawl scales with workers sharing one Redis frontier (src/frontier/redis.ts). The local
  * test web answers every request after a fixed latency (a far-away web, so the crawl is
- * I/O-bound as on the real web); each worker is a real `npm start` process (HTTP fetcher) on a
+ * I/O-bound as on the real web); each worker is a real `npm start` process (`--fetcher`, default the crawler's own adaptive one) on a
  * redis-server this bench starts on loopback. For 1, 2 and 4 workers at the same total budget:
  * pages/s (all workers' pages over the time from the first fetch to the last, so process start
  * is not counted) and the harvest rate against the test web's ground truth. The in-memory
@@ -13,9 +13,9 @@
  *
  * `--reps N` runs every setup N times, interleaved (rep r uses random seed r, from `--first-seed`, so the runs differ
  * beyond timing), and reports mean and spread: one run of a 200-page crawl is too noisy to decide
- * a 3-point harvest difference. `--scorer shared,local` runs the workers with the scorers' inputs
- * shared through Redis (src/frontier/redis-scorer-pages.ts) and with each worker's
- * scorer on its own pages only, side by side. Per run it also reports where the time went: how
+ * a 3-point harvest difference. `--scorer shared,scorer,local` runs the workers sharing their
+ * scorers' and page judges' inputs through Redis (the defaults: src/frontier/redis-scorer-pages.ts,
+ * redis-judge-inputs.ts), the scorers' only, or neither, side by side. Per run it also reports where the time went: how
  * long after the first fetch the last worker fetched its first page (start-up inside the window),
  * and the tail between the workers' median last fetch and the last one. `--keep` keeps the runs'
  * folders (crawl logs per worker) in the temp folder and prints where, to read what a run fetched.
@@ -38,8 +38,9 @@ const { values } = parseArgs({
     'memory-concurrency': { type: 'string' },
     reps: { type: 'string', default: '1' },
     'first-seed': { type: 'string', default: '1' },
-    scorer: { type: 'string', default: 'local' },
+    scorer: { type: 'string', default: 'shared' },
     keep: { type: 'boolean', default: false },
+    fetcher: { type: 'string', default: 'adaptive' },
   },
 });
 const budget = Number(values.budget);
@@ -55,9 +56,10 @@ if (
   budget < 1 ||
   concurrency < 1 ||
   reps < 1 ||
-  !scorerModes.every((m) => m === 'shared' || m === 'local')
+  !scorerModes.every((m) => ['shared', 'scorer', 'local'].includes(m)) ||
+  !['adaptive', 'http', 'browser'].includes(values.fetcher)
 ) {
-  process.stderr.write('error: usage: npm run bench:redis -- [--budget N] [--latency MS] [--workers 1,2,4] [--concurrency N] [--memory-concurrency 2,8] [--reps N] [--first-seed 1] [--scorer shared,local] [--keep]\n');
+  process.stderr.write('error: usage: npm run bench:redis -- [--budget N] [--latency MS] [--workers 1,2,4] [--concurrency N] [--memory-concurrency 2,8] [--reps N] [--first-seed 1] [--scorer shared,scorer,local] [--fetcher adaptive|http|browser] [--keep]\n');
   process.exit(2);
 }
 const missing = redisMissing();
@@ -72,9 +74,11 @@ const redis = await startRedis();
 const storage = mkdtempSync(join(tmpdir(), 'bench-redis-'));
 const log = (l: string) => process.stderr.write(`${l}\n`);
 
-function configFile(rep: number, shareScorer: boolean): string {
-  const f = join(storage, `crawl-r${rep}-${shareScorer ? 'shared' : 'local'}.json`);
-  writeFileSync(f, JSON.stringify({ topics: [{ keywords: web.demo.keywords }], allowPrivate: web.sites.map((s) => s.origin), randomSeed: rep, frontier: { shareScorer } }));
+/** What the workers share: `shared` the scorers' and the judges' inputs (the defaults), `scorer` the scorers' only, `local` neither. */
+function configFile(rep: number, mode: string): string {
+  const f = join(storage, `crawl-r${rep}-${mode}.json`);
+  const frontier = { shareScorer: mode !== 'local', shareJudge: mode === 'shared' };
+  writeFileSync(f, JSON.stringify({ topics: [{ keywords: web.demo.keywords }], allowPrivate: web.sites.map((s) => s.origin), randomSeed: rep, frontier }));
   return f;
 }
 
@@ -87,7 +91,7 @@ function runWorker(args: string[]): Promise<void> {
   });
 }
 
-const common = (rep: number, share: boolean) => ['--config', configFile(rep, share), '--topic', web.demo.keywords.join(' '), '--fetcher', 'http', '--max-pages', String(budget), '--per-host', '8', '--storage', storage];
+const common = (rep: number, mode: string) => ['--config', configFile(rep, mode), '--topic', web.demo.keywords.join(' '), '--fetcher', values.fetcher, '--max-pages', String(budget), '--per-host', '8', '--storage', storage];
 
 /** Each worker's crawl log of one crawl (run folder `prefix`, or `prefix.wN` per worker). */
 function logsOf(prefix: string): CrawlLogEntry[][] {
@@ -133,24 +137,24 @@ function measure(setup: string, workers: number, perWorker: CrawlLogEntry[][]): 
 
 const runs: Run[] = [];
 try {
-  log(`bench:redis: budget ${budget}, latency ${latencyMs} ms per response, concurrency ${concurrency} per worker, workers ${workerCounts.join(',')}, scorer ${scorerModes.join(',')}, ${reps} rep(s)`);
+  log(`bench:redis: ${values.fetcher} fetcher, budget ${budget}, latency ${latencyMs} ms per response, concurrency ${concurrency} per worker, workers ${workerCounts.join(',')}, scorer ${scorerModes.join(',')}, ${reps} rep(s)`);
   for (let rep = firstSeed; rep < firstSeed + reps; rep++) {
     // Reference: the in-memory frontier, one process.
     for (const c of memoryConcurrency) {
       const before = new Set(existsSync(join(storage, 'runs')) ? readdirSync(join(storage, 'runs')) : []);
-      await runWorker([...common(rep, true), '--concurrency', String(c), '--seeds', ...web.demo.seeds]);
+      await runWorker([...common(rep, 'shared'), '--concurrency', String(c), '--seeds', ...web.demo.seeds]);
       const memRun = readdirSync(join(storage, 'runs')).find((d) => !before.has(d) && !d.includes('.w'))!;
       runs.push(measure(`in-memory frontier, concurrency ${c}`, 1, logsOf(memRun)));
       log(`rep ${rep}, in-memory, concurrency ${c}: ${runs.at(-1)!.pagesPerSec.toFixed(2)} pages/s, harvest ${(runs.at(-1)!.harvest * 100).toFixed(1)}%`);
     }
     for (const mode of scorerModes) {
       for (const n of workerCounts) {
-        if (n === 1 && mode === 'local' && scorerModes.includes('shared')) continue; // one worker: nothing to share
+        if (n === 1 && mode !== scorerModes[0]) continue; // one worker: nothing to share, run once
         const id = `scale-${n}-${mode}-r${rep}`;
         const shared = ['--frontier', redis.url, '--crawl-id', id, '--concurrency', String(concurrency)];
-        const c = common(rep, mode === 'shared');
+        const c = common(rep, mode);
         await Promise.all([runWorker([...c, ...shared, '--seeds', ...web.demo.seeds]), ...Array.from({ length: n - 1 }, () => runWorker([...c, ...shared, '--worker']))]);
-        runs.push(measure(n === 1 ? `Redis frontier, concurrency ${concurrency}` : `Redis frontier, concurrency ${concurrency} each, scorer ${mode}`, n, logsOf(id)));
+        runs.push(measure(n === 1 ? `Redis frontier, concurrency ${concurrency}` : `Redis frontier, concurrency ${concurrency} each, sharing ${mode === 'shared' ? 'scorer+judge' : mode === 'scorer' ? 'scorer' : 'nothing'}`, n, logsOf(id)));
         const r = runs.at(-1)!;
         log(`rep ${rep}, ${n} worker(s), scorer ${mode}: ${r.pagesPerSec.toFixed(2)} pages/s, harvest ${(r.harvest * 100).toFixed(1)}%, last worker's first fetch +${r.rampSecs.toFixed(1)} s, tail ${r.tailSecs.toFixed(1)} s`);
       }
@@ -183,5 +187,5 @@ for (const g of groups) {
 }
 console.log(`\nPer run: ${runs.map((r) => `${r.setup} ×${r.workers}: ${r.pagesPerSec.toFixed(2)}/s ${pct(r.harvest)}%`).join('; ')}`);
 console.log(
-  `\nCommand: npm run bench:redis -- --budget ${budget} --latency ${latencyMs} --workers ${workerCounts.join(',')} --concurrency ${concurrency} --memory-concurrency ${memoryConcurrency.join(',')} --reps ${reps} --first-seed ${firstSeed} --scorer ${scorerModes.join(',')}`,
+  `\nCommand: npm run bench:redis -- --budget ${budget} --latency ${latencyMs} --workers ${workerCounts.join(',')} --concurrency ${concurrency} --memory-concurrency ${memoryConcurrency.join(',')} --reps ${reps} --first-seed ${firstSeed} --scorer ${scorerModes.join(',')} --fetcher ${values.fetcher}`,
 );

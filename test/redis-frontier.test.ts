@@ -9,6 +9,9 @@ import { reviveScorerInput } from '../src/crawl/resume.js';
 import type { FetchedPage } from '../src/score/types.js';
 import { uniqueKeyOf } from '../src/frontier/url-key.js';
 import { replayOthers } from '../src/frontier/redis-scorer-pages.js';
+import { analyzePage } from '../src/extract/page.js';
+import { PageJudge } from '../src/crawl/judge.js';
+import { MultiTopicModel } from '../src/topic/multi-topic.js';
 
 const missing = redisMissing();
 if (missing) console.warn(missing);
@@ -17,7 +20,7 @@ let redis: LocalRedis;
 let n = 0;
 const open: RedisFrontier[] = [];
 
-async function worker(crawlId: string, opts: { maxPages?: number; delay?: number; leaseMs?: number; join?: boolean; log?: string[]; shareScorer?: boolean; holdMs?: number } = {}): Promise<RedisFrontier> {
+async function worker(crawlId: string, opts: { maxPages?: number; delay?: number; leaseMs?: number; join?: boolean; log?: string[]; shareScorer?: boolean; shareJudge?: boolean; holdMs?: number } = {}): Promise<RedisFrontier> {
   const crawl = await RedisCrawl.join({
     url: redis.url,
     crawlId,
@@ -26,7 +29,7 @@ async function worker(crawlId: string, opts: { maxPages?: number; delay?: number
     log: (l) => opts.log?.push(l),
   });
   if (opts.join) await crawl.waitForSeeds();
-  const f = new RedisFrontier(crawl, { leaseMs: opts.leaseMs ?? 30_000, log: (l) => opts.log?.push(l), holdMs: opts.holdMs, shareScorer: opts.shareScorer ? { revive: reviveScorerInput } : undefined });
+  const f = new RedisFrontier(crawl, { leaseMs: opts.leaseMs ?? 30_000, log: (l) => opts.log?.push(l), holdMs: opts.holdMs, shareScorer: opts.shareScorer ? { revive: reviveScorerInput } : undefined, shareJudge: opts.shareJudge });
   if (!opts.join) f.markSeeded();
   await f.leasesRenewable();
   open.push(f);
@@ -126,6 +129,35 @@ describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
     b.rescore(uniqueKeyOf(url(3, 1)), 1); // e.g. relevance feedback from B's page
     await b.isExhausted();
     expect((await c.next())!.url).toBe(url(3, 2));
+  });
+
+  it("shares the judges' inputs: a worker that fetched neither the seed page nor the others judges a page as the one that did", async () => {
+    const id = `judge-${n++}`;
+    const [a, b] = [await worker(id, { shareJudge: true }), await worker(id, { join: true, shareJudge: true })];
+    const page = (path: string, title: string, body: string) =>
+      analyzePage({ html: `<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${body}</p></body></html>`, url: `http://news.test/${path}`, fetchedAt: new Date('2024-01-01') });
+    const judgeOf = () => PageJudge.over(new MultiTopicModel([{ keywords: ['heron'], seeds: [] }], { pageThreshold: 0.2 }), 'learned');
+    const [ja, jb, alone] = [judgeOf(), judgeOf(), judgeOf()];
+    ja.onInput = (input) => a.shareJudgeInput(input);
+    // A fetched the seed page and a few more (one that can never be relevant: a 404).
+    ja.judge(page('seed', 'Herons of the river', 'The grey heron wades in rivers and lakes, hunts fish and frogs, nests in colonies of sticks high in trees.'), { isSeed: true });
+    ja.judge(page('1', 'Heron chicks', 'Heron chicks hatch in spring; both parents bring fish to the nest in the colony until the young can fly.'), { isSeed: false });
+    ja.judge(page('2', 'Car prices', 'New car prices rose this year; dealers offer discounts on last year models and cheap loans.'), { isSeed: false });
+    ja.judge(page('gone', 'Not found', 'Not found'), { isSeed: false, status: 404 });
+    await a.isExhausted(); // A's publications are in
+    const got = await b.othersJudgeInputs();
+    expect(got.map((i) => i.kind)).toEqual(['page', 'page', 'page', 'never']);
+    expect(got[0]).toMatchObject({ kind: 'page', isSeed: true });
+    expect((got[0] as { tf: Map<string, number> }).tf).toBeInstanceOf(Map);
+    expect(await b.othersJudgeInputs()).toEqual([]); // nothing twice
+    expect(await a.othersJudgeInputs()).toEqual([]); // never its own
+    for (const input of got) jb.replay(input);
+    // The next page: B's judge has A's seed set, IDF and classifier, and says what A's says.
+    const next = page('3', 'Heron colony', 'A heron colony in the trees by the lake: the birds fish in the shallows and feed their chicks.');
+    const [va, vb, vAlone] = [ja.judge(next, { isSeed: false }), jb.judge(next, { isSeed: false }), alone.judge(next, { isSeed: false })];
+    expect(vb.simD).toBeCloseTo(va.simD, 9);
+    expect(vb.probability).toBeCloseTo(va.probability!, 9);
+    expect(vAlone.simD).toBe(0); // a judge that saw no seed page has no seed set
   });
 
   it("replays the others' pages into the scorer and sends the re-scores of queued URLs it makes on them, never their links' own scores", async () => {

@@ -127,6 +127,12 @@ export const FrontierConfigSchema = z
      * 7 points less harvest, README "Several workers on Redis").
      */
     shareScorer: z.boolean().default(true),
+    /**
+     * Workers replay each other's page-judge inputs (src/frontier/redis-judge-inputs.ts), so each
+     * judge has the whole crawl's IDF, seed pages, seed set and classifier; false = each judge
+     * learns from its own pages only (a worker that fetched no seed page has no seed set).
+     */
+    shareJudge: z.boolean().default(true),
   })
   .strict()
   .refine((f) => !f.url || f.crawlId, { error: 'a Redis frontier needs a crawl id: --crawl-id NAME (every worker with the same id joins the same crawl)' })

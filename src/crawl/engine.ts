@@ -155,6 +155,7 @@ async function crawlLocked(
         robots,
         log: (l) => progress.log(l),
         shareScorer: config.frontier.shareScorer ? { revive: reviveScorerInput } : undefined,
+        shareJudge: config.frontier.shareJudge,
       })
     : undefined;
   const frontier: CrawlFrontier = redisFrontier ?? new Frontier({
@@ -227,6 +228,8 @@ async function crawlLocked(
   // The near-duplicate index too (a Redis crawl's is in Redis).
   const nearDuplicateJournal = shared ? undefined : resumed ? NearDuplicateJournal.resume(runDir, nearDuplicates, (id) => resumed.fetchedKeys.has(id.split('#revisit-')[0]), run.datasetDir) : new NearDuplicateJournal(runDir, nearDuplicates);
   if (!judgeRestored) await learnNegativeSeeds(config, judge, gate, robots, (l) => progress.log(l));
+  // Several workers: what the judge learns from here on goes to the others (each learned the user's negative pages itself).
+  if (redisFrontier && config.frontier.shareJudge) judge.onInput = (input) => redisFrontier.shareJudgeInput(input);
   for (const url of seeds) {
     gate.allowOrigin(url); // seeds found by search: their exact origins, like given seeds
     const s = scorer.seedScore(url);
@@ -334,6 +337,8 @@ async function crawlLocked(
     // Other workers' pages first (a Redis crawl with shareScorer): this page's links are scored
     // with the whole crawl's evidence. Their links' scores were sent by their own workers.
     if (redisFrontier) await replayOthers(redisFrontier, scorer, (url) => seedKeys.has(uniqueKeyOf(url)));
+    // And what their judges learned from their pages (with shareJudge), before this page is judged.
+    if (redisFrontier) for (const input of await redisFrontier.othersJudgeInputs()) judge.replay(input);
     // Several workers: the shared index's answer, got before the (synchronous) route.
     const sharedDuplicateOf = sharedNearDuplicates && checksNearDuplicates(page.status) ? await sharedNearDuplicates.check(analysis.url, analysis.text, page.request.uniqueKey) : undefined;
     const { verdict } = routePage(analysis, { url: page.request.url, uniqueKey: page.request.uniqueKey, userData: m, status: page.status, html: page.html }, {

@@ -20,51 +20,12 @@
  */
 import type { Redis } from 'ioredis';
 import type { FetchedPage, ScoreUpdate } from '../score/types.js';
+import { SharedInputStream } from './redis-input-stream.js';
 import { uniqueKeyOf } from './url-key.js';
 
-/** Entries read per round trip. */
-const BATCH = 500;
-
-export class SharedScorerPages {
-  private readonly key: string;
-  /** The last stream id read ('0' = from the start: a late worker replays everything). */
-  private lastId = '0';
-  /** Other workers' pages fed into this worker's scorer. */
-  replayed = 0;
-
-  constructor(
-    private readonly redis: Redis,
-    prefix: string,
-    private readonly workerId: string,
-    /** Back from JSON to the scorer's types (dates): src/crawl/resume.ts's reviveScorerInput. */
-    private readonly revive: (p: FetchedPage) => FetchedPage = (p) => p,
-  ) {
-    this.key = `${prefix}pages`;
-  }
-
-  /** Publish one page's scorer input (sent at once; Redis keeps the order of one connection). */
-  publish(page: FetchedPage): Promise<unknown> {
-    return this.redis.xadd(this.key, '*', 'w', this.workerId, 'p', JSON.stringify(page));
-  }
-
-  /** The other workers' pages published since the last call, in stream order. */
-  async pull(): Promise<FetchedPage[]> {
-    const out: FetchedPage[] = [];
-    for (;;) {
-      const r = (await this.redis.xread('COUNT', BATCH, 'STREAMS', this.key, this.lastId)) as [string, [string, string[]][]][] | null;
-      const entries = r?.[0]?.[1] ?? [];
-      for (const [id, fields] of entries) {
-        this.lastId = id;
-        const f: Record<string, string> = {};
-        for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]] = fields[i + 1];
-        if (f.w === this.workerId || !f.p) continue;
-        out.push(this.revive(JSON.parse(f.p) as FetchedPage));
-      }
-      if (entries.length < BATCH) break;
-    }
-    this.replayed += out.length;
-    return out;
-  }
+/** The scorer inputs' stream (`fc:{id}:pages`); `revive`: back from JSON to the scorer's types (dates), src/crawl/resume.ts's reviveScorerInput. */
+export function sharedScorerPages(redis: Redis, prefix: string, workerId: string, revive: (p: FetchedPage) => FetchedPage = (p) => p): SharedInputStream<FetchedPage> {
+  return new SharedInputStream<FetchedPage>(redis, `${prefix}pages`, workerId, (raw) => revive(raw as FetchedPage));
 }
 
 /** What `replayOthers` needs of the Redis frontier. */

@@ -27,9 +27,12 @@ import type { RedisCrawl } from './redis-crawl.js';
 import { HOLD_MS, SharedHostPoliteness } from './redis-politeness.js';
 import { FrontierRequestManager } from './request-manager.js';
 import { startLeaseHeartbeat, type LeaseHeartbeat } from './redis-lease-heartbeat.js';
-import { SharedScorerPages } from './redis-scorer-pages.js';
+import type { SharedInputStream } from './redis-input-stream.js';
+import { sharedJudgeInputs } from './redis-judge-inputs.js';
+import { sharedScorerPages } from './redis-scorer-pages.js';
 import { REDIS_SCRIPTS } from './redis-scripts.js';
 import type { RobotsCache } from './robots.js';
+import type { JudgedPage } from '../crawl/judge.js';
 import type { FetchedPage } from '../score/types.js';
 import type { OfferResult, QueuedUrl, ScoreComponents } from './types.js';
 import { hostOf, uniqueKeyOf } from './url-key.js';
@@ -59,6 +62,11 @@ export interface RedisFrontierOptions {
    * The function revives a page's dates from JSON.
    */
   shareScorer?: { revive: (p: FetchedPage) => FetchedPage };
+  /**
+   * The workers share what their page judges learn (./redis-judge-inputs.ts): every judge takes
+   * in every page of the crawl (IDF, seed set and its growth, term models, classifier).
+   */
+  shareJudge?: boolean;
 }
 
 /** Crawl-wide numbers, from the last script that returned them. */
@@ -102,8 +110,8 @@ export class RedisFrontier implements CrawlFrontier {
   private status: SharedStatus = { exists: true, handedOut: 0, queued: 0, leases: 0, readyHosts: 0, maxPages: 0, finished: 0, seeded: false };
   private lastEnd: 'budget' | 'empty' | 'gone' | undefined;
   private readonly heartbeat: LeaseHeartbeat;
-  private readonly scorerPages?: SharedScorerPages;
-  private pulling?: Promise<FetchedPage[]>;
+  private readonly scorerPages?: SharedInputStream<FetchedPage>;
+  private readonly judgeInputs?: SharedInputStream<JudgedPage>;
   /** Whose score an entry holds, for the re-prioritisation rule: this worker, or all of them alike. */
   private readonly scoreOwner: string;
 
@@ -116,7 +124,8 @@ export class RedisFrontier implements CrawlFrontier {
     this.maxTries = o.maxTries ?? 3;
     this.log = o.log ?? ((l) => process.stderr.write(`${l}\n`));
     this.requestManager = new FrontierRequestManager(this);
-    if (o.shareScorer) this.scorerPages = new SharedScorerPages(crawl.redis, crawl.prefix, crawl.workerId, o.shareScorer.revive);
+    if (o.shareScorer) this.scorerPages = sharedScorerPages(crawl.redis, crawl.prefix, crawl.workerId, o.shareScorer.revive);
+    if (o.shareJudge) this.judgeInputs = sharedJudgeInputs(crawl.redis, crawl.prefix, crawl.workerId);
     this.scoreOwner = o.shareScorer ? 'shared' : crawl.workerId;
     const s = crawl.settings;
     this.politeness = new SharedHostPoliteness(
@@ -214,14 +223,17 @@ export class RedisFrontier implements CrawlFrontier {
    * returned once even when callers overlap (pages are routed concurrently).
    */
   async othersScorerInputs(): Promise<FetchedPage[]> {
-    if (!this.scorerPages) return [];
-    while (this.pulling) await this.pulling.catch(() => undefined);
-    this.pulling = this.scorerPages.pull();
-    try {
-      return await this.pulling;
-    } finally {
-      this.pulling = undefined;
-    }
+    return this.scorerPages ? this.scorerPages.pull() : [];
+  }
+
+  /** Publish what this worker's judge learned from a page for the other workers (with shareJudge). */
+  shareJudgeInput(input: JudgedPage): void {
+    if (this.judgeInputs) this.send(this.judgeInputs.publish(input));
+  }
+
+  /** What the other workers' judges learned from their pages since the last call (with shareJudge), each returned once. */
+  async othersJudgeInputs(): Promise<JudgedPage[]> {
+    return this.judgeInputs ? this.judgeInputs.pull() : [];
   }
 
   /** Other workers' pages this worker's scorer has taken in. */
