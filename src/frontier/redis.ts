@@ -218,10 +218,7 @@ export class RedisFrontier implements CrawlFrontier {
     if (this.scorerPages) this.send(this.scorerPages.publish(page));
   }
 
-  /**
-   * The other workers' scorer inputs published since the last call (with shareScorer), each
-   * returned once even when callers overlap (pages are routed concurrently).
-   */
+  /** The other workers' scorer inputs since the last call (with shareScorer), each returned once to overlapping callers. */
   async othersScorerInputs(): Promise<FetchedPage[]> {
     return this.scorerPages ? this.scorerPages.pull() : [];
   }
@@ -234,11 +231,6 @@ export class RedisFrontier implements CrawlFrontier {
   /** What the other workers' judges learned from their pages since the last call (with shareJudge), each returned once. */
   async othersJudgeInputs(): Promise<JudgedPage[]> {
     return this.judgeInputs ? this.judgeInputs.pull() : [];
-  }
-
-  /** Other workers' pages this worker's scorer has taken in. */
-  get scorerPagesReplayed(): number {
-    return this.scorerPages?.replayed ?? 0;
   }
 
   /** Mutators are on the wire in order already; Redis applies them before anything sent later. */
