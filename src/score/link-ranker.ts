@@ -29,13 +29,17 @@ export interface FeatureChunk {
   readonly val: Float32Array;
 }
 
-/** Hashed feature indices with values (sparse vector): entries start … start+n-1 of a chunk. */
+/**
+ * Hashed feature indices with values (sparse vector): entries start … start+n-1 of a chunk; then,
+ * with `words`, that many hashed anchor and URL words of the link for the word evidence
+ * (./link-words.ts) in `idx` at start+n … (in the same chunk: a typed array of its own per link
+ * cost ~300 bytes per queued URL, bench:frontier-scale --with-scorer).
+ */
 export interface LinkFeatures {
   chunk: FeatureChunk;
   start: number;
   n: number;
-  /** The link's hashed anchor and URL words, for the word evidence (./link-words.ts). */
-  words?: Uint32Array;
+  words?: number;
 }
 
 export interface LinkDescription {
@@ -173,8 +177,8 @@ export class LinkRanker {
     return this.target.updates;
   }
 
-  /** The link's hashed features (computed once, when the link is found). */
-  features(link: LinkDescription): LinkFeatures {
+  /** The link's hashed features (computed once, when the link is found), and its word ids to keep beside them. */
+  features(link: LinkDescription, wordIds?: ArrayLike<number>): LinkFeatures {
     const groups: [string, string[]][] = [
       ['a', link.anchorText ? tokenize(link.anchorText) : []],
       ['u', urlTokens(link.url).filter((t) => t !== link.host)],
@@ -194,10 +198,13 @@ export class LinkRanker {
       }
     }
     const n = acc.size;
-    const { chunk, start } = this.slab.alloc(n);
+    const words = wordIds?.length ?? 0;
+    const { chunk, start } = this.slab.alloc(n + words);
     let i = start;
     for (const [j, v] of acc) (chunk.idx[i] = j), (chunk.val[i++] = v);
-    return { chunk, start, n };
+    if (!wordIds) return { chunk, start, n };
+    for (let k = 0; k < words; k++) (chunk.idx[i] = wordIds[k]), (chunk.val[i++] = 0);
+    return { chunk, start, n, words };
   }
 
   /** P(target judged relevant), P(a page the target links to judged relevant). */

@@ -85,11 +85,11 @@ export class LinkWordModel {
    * before pages of both kinds. A word no page has shown is no evidence either way (counted, it
    * weighed ln(1/2), as much against the link as a word seen only on off-topic pages).
    */
-  evidence(ids: Uint32Array): number {
-    if (!ids.length || this.relevantMass === 0 || this.relevantMass >= this.allMass) return 0;
+  evidence(ids: ArrayLike<number>, from = 0, to = ids.length): number {
+    if (to <= from || this.relevantMass === 0 || this.relevantMass >= this.allMass) return 0;
     let s = 0;
     let n = 0;
-    for (let i = 0; i < ids.length; i++) {
+    for (let i = from; i < to; i++) {
       if (this.allCounts[ids[i]] === 0) continue;
       s += this.weight(ids[i]);
       n++;

@@ -50,6 +50,12 @@ function logShare(n: number, of: number): number {
   return of > 0 ? Math.min(1, Math.log1p(n) / Math.log1p(of)) : 0;
 }
 
+/** The word evidence of one in-link: its word ids sit in its feature chunk after its features. */
+function linkWordEvidence(words: LinkWordModel, f: LinkFeatures): number {
+  const from = f.start + f.n;
+  return words.evidence(f.chunk.idx, from, from + (f.words ?? 0));
+}
+
 /** Pages ranked before a page's rank in the judge's evidence becomes its word-model label. */
 const RANK_WARMUP = 30;
 
@@ -71,7 +77,7 @@ export const combined: StrategyDefinition = {
     const wordEvidenceOf = (p: Pending): number => {
       if (!words || words.relevantPages === 0) return 0;
       let e = -Infinity;
-      for (const c of p.contributions) if (c.link?.words) e = Math.max(e, words.evidence(c.link.words));
+      for (const c of p.contributions) if (c.link?.words) e = Math.max(e, linkWordEvidence(words, c.link));
       return Number.isFinite(e) ? e : 0;
     };
     const evidenceRanks = new RunningRank();
@@ -206,9 +212,8 @@ export const combined: StrategyDefinition = {
       readsPageWords: !!words,
       linkFeatures: ranker
         ? (link, p, page, sinceRelevant) => {
-            const f = ranker.features({ url: link.url, anchorText: link.anchorText, context: link.context, host: p.host, parentRelevant: page.relevant, sinceRelevant });
-            if (words) f.words = Uint32Array.from(new Set(words.ids(linkWords(link, p.host))));
-            return f;
+            const wordIds = words ? [...new Set(words.ids(linkWords(link, p.host)))] : undefined;
+            return ranker.features({ url: link.url, anchorText: link.anchorText, context: link.context, host: p.host, parentRelevant: page.relevant, sinceRelevant }, wordIds);
           }
         : undefined,
       learner,
