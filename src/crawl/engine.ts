@@ -35,6 +35,7 @@ import { findRunToResume, loadResumeState, reviveScorerInput, ScorerInputLog, ty
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { JsonLinesWriter } from '../store/jsonl.js';
 import { OrderedWriteBehind, PageWrites } from '../store/write-behind.js';
+import { dropUnloggedItems, killAfterItemsForTests } from '../store/dataset-tail.js';
 import { RunState } from '../store/run-state.js';
 import { CountTally, type RunCounts } from '../report/counts.js';
 import { datasetName, RunDir } from '../store/run-dir.js';
@@ -185,6 +186,11 @@ async function crawlLocked(
     refusedSeen.add(key);
     refusedLog.append({ time: new Date().toISOString(), url: url.length > 500 ? `${url.slice(0, 500)}…` : url, parent, via, reason });
   };
+  if (resumed) {
+    // Items written just before the stop without their crawl-log line: their pages are fetched again (src/store/dataset-tail.ts).
+    const dropped = dropUnloggedItems(run.datasetDir, resumed.log);
+    if (dropped.length) progress.log(`Dataset: ${dropped.length} item(s) written without a crawl-log line before the stop dropped, fetched again: ${dropped.slice(0, 3).join(' ')}`);
+  }
   const dataset = await Dataset.open(datasetName(runId), { config: crawleeConfig(storageDir) });
   const state = await RunState.open(run.file('state'), () => ({
     runId,
@@ -257,9 +263,13 @@ async function crawlLocked(
     for (const p of plugins) p.onRecord?.(entry, ctx);
     progress.update(progressStats());
   };
+  const killAfterItems = killAfterItemsForTests();
   // Every crawl-log line goes through the dataset's write queue, so lines keep the pages' order.
   const store = new OrderedWriteBehind<RelevantPage>(
-    (items) => dataset.pushData(items),
+    async (items) => {
+      await dataset.pushData(items);
+      killAfterItems?.(items.length);
+    },
     (e) => progress.log(`crawl log: ${e.message.split('\n')[0]}`),
   );
   // A page's frontier finish waits for its line (request-manager `finishAfter`). A Redis crawl's

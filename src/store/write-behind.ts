@@ -1,8 +1,8 @@
 /**
  * The dataset write off the fetch slot. Crawlee's `Dataset.pushData` writes each item as a file
  * under a lock (a chain of thread-pool hops: 40 ms at rest, 60-260 ms on a loaded machine), and
- * a page's crawl-log line must follow its dataset item (a crash between them re-fetches the page
- * on `--resume`; the reverse order would log a saved page whose item never reached the disk).
+ * a page's crawl-log line must follow its dataset item (a crash between them: `--resume` drops the
+ * item and fetches the page again, src/store/dataset-tail.ts; the reverse order would log a saved page whose item never reached the disk).
  * So the slot hands the item and the log line's writer to this queue and takes the next page:
  * items are written in order, in batches (one `pushData` for what piled up during the last
  * write), and each page's `after` runs once its item is on disk, in the order pages were added,

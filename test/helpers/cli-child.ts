@@ -6,8 +6,8 @@ import { pathToFileURL } from 'node:url';
 
 const root = join(import.meta.dirname, '..', '..');
 
-export function cliChild(cwd: string, args: string[]): ChildProcess {
-  return spawn(process.execPath, ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, join(root, 'src/cli/main.ts'), ...args], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+export function cliChild(cwd: string, args: string[], env?: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, join(root, 'src/cli/main.ts'), ...args], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
 }
 
 /** Its exit code (null: killed by a signal) and everything it wrote. */

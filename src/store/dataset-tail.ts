@@ -1,0 +1,84 @@
+/**
+ * The dataset's crash window, closed on `--resume`. A page's dataset item is written before its
+ * crawl-log line (src/store/write-behind.ts), so a kill -9 between the two leaves an item whose
+ * page the crawl log does not have: `--resume` fetches that page again and would save it a second
+ * time. The crawl log is the run's commit point (the frontier, scorer, judge and near-duplicate
+ * journals are all read back up to it), so the item goes, not the log's view: its page is fetched
+ * again and saved once. Re-logging the item instead would need the line's score, verdict and the
+ * scorer input of its links, which a crash may have lost with it.
+ *
+ * Which items have a line: items and lines are written in the same order, and an item's
+ * `fetchedAt` is its line's `time` (both the page's fetch time), so the saved lines match the
+ * items in order; an item with no line (or a torn file) is dropped. The kept items are then
+ * numbered 1..n again: Crawlee's file storage takes the number of files as the item count and
+ * writes the next item under count + 1, which would overwrite an item after a gap.
+ */
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CrawlLogEntry } from './crawl-log.js';
+
+const ITEM_FILE = /^(\d+)\.json$/;
+
+/** Crawlee's name for the n-th item's file (its LOCAL_ENTRY_NAME_DIGITS). */
+const itemFile = (n: number) => `${String(n).padStart(9, '0')}.json`;
+
+/**
+ * Drop the dataset items written without their crawl-log line, and number the rest 1..n.
+ * Call before the dataset is opened. Returns the URLs of the items dropped.
+ */
+export function dropUnloggedItems(datasetDir: string, log: readonly CrawlLogEntry[]): string[] {
+  if (!existsSync(datasetDir)) return [];
+  const names = readdirSync(datasetDir);
+  const files = names.flatMap((f) => (ITEM_FILE.test(f) ? [{ name: f, n: Number(ITEM_FILE.exec(f)![1]) }] : [])).sort((a, b) => a.n - b.n);
+  const savedTimes = log.filter((e) => e.decision === 'saved').map((e) => e.time);
+  const kept: string[] = [];
+  const dropped: { name: string; url: string }[] = [];
+  let next = 0;
+  for (const f of files) {
+    const item = readItem(join(datasetDir, f.name));
+    if (item && next < savedTimes.length && item.fetchedAt === savedTimes[next]) {
+      kept.push(f.name);
+      next++;
+    } else dropped.push({ name: f.name, url: item?.url ?? f.name });
+  }
+  // A saved line without its item: this is not the dataset the log was written with (items
+  // removed by hand, a changed format). Touch nothing.
+  if (next < savedTimes.length) return [];
+  for (const d of dropped) rmSync(join(datasetDir, d.name), { force: true });
+  // A write killed mid-way leaves its lock (a folder) behind, and nothing writes the dataset now.
+  for (const f of names) if (f.endsWith('.json.lock')) rmSync(join(datasetDir, f), { recursive: true, force: true });
+  // Ascending, each to a lower free number: a crash half-way leaves every item once, repaired next time.
+  kept.forEach((name, i) => {
+    if (name !== itemFile(i + 1)) renameSync(join(datasetDir, name), join(datasetDir, itemFile(i + 1)));
+  });
+  return dropped.map((d) => d.url);
+}
+
+function readItem(path: string): { url?: string; fetchedAt?: string } | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as { url?: string; fetchedAt?: string };
+  } catch {
+    return undefined; // torn by the crash: its line was never written
+  }
+}
+
+/**
+ * A test hook (`FC_TEST_KILL_AFTER_ITEMS=N`): kill -9 this process as soon as N dataset items
+ * are written, before their crawl-log lines, so an end-to-end test can open the window above
+ * deterministically. Unset (always, outside tests): undefined.
+ */
+export function killAfterItemsForTests(env = process.env): ((written: number) => void) | undefined {
+  const n = Number(env.FC_TEST_KILL_AFTER_ITEMS);
+  if (!(n > 0)) return undefined;
+  let total = 0;
+  return (written) => {
+    total += written;
+    if (total < n) return;
+    // The whole process group when it leads one (the CLI in a test, with its browser), as a crash would.
+    try {
+      process.kill(-process.pid, 'SIGKILL');
+    } catch {
+      process.kill(process.pid, 'SIGKILL');
+    }
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The dataset's crash window on `--resume` (src/store/dataset-tail.ts): items without a crawl-log
+ * line are dropped, a torn item too, the rest numbered 1..n again (Crawlee writes the next item
+ * under the file count + 1), a stale write lock removed; a dataset the log does not describe is
+ * left as it is.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import type { CrawlLogEntry } from '../src/store/crawl-log.js';
+import { dropUnloggedItems } from '../src/store/dataset-tail.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function dataset(items: Record<string, string | object>): string {
+  const d = mkdtempSync(join(tmpdir(), 'fc-dataset-tail-'));
+  dirs.push(d);
+  for (const [name, item] of Object.entries(items)) writeFileSync(join(d, name), typeof item === 'string' ? item : JSON.stringify(item));
+  return d;
+}
+const item = (i: number) => ({ url: `http://a.test/${i}`, fetchedAt: `2026-11-24T10:00:0${i}.000Z`, text: 'x' });
+const line = (i: number, decision: CrawlLogEntry['decision'] = 'saved'): CrawlLogEntry => ({ time: `2026-11-24T10:00:0${i}.000Z`, url: `http://a.test/${i}`, status: 200, depth: 0, decision });
+const urls = (d: string) => readdirSync(d).filter((f) => f.endsWith('.json')).sort().map((f) => (JSON.parse(readFileSync(join(d, f), 'utf8')) as { url: string }).url);
+
+it('drops items written after the last saved line, and a torn one, keeping the logged ones', () => {
+  const d = dataset({ '000000001.json': item(1), '000000002.json': item(2), '000000003.json': item(4), '000000004.json': '{"url": "http://a.te' });
+  mkdirSync(join(d, '000000004.json.lock'));
+  const dropped = dropUnloggedItems(d, [line(1), line(3, 'recorded'), line(2)]);
+  expect(dropped).toEqual(['http://a.test/4', '000000004.json']);
+  expect(urls(d)).toEqual(['http://a.test/1', 'http://a.test/2']);
+  expect(existsSync(join(d, '000000004.json.lock'))).toBe(false);
+});
+
+it('numbers the kept items 1..n again, so the next item cannot overwrite one after a gap', () => {
+  const d = dataset({ '000000001.json': item(1), '000000003.json': item(2), '000000004.json': item(3) });
+  expect(dropUnloggedItems(d, [line(1), line(2)])).toEqual(['http://a.test/3']);
+  expect(readdirSync(d).sort()).toEqual(['000000001.json', '000000002.json']);
+  expect(urls(d)).toEqual(['http://a.test/1', 'http://a.test/2']);
+});
+
+it('leaves a dataset alone when a saved line has no item (not the dataset this log wrote)', () => {
+  const d = dataset({ '000000001.json': item(1), '000000002.json': item(3) });
+  expect(dropUnloggedItems(d, [line(1), line(2), line(3)])).toEqual([]);
+  expect(urls(d)).toEqual(['http://a.test/1', 'http://a.test/3']);
+  expect(dropUnloggedItems(join(d, 'none'), [line(1)])).toEqual([]);
+});
