@@ -2,14 +2,16 @@
  * The dataset's crash window on `--resume` (src/store/dataset-tail.ts): items without a crawl-log
  * line are dropped, a torn item too, the rest numbered 1..n again (Crawlee writes the next item
  * under the file count + 1), a stale write lock removed; a dataset the log does not describe is
- * left as it is.
+ * left as it is; a Redis crawl's merged dataset leaves such items out.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { CrawlLogEntry } from '../src/store/crawl-log.js';
+import { mergeWorkerRuns } from '../src/report/merge-workers.js';
 import { dropUnloggedItems } from '../src/store/dataset-tail.js';
+import { RunDir } from '../src/store/run-dir.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -45,4 +47,21 @@ it('leaves a dataset alone when a saved line has no item (not the dataset this l
   expect(dropUnloggedItems(d, [line(1), line(2), line(3)])).toEqual([]);
   expect(urls(d)).toEqual(['http://a.test/1', 'http://a.test/3']);
   expect(dropUnloggedItems(join(d, 'none'), [line(1)])).toEqual([]);
+});
+
+it("merges a Redis crawl's workers' datasets without an item a killed worker wrote without its line", () => {
+  const storage = mkdtempSync(join(tmpdir(), 'fc-merge-tail-'));
+  dirs.push(storage);
+  const worker = (id: string, lines: CrawlLogEntry[], items: object[]) => {
+    const run = new RunDir(storage, id);
+    mkdirSync(run.dir, { recursive: true });
+    writeFileSync(run.file('crawlLog'), lines.map((l) => JSON.stringify(l) + '\n').join(''));
+    mkdirSync(run.datasetDir, { recursive: true });
+    items.forEach((it, i) => writeFileSync(join(run.datasetDir, `${String(i + 1).padStart(9, '0')}.json`), JSON.stringify(it)));
+  };
+  // Worker 1 was killed right after writing page 2's item; worker 2 fetched page 2 once its lease ran out.
+  worker('c.w1', [line(1)], [item(1), item(2)]);
+  worker('c.w2', [line(3), { ...line(2), time: '2026-11-24T10:00:09.000Z' }], [item(3), { ...item(2), fetchedAt: '2026-11-24T10:00:09.000Z' }]);
+  mergeWorkerRuns(storage, 'c');
+  expect(urls(new RunDir(storage, 'c').datasetDir).sort()).toEqual(['http://a.test/1', 'http://a.test/2', 'http://a.test/3']);
 });

@@ -10,6 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { join, resolve } from 'node:path';
 import { countLog, countThreads } from './counts.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
+import { loggedItems } from '../store/dataset-tail.js';
 import { datasetName, RunDir, runsDir } from '../store/run-dir.js';
 import type { RunStateData } from '../store/run-state.js';
 import type { ThreadRecord } from '../store/threads.js';
@@ -77,15 +78,19 @@ export function mergeWorkerRuns(storageDir: string, crawlId: string): { runId: s
     };
     writeFileSync(merged.file('state'), JSON.stringify(state, null, 2));
   }
-  // The dataset: every worker's records, numbered afresh in worker order.
+  // The dataset: every worker's records, numbered afresh in worker order. A worker killed between
+  // an item and its crawl-log line left an item whose page another worker fetched again once the
+  // lease ran out: only items with their line are merged (src/store/dataset-tail.ts).
   const dataset = join(root, 'datasets', datasetName(crawlId));
   rmSync(dataset, { recursive: true, force: true });
   mkdirSync(dataset, { recursive: true });
   let n = 0;
   for (const w of workers) {
-    const from = new RunDir(root, w).datasetDir;
+    const run = new RunDir(root, w);
+    const from = run.datasetDir;
     if (!existsSync(from)) continue;
-    for (const f of readdirSync(from).filter((f) => f.endsWith('.json')).sort()) copyFileSync(join(from, f), join(dataset, `${String(++n).padStart(9, '0')}.json`));
+    const items = loggedItems(from, CrawlLog.read(run.file('crawlLog')))?.kept ?? readdirSync(from).filter((f) => f.endsWith('.json')).sort();
+    for (const f of items) copyFileSync(join(from, f), join(dataset, `${String(++n).padStart(9, '0')}.json`));
   }
   return { runId: crawlId, workers, pages: log.length };
 }

@@ -23,13 +23,15 @@ const ITEM_FILE = /^(\d+)\.json$/;
 const itemFile = (n: number) => `${String(n).padStart(9, '0')}.json`;
 
 /**
- * Drop the dataset items written without their crawl-log line, and number the rest 1..n.
- * Call before the dataset is opened. Returns the URLs of the items dropped.
+ * The dataset's item files that have their crawl-log line (in item order) and those that do not,
+ * or undefined when a saved line has no item (not the dataset this log wrote: items removed by
+ * hand, a changed format), so nothing is to be touched.
  */
-export function dropUnloggedItems(datasetDir: string, log: readonly CrawlLogEntry[]): string[] {
-  if (!existsSync(datasetDir)) return [];
-  const names = readdirSync(datasetDir);
-  const files = names.flatMap((f) => (ITEM_FILE.test(f) ? [{ name: f, n: Number(ITEM_FILE.exec(f)![1]) }] : [])).sort((a, b) => a.n - b.n);
+export function loggedItems(datasetDir: string, log: readonly CrawlLogEntry[]): { kept: string[]; dropped: { name: string; url: string }[] } | undefined {
+  if (!existsSync(datasetDir)) return { kept: [], dropped: [] };
+  const files = readdirSync(datasetDir)
+    .flatMap((f) => (ITEM_FILE.test(f) ? [{ name: f, n: Number(ITEM_FILE.exec(f)![1]) }] : []))
+    .sort((a, b) => a.n - b.n);
   const savedTimes = log.filter((e) => e.decision === 'saved').map((e) => e.time);
   const kept: string[] = [];
   const dropped: { name: string; url: string }[] = [];
@@ -41,12 +43,20 @@ export function dropUnloggedItems(datasetDir: string, log: readonly CrawlLogEntr
       next++;
     } else dropped.push({ name: f.name, url: item?.url ?? f.name });
   }
-  // A saved line without its item: this is not the dataset the log was written with (items
-  // removed by hand, a changed format). Touch nothing.
-  if (next < savedTimes.length) return [];
+  return next < savedTimes.length ? undefined : { kept, dropped };
+}
+
+/**
+ * Drop the dataset items written without their crawl-log line, and number the rest 1..n.
+ * Call before the dataset is opened. Returns the URLs of the items dropped.
+ */
+export function dropUnloggedItems(datasetDir: string, log: readonly CrawlLogEntry[]): string[] {
+  const items = loggedItems(datasetDir, log);
+  if (!items || !existsSync(datasetDir)) return [];
+  const { kept, dropped } = items;
   for (const d of dropped) rmSync(join(datasetDir, d.name), { force: true });
   // A write killed mid-way leaves its lock (a folder) behind, and nothing writes the dataset now.
-  for (const f of names) if (f.endsWith('.json.lock')) rmSync(join(datasetDir, f), { recursive: true, force: true });
+  for (const f of readdirSync(datasetDir)) if (f.endsWith('.json.lock')) rmSync(join(datasetDir, f), { recursive: true, force: true });
   // Ascending, each to a lower free number: a crash half-way leaves every item once, repaired next time.
   kept.forEach((name, i) => {
     if (name !== itemFile(i + 1)) renameSync(join(datasetDir, name), join(datasetDir, itemFile(i + 1)));
