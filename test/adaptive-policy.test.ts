@@ -214,6 +214,11 @@ describe('policy: learning, re-checks, the text guard', () => {
     expect(d.why).toMatch(/on 2 other hosts, never different/);
     // a host where that path is a JavaScript shell: the text guard, from the path's rendered median
     expect(p.guard(on('c.cn', 9), 20)).toMatch(/under 50%/);
+    // …still once pages of the new pattern were fetched over HTTP (counted, never rendered)
+    p.count(on('c.cn', 9), 'http');
+    expect(p.decide(on('c.cn', 10)).mode).toBe('http');
+    expect(p.guard(on('c.cn', 10), 0)).toMatch(/under 50% of this pattern's rendered median 600/);
+    expect(p.guard(on('c.cn', 10), 590)).toBeUndefined();
     // once it differed on any host, every new host learns on its own
     p.record(on('c.cn', 9), differs, 600);
     expect(p.decide(on('d.cn', 10)).mode).toBe('browser');

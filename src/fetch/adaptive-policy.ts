@@ -304,8 +304,12 @@ export class AdaptivePolicy {
    * kinds): render it. Returns the reason, or undefined when the page looks fine.
    */
   guard(url: string, httpTextLength: number): string | undefined {
-    const p = this.patterns.get(urlPattern(url)) ?? this.shapes.get(urlShape(url)) ?? this.paths.get(pathPattern(url));
-    if (!p || p.textLengths.length === 0) return undefined;
+    // The most specific evidence that has rendered lengths: a pattern fetched only over HTTP so far
+    // (decided by its shape or template, counted by `count`) has stats but no renderings, and
+    // must not hide the shape's or the path's median (clean-clone CI: a mixed site's pattern,
+    // decided by template, turned JavaScript-only and three empty HTTP pages passed unguarded).
+    const p = [this.patterns.get(urlPattern(url)), this.shapes.get(urlShape(url)), this.paths.get(pathPattern(url))].find((s) => s !== undefined && s.textLengths.length > 0);
+    if (!p) return undefined;
     const sorted = [...p.textLengths].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
     if (median > 0 && httpTextLength < this.opts.textGuard * median) {
