@@ -14,8 +14,8 @@
  * `--reps N` runs every setup N times, interleaved (rep r uses random seed r, from `--first-seed`, so the runs differ
  * beyond timing), and reports mean and spread: one run of a 200-page crawl is too noisy to decide
  * a 3-point harvest difference. `--scorer shared,scorer,local` runs the workers sharing their
- * scorers' and page judges' inputs through Redis (the defaults: src/frontier/redis-scorer-pages.ts,
- * redis-judge-inputs.ts), the scorers' only, or neither, side by side. Per run it also reports where the time went: how
+ * scorers' and page judges' inputs through Redis (src/frontier/redis-scorer-pages.ts,
+ * redis-judge-inputs.ts), the scorers' only (the crawler's defaults), or neither, side by side. Per run it also reports where the time went: how
  * long after the first fetch the last worker fetched its first page (start-up inside the window),
  * and the tail between the workers' median last fetch and the last one. `--keep` keeps the runs'
  * folders (crawl logs per worker) in the temp folder and prints where, to read what a run fetched.
@@ -38,7 +38,7 @@ const { values } = parseArgs({
     'memory-concurrency': { type: 'string' },
     reps: { type: 'string', default: '1' },
     'first-seed': { type: 'string', default: '1' },
-    scorer: { type: 'string', default: 'shared' },
+    scorer: { type: 'string', default: 'scorer' },
     keep: { type: 'boolean', default: false },
     fetcher: { type: 'string', default: 'adaptive' },
   },
@@ -74,7 +74,7 @@ const redis = await startRedis();
 const storage = mkdtempSync(join(tmpdir(), 'bench-redis-'));
 const log = (l: string) => process.stderr.write(`${l}\n`);
 
-/** What the workers share: `shared` the scorers' and the judges' inputs (the defaults), `scorer` the scorers' only, `local` neither. */
+/** What the workers share: `shared` the scorers' and the judges' inputs, `scorer` the scorers' only (the defaults), `local` neither. */
 function configFile(rep: number, mode: string): string {
   const f = join(storage, `crawl-r${rep}-${mode}.json`);
   const frontier = { shareScorer: mode !== 'local', shareJudge: mode === 'shared' };

@@ -130,9 +130,10 @@ export const FrontierConfigSchema = z
     /**
      * Workers replay each other's page-judge inputs (src/frontier/redis-judge-inputs.ts), so each
      * judge has the whole crawl's IDF, seed pages, seed set and classifier; false = each judge
-     * learns from its own pages only (a worker that fetched no seed page has no seed set).
+     * learns from its own pages only (a worker that fetched no seed page has no seed set). Off by
+     * default: measured no better on bench:redis (README "Several workers on Redis").
      */
-    shareJudge: z.boolean().default(true),
+    shareJudge: z.boolean().default(false),
   })
   .strict()
   .refine((f) => !f.url || f.crawlId, { error: 'a Redis frontier needs a crawl id: --crawl-id NAME (every worker with the same id joins the same crawl)' })
