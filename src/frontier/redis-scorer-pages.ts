@@ -11,8 +11,8 @@
  * every page and is read for every link (hundreds of reads per page); the inputs are one small
  * append per page, read once by each worker, and a worker that joins late replays the stream
  * from its start, exactly as `--resume` replays its log. What this costs: each worker runs the
- * scorer on every page of the crawl (not only its own), and Redis keeps one entry per fetched
- * page (its links' URLs, anchors and contexts).
+ * scorer on every page of the crawl (not only its own), and Redis keeps every fetched page's
+ * input (its links' URLs, anchors and contexts), the older ones gzipped (./redis-scorer-snapshot.ts).
  *
  * The scores the scorer returns for another worker's page's links are not sent to the frontier:
  * that worker sent its own (from the same state, give or take the pages in flight); its other
@@ -20,12 +20,15 @@
  */
 import type { Redis } from 'ioredis';
 import type { FetchedPage, ScoreUpdate } from '../score/types.js';
-import { SharedInputStream } from './redis-input-stream.js';
+import { ArchivedInputStream } from './redis-scorer-snapshot.js';
 import { uniqueKeyOf } from './url-key.js';
 
-/** The scorer inputs' stream (`fc:{id}:pages`); `revive`: back from JSON to the scorer's types (dates), src/crawl/resume.ts's reviveScorerInput. */
-export function sharedScorerPages(redis: Redis, prefix: string, workerId: string, revive: (p: FetchedPage) => FetchedPage = (p) => p): SharedInputStream<FetchedPage> {
-  return new SharedInputStream<FetchedPage>(redis, `${prefix}pages`, workerId, (raw) => revive(raw as FetchedPage));
+/**
+ * The scorer inputs' stream (`fc:{id}:pages`), its older entries archived gzipped and trimmed
+ * (./redis-scorer-snapshot.ts); `revive`: back from JSON to the scorer's types (dates), src/crawl/resume.ts's reviveScorerInput.
+ */
+export function sharedScorerPages(redis: Redis, prefix: string, workerId: string, revive: (p: FetchedPage) => FetchedPage = (p) => p): ArchivedInputStream<FetchedPage> {
+  return new ArchivedInputStream<FetchedPage>(redis, `${prefix}pages`, workerId, (raw) => revive(raw as FetchedPage));
 }
 
 /** What `replayOthers` needs of the Redis frontier. */
