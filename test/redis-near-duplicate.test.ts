@@ -2,47 +2,33 @@
  * The near-duplicate index shared by the workers of a Redis crawl (src/frontier/redis-near-duplicate.ts),
  * against a real redis-server on a loopback port: each "worker" is its own connection and mirror.
  */
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SharedNearDuplicates } from '../src/frontier/redis-near-duplicate.js';
 import { crawlPrefix } from '../src/frontier/redis.js';
 import { decodeSketch, NearDuplicateIndex, shingleHashes } from '../src/text/near-duplicate.js';
-import { redisMissing, startRedis, type LocalRedis } from '../src/testweb/redis-server.js';
+import { redisMissing } from '../src/testweb/redis-server.js';
+import { useLocalRedis } from './helpers/local-redis.js';
 import { chinese, words } from './helpers/texts.js';
 
 const missing = redisMissing();
 if (missing) console.warn(missing);
 
-let redis: LocalRedis;
-const clients: Redis[] = [];
+let local: ReturnType<typeof useLocalRedis>;
 let n = 0;
 
 function workers(crawlId: string, count: number, maxPages?: number): SharedNearDuplicates[] {
   return Array.from({ length: count }, () => {
-    const r = new Redis(redis.url);
-    clients.push(r);
-    return new SharedNearDuplicates(r, crawlPrefix(crawlId), { maxPages });
+    return new SharedNearDuplicates(local.client(), crawlPrefix(crawlId), { maxPages });
   });
 }
 
 /** The shared list as stored, oldest first. */
 async function stored(crawlId: string): Promise<string[]> {
-  const r = new Redis(redis.url);
-  try {
-    return await r.lrange(`${crawlPrefix(crawlId)}neardup`, 0, -1);
-  } finally {
-    r.disconnect();
-  }
+  return local.client().lrange(`${crawlPrefix(crawlId)}neardup`, 0, -1);
 }
 
 describe.skipIf(!!missing)('the near-duplicate index shared through Redis (real redis-server)', () => {
-  beforeAll(async () => {
-    redis = await startRedis({});
-  }, 60_000);
-  afterAll(async () => {
-    for (const c of clients) c.disconnect();
-    await redis?.stop();
-  });
+  local = useLocalRedis();
 
   it("one worker's page makes another worker's view of it a near-duplicate; a page fetched again is itself", async () => {
     const id = `views-${n++}`;
@@ -90,9 +76,7 @@ describe.skipIf(!!missing)('the near-duplicate index shared through Redis (real 
     const texts = Array.from({ length: 4 }, (_, i) => words(i + 600, 150));
     expect(await a.check('t0', texts[0], 't0')).toBeUndefined();
     expect(await b.check('t1', texts[1], 't1')).toBeUndefined();
-    const r = new Redis(redis.url);
-    await r.flushdb();
-    r.disconnect();
+    await local.client().flushdb();
     // a is ahead of the emptied list: its new page is appended after it reads from the start.
     expect(await a.check('t2', texts[2], 't2')).toBeUndefined();
     expect((await stored(id)).map((l) => decodeSketch(l).id)).toEqual(['t2']);

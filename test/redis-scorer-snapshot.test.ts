@@ -5,33 +5,20 @@
  * order one that read the whole stream from the start got them, so its scorer (a pure function of
  * its inputs in order, src/score/scorer.ts) ends in the same state.
  */
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ArchivedInputStream } from '../src/frontier/redis-scorer-snapshot.js';
 import { SharedInputStream } from '../src/frontier/redis-input-stream.js';
-import { redisMissing, startRedis, type LocalRedis } from '../src/testweb/redis-server.js';
+import { redisMissing } from '../src/testweb/redis-server.js';
+import { useLocalRedis } from './helpers/local-redis.js';
 
 const missing = redisMissing();
 if (missing) console.warn(missing);
 
-let redis: LocalRedis;
-const clients: Redis[] = [];
-const client = () => {
-  const r = new Redis(redis.url);
-  clients.push(r);
-  return r;
-};
 interface Input { url: string; links: string[] }
 const input = (w: number, i: number): Input => ({ url: `http://h${w}.test/p/${i}`, links: Array.from({ length: 20 }, (_, k) => `http://h${(w + k) % 5}.test/p/${i * 7 + k}?ref=${w}`) });
 
 describe.skipIf(!!missing)('the scorer pages stream, archived and trimmed (real redis-server)', () => {
-  beforeAll(async () => {
-    redis = await startRedis({});
-  }, 60_000);
-  afterAll(async () => {
-    for (const c of clients) c.disconnect();
-    await redis?.stop();
-  });
+  const { client } = useLocalRedis();
 
   it('a worker joining after the trimming reads every page in the order of one that read the whole stream; the stream stays bounded', async () => {
     const key = 'fc:{t1}:pages';
@@ -46,12 +33,12 @@ describe.skipIf(!!missing)('the scorer pages stream, archived and trimmed (real 
       // The reference reads before the workers' pulls can trim what it has not read yet.
       seen.push(...(await whole.pull()));
       for (const s of ws) await s.pull();
-      maxLength = Math.max(maxLength, await clients[0].xlen(key));
+      maxLength = Math.max(maxLength, await client().xlen(key));
     }
     expect(seen).toHaveLength(300);
     expect(ws.reduce((n, s) => n + s.archivedChunks, 0)).toBeGreaterThan(5);
     expect(maxLength).toBeLessThanOrEqual(2 * chunk + ws.length);
-    expect(await clients[0].xlen(key)).toBeLessThanOrEqual(2 * chunk + ws.length);
+    expect(await client().xlen(key)).toBeLessThanOrEqual(2 * chunk + ws.length);
     // A worker that joins now (most of the stream is archived), and a restarted w1.
     const late = new ArchivedInputStream<Input>(client(), key, 'w9', (r) => r as Input, chunk);
     expect(await late.pull()).toEqual(seen);
@@ -74,7 +61,7 @@ describe.skipIf(!!missing)('the scorer pages stream, archived and trimmed (real 
     expect(ra.map((p) => p.url)).toEqual(rb.map((p) => p.url));
     expect(ra).toHaveLength(35);
     expect(a.archivedChunks + b.archivedChunks).toBe(1);
-    expect(await clients[0].xlen(key)).toBe(25);
+    expect(await client().xlen(key)).toBe(25);
     const late = new ArchivedInputStream<Input>(client(), key, 'c', (r) => r as Input, chunk);
     expect((await late.pull()).map((p) => p.url)).toEqual(ra.map((p) => p.url));
   });

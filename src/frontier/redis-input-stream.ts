@@ -13,18 +13,18 @@ const BATCH = 500;
 
 export class SharedInputStream<T> {
   /** The last stream id read ('0' = from the start: a late worker replays everything). */
-  private lastId = '0';
+  protected lastId = '0';
   private pulling?: Promise<T[]>;
   /** Other workers' inputs taken in by this worker. */
   replayed = 0;
 
   constructor(
-    private readonly redis: Redis,
+    protected readonly redis: Redis,
     /** The stream's key. */
-    private readonly key: string,
-    private readonly workerId: string,
+    protected readonly key: string,
+    protected readonly workerId: string,
     /** From its JSON form back to the input (dates, maps). */
-    private readonly revive: (raw: unknown) => T,
+    protected readonly revive: (raw: unknown) => T,
     /** To a form JSON keeps (maps as entries). */
     private readonly plain: (input: T) => unknown = (x) => x,
   ) {}
@@ -45,7 +45,8 @@ export class SharedInputStream<T> {
     }
   }
 
-  private async read(): Promise<T[]> {
+  /** Read what `pull` returns (./redis-scorer-snapshot.ts reads an archive first). */
+  protected async read(): Promise<T[]> {
     const out: T[] = [];
     for (;;) {
       const r = (await this.redis.xread('COUNT', BATCH, 'STREAMS', this.key, this.lastId)) as [string, [string, string[]][]][] | null;

@@ -23,6 +23,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
+import { SharedInputStream } from './redis-input-stream.js';
 
 /** Entries per archived chunk. */
 export const CHUNK = 500;
@@ -82,41 +83,19 @@ function idAfter(a: string, b: string): boolean {
 
 /**
  * One worker's end of an archived input stream: `publish` its own inputs, `pull` the others'
- * since the last call (archived ones included), in stream order, each once.
+ * since the last call (archived ones included), in stream order, each once; a SharedInputStream
+ * whose reads take the archive first.
  */
-export class ArchivedInputStream<T> {
-  private lastId = '0';
-  private pulling?: Promise<T[]>;
-  /** Other workers' inputs taken in by this worker. */
-  replayed = 0;
-  /** Chunks this worker archived (for the end-of-crawl stats and tests). */
+export class ArchivedInputStream<T> extends SharedInputStream<T> {
+  /** Chunks this worker archived (for tests and stats). */
   archivedChunks = 0;
-  private readonly redis: Redis & Commands;
+  private readonly scripts: Redis & Commands;
   private readonly keys: [string, string, string, string];
 
-  constructor(
-    redis: Redis,
-    private readonly key: string,
-    private readonly workerId: string,
-    private readonly revive: (raw: unknown) => T,
-    private readonly chunk = CHUNK,
-  ) {
-    this.redis = commands(redis);
+  constructor(redis: Redis, key: string, workerId: string, revive: (raw: unknown) => T, private readonly chunk = CHUNK) {
+    super(redis, key, workerId, revive);
+    this.scripts = commands(redis);
     this.keys = [key, `${key}:archive`, `${key}:archive:ends`, `${key}:archived`];
-  }
-
-  publish(input: T): Promise<unknown> {
-    return this.redis.xadd(this.key, '*', 'w', this.workerId, 'p', JSON.stringify(input));
-  }
-
-  async pull(): Promise<T[]> {
-    while (this.pulling) await this.pulling.catch(() => undefined);
-    this.pulling = this.read();
-    try {
-      return await this.pulling;
-    } finally {
-      this.pulling = undefined;
-    }
   }
 
   private take(out: T[], id: string, worker: string, input: string): void {
@@ -125,12 +104,12 @@ export class ArchivedInputStream<T> {
     if (worker !== this.workerId) out.push(this.revive(JSON.parse(input)));
   }
 
-  private async read(): Promise<T[]> {
+  protected override async read(): Promise<T[]> {
     const out: T[] = [];
     let length = 0;
     let archived = '0';
     for (;;) {
-      const [arch, chunks, entries, len] = await this.redis.fcPagesReadBuffer(...this.keys, this.lastId, BATCH);
+      const [arch, chunks, entries, len] = await this.scripts.fcPagesReadBuffer(...this.keys, this.lastId, BATCH);
       archived = arch.toString();
       length = Number(len);
       for (const c of chunks) for (const [id, w, p] of JSON.parse(gunzipSync(c).toString()) as [string, string, string][]) this.take(out, id, w, p);
@@ -156,6 +135,6 @@ export class ArchivedInputStream<T> {
       return [id, f.w, f.p];
     });
     const last = entries[entries.length - 1][0];
-    if (await this.redis.fcPagesArchive(...this.keys, archived, last, gzipSync(JSON.stringify(rows)))) this.archivedChunks++;
+    if (await this.scripts.fcPagesArchive(...this.keys, archived, last, gzipSync(JSON.stringify(rows)))) this.archivedChunks++;
   }
 }

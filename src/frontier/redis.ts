@@ -30,7 +30,6 @@ import { startLeaseHeartbeat, type LeaseHeartbeat } from './redis-lease-heartbea
 import type { SharedInputStream } from './redis-input-stream.js';
 import { sharedJudgeInputs } from './redis-judge-inputs.js';
 import { sharedScorerPages } from './redis-scorer-pages.js';
-import type { ArchivedInputStream } from './redis-scorer-snapshot.js';
 import { REDIS_SCRIPTS } from './redis-scripts.js';
 import type { RobotsCache } from './robots.js';
 import type { JudgedPage } from '../crawl/judge.js';
@@ -111,7 +110,7 @@ export class RedisFrontier implements CrawlFrontier {
   private status: SharedStatus = { exists: true, handedOut: 0, queued: 0, leases: 0, readyHosts: 0, maxPages: 0, finished: 0, seeded: false };
   private lastEnd: 'budget' | 'empty' | 'gone' | undefined;
   private readonly heartbeat: LeaseHeartbeat;
-  private readonly scorerPages?: ArchivedInputStream<FetchedPage>;
+  private readonly scorerPages?: SharedInputStream<FetchedPage>;
   private readonly judgeInputs?: SharedInputStream<JudgedPage>;
   /** Whose score an entry holds, for the re-prioritisation rule: this worker, or all of them alike. */
   private readonly scoreOwner: string;
