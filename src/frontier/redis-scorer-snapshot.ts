@@ -27,22 +27,28 @@ import { SharedInputStream } from './redis-input-stream.js';
 
 /** Entries per archived chunk. */
 export const CHUNK = 500;
-/** Stream entries read per round trip. */
+/** Stream entries, and archived chunks (~1 MB each), read per round trip: a late worker's replies stay small. */
 const BATCH = 500;
+const CHUNKS_PER_READ = 4;
 
 const ID_CMP = `
 local function parse(id) local ms, seq = string.match(id, '^(%d+)-(%d+)$'); if ms then return tonumber(ms), tonumber(seq) end; return tonumber(id) or 0, 0 end
 local function after(a, b) local am, as = parse(a); local bm, bs = parse(b); return am > bm or (am == bm and as > bs) end
 `;
 
-/** KEYS: stream, archive, ends, archived. ARGV: reader's last id, count. → [archived-or-0, chunks after the id, entries after them, stream length]. */
+/**
+ * KEYS: stream, archive, ends, archived. ARGV: reader's last id, count, most chunks.
+ * → [archived-or-0, chunks after the id, entries after them (none when the chunks were cut at the most), stream length].
+ */
 const READ = `${ID_CMP}
 local from = ARGV[1]
 local ends = redis.call('LRANGE', KEYS[3], 0, -1)
 local chunks = {}
+local most = tonumber(ARGV[3])
 for i = 1, #ends do
-  if after(ends[i], from) then table.insert(chunks, redis.call('LINDEX', KEYS[2], i - 1)) end
+  if #chunks < most and after(ends[i], from) then table.insert(chunks, redis.call('LINDEX', KEYS[2], i - 1)) end
 end
+if #chunks == most then return { redis.call('GET', KEYS[4]) or '0', chunks, {}, redis.call('XLEN', KEYS[1]) } end
 if #ends > 0 and after(ends[#ends], from) then from = ends[#ends] end
 local entries = redis.call('XRANGE', KEYS[1], '(' .. from, '+', 'COUNT', tonumber(ARGV[2]))
 return { redis.call('GET', KEYS[4]) or '0', chunks, entries, redis.call('XLEN', KEYS[1]) }
@@ -61,7 +67,7 @@ return 1
 
 type Entry = [id: string, fields: string[]];
 type Commands = {
-  fcPagesReadBuffer(stream: string, archive: string, ends: string, archived: string, from: string, count: number): Promise<[Buffer, Buffer[], [Buffer, Buffer[]][], number]>;
+  fcPagesReadBuffer(stream: string, archive: string, ends: string, archived: string, from: string, count: number, most: number): Promise<[Buffer, Buffer[], [Buffer, Buffer[]][], number]>;
   fcPagesArchive(stream: string, archive: string, ends: string, archived: string, prev: string, last: string, chunk: Buffer): Promise<number>;
 };
 
@@ -109,7 +115,7 @@ export class ArchivedInputStream<T> extends SharedInputStream<T> {
     let length = 0;
     let archived = '0';
     for (;;) {
-      const [arch, chunks, entries, len] = await this.scripts.fcPagesReadBuffer(...this.keys, this.lastId, BATCH);
+      const [arch, chunks, entries, len] = await this.scripts.fcPagesReadBuffer(...this.keys, this.lastId, BATCH, CHUNKS_PER_READ);
       archived = arch.toString();
       length = Number(len);
       for (const c of chunks) for (const [id, w, p] of JSON.parse(gunzipSync(c).toString()) as [string, string, string][]) this.take(out, id, w, p);
@@ -118,7 +124,7 @@ export class ArchivedInputStream<T> extends SharedInputStream<T> {
         for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i].toString()] = fields[i + 1].toString();
         if (f.p) this.take(out, id.toString(), f.w, f.p);
       }
-      if (entries.length < BATCH) break;
+      if (entries.length < BATCH && chunks.length < CHUNKS_PER_READ) break;
     }
     this.replayed += out.length;
     if (length > 2 * this.chunk) await this.archive(archived);
