@@ -186,9 +186,9 @@ describe.skipIf(!!missing)('several workers on one Redis frontier (real redis-se
     const codes = await Promise.all(ws.map((w) => w.exited));
     expect(codes, ws.map((w) => w.stderr).join('\n---\n')).toEqual([0, 0, 0]);
     const all = requestsByHost(from, Date.now()).get(new URL(site).host) ?? [];
-    // From the crawl's robots.txt on: before it, the CLI checks that each seed answers (one
-    // request per seed, src/cli/options.ts checkSeedsReachable), outside the crawl's schedule.
-    const crawl = all.slice(all.findIndex((r) => r.path === '/robots.txt'));
+    // Every request the host saw is the crawl's own, robots.txt first: the CLI's check that the
+    // seeds are reachable sends none (src/cli/options.ts checkSeedsReachable).
+    const crawl = all;
     expect(crawl[0]?.path).toBe('/robots.txt');
     // Evidence the paths under test were taken: the loop to the client's redirect limit (five
     // /loop/b per attempt) and again on the retry, and the chain /go/1 → /go/2 → /go/3.

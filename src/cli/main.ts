@@ -185,7 +185,7 @@ export async function main(argv: string[]): Promise<number> {
     const fileInput: Partial<CrawlConfigInput> = flags.config ? await loadConfigFile(flags.config) : {};
     const config = buildConfig(flags, fileInput);
     await resolveBrowser(config.browser); // a missing browser is reported before anything starts
-    await checkSeedsReachable(config.topics.flatMap((t) => t.seeds));
+    await checkSeedsReachable(config);
     const { runCrawl } = await import('../crawl/engine.js'); // loaded only once the input is valid
     const result = await runCrawl({ config, plugins: await crawlPlugins(config, flags.watch, undefined, exportFormats), watch: flags.watch });
     const kw = config.topics.map((t) => topicName(t)).join(' | ');

@@ -3,9 +3,11 @@
  * file), and pre-flight checks that catch user mistakes before a browser starts.
  */
 import { readFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { dirname, extname, isAbsolute, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { UserError } from '../config/errors.js';
+import { FetchGate, gateOptionsOf } from '../fetch/gate.js';
 import { parseConfig, type CrawlConfig, type CrawlConfigInput } from '../config/schema.js';
 
 export interface CliFlags {
@@ -172,26 +174,48 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
 }
 
 /**
- * Fail early, in one line, when no seed answers at all; a crawl that cannot start should not
- * launch a browser first. Seeds that answer with any HTTP status count as reachable.
+ * Fail early, in one line, when no seed can be reached at all; a crawl that cannot start should
+ * not launch a browser first. The check sends no request: every fetch of a seed goes through the
+ * crawl's gate, robots and per-host schedule, so this only asks the same gate about the seed
+ * (a refused seed is left to the crawl, which logs why) and opens a TCP connection to the
+ * address the gate checked, closed at once. A seed whose port accepts counts as reachable.
  */
-export async function checkSeedsReachable(seeds: string[], timeoutMs = 10_000): Promise<void> {
+export async function checkSeedsReachable(config: CrawlConfig, timeoutMs = 10_000): Promise<void> {
+  const seeds = config.topics.flatMap((t) => t.seeds);
   if (seeds.length === 0) return;
+  const gate = new FetchGate(gateOptionsOf(config));
   const failures: string[] = [];
+  let refused = 0;
   await Promise.all(
     seeds.map(async (url) => {
-      try {
-        const res = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-        await res.body?.cancel();
-      } catch (e) {
-        const c = (e as { cause?: { code?: string; message?: string } }).cause;
-        const cause = c?.code ?? c?.message ?? (e as Error).message;
-        failures.push(`${url} (${cause})`);
+      const verdict = await gate.check(url);
+      if (!verdict.ok) {
+        refused++;
+        return;
       }
+      const u = new URL(url);
+      const port = Number(u.port) || (u.protocol === 'https:' ? 443 : 80);
+      const address = verdict.addresses?.[0] ?? u.hostname.replace(/^\[|\]$/g, '');
+      const problem = await tcpConnect(address, port, timeoutMs);
+      if (problem) failures.push(`${url} (${problem})`);
     }),
   );
-  if (failures.length === seeds.length) {
+  if (refused === 0 && failures.length === seeds.length) {
     throw new UserError(`no seed is reachable: ${failures.join(', ')}`);
   }
   for (const f of failures) process.stderr.write(`warning: seed unreachable, skipped: ${f}\n`);
+}
+
+/** Open and close a TCP connection: undefined when the port accepted, else the error code. */
+function tcpConnect(host: string, port: number, timeoutMs: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (problem?: string) => {
+      socket.destroy();
+      resolve(problem);
+    };
+    socket.setTimeout(timeoutMs, () => done('timed out'));
+    socket.once('connect', () => done());
+    socket.once('error', (e: NodeJS.ErrnoException) => done(e.code ?? e.message));
+  });
 }

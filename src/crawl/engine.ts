@@ -18,7 +18,7 @@ import { analyzePage } from '../extract/page.js';
 import { flattenHtml } from '../extract/flatten.js';
 import { browserLaunchOptions } from '../fetch/browser.js';
 import { createAdaptiveFetcher, openAdaptivePolicy } from '../fetch/adaptive.js';
-import { FetchGate } from '../fetch/gate.js';
+import { FetchGate, gateOptionsOf } from '../fetch/gate.js';
 import { ROBOTS_TOKEN } from '../fetch/gate-proxy.js';
 import { startGateProxyProcess } from '../fetch/gate-proxy-process.js';
 import { gatedFetchText } from '../fetch/gated-request.js';
@@ -138,13 +138,7 @@ async function crawlLocked(
   const journal = new FrontierJournal(runDir, resumed?.frontier.gen ?? 0);
   // The fetch gate (src/fetch/gate.ts): the seeds' own origins may be private (a local test web);
   // other private addresses only with allowPrivate.
-  const gate = new FetchGate({
-    allowDomains: [...config.score.allowDomains, ...config.allowDomains],
-    denyDomains: [...config.score.denyDomains, ...config.denyDomains],
-    allowPrivate: config.allowPrivate,
-    seedUrls: [...config.topics.flatMap((t) => t.seeds), ...(options.testwebOrigin ? [options.testwebOrigin] : [])],
-    maxUrlLength: config.maxUrlLength,
-  });
+  const gate = new FetchGate(gateOptionsOf(config, options.testwebOrigin ? [options.testwebOrigin] : []));
   const fetchRobots = (url: string, timeoutMs: number) => gatedFetchText(gate, url, { timeoutMs, userAgent: ROBOTS_TOKEN });
   const robots = config.respectRobotsTxt
     ? new RobotsCache({ userAgent: ROBOTS_TOKEN, fetchText: shared ? shared.sharedRobotsFetch(fetchRobots) : fetchRobots })

@@ -35,6 +35,28 @@ export interface GateOptions {
   resolve?: (host: string) => Promise<string[]>;
 }
 
+/** What of a crawl's configuration the gate reads (structural, so fetch/ does not import config/). */
+export interface GateConfig {
+  allowDomains: string[];
+  denyDomains: string[];
+  allowPrivate?: boolean | string[];
+  maxUrlLength?: number;
+  score: { allowDomains: string[]; denyDomains: string[] };
+  topics: { seeds: string[] }[];
+}
+
+/** The gate options of a crawl: one definition for the engine and the CLI's seed check. */
+export function gateOptionsOf(config: GateConfig, extraOrigins: string[] = []): GateOptions {
+  return {
+    allowDomains: [...config.score.allowDomains, ...config.allowDomains],
+    denyDomains: [...config.score.denyDomains, ...config.denyDomains],
+    allowPrivate: config.allowPrivate,
+    // the seeds' own origins may be private (a local test web); other private addresses only with allowPrivate
+    seedUrls: [...config.topics.flatMap((t) => t.seeds), ...extraOrigins],
+    maxUrlLength: config.maxUrlLength,
+  };
+}
+
 export type GateVerdict = { ok: true; addresses?: string[] } | { ok: false; reason: string };
 
 /** Cloud metadata services: refused even with allowPrivate (AWS/GCP/Azure/OpenStack, ECS, Alibaba, AWS IPv6). */
