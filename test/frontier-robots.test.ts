@@ -101,6 +101,23 @@ describe('Frontier with robots.txt', () => {
     expect(f.dropReason(uniqueKeyOf(`${withRobots}/private/1`))).toBe('robots.txt');
   });
 
+  it('never hands out past the budget while a robots.txt is being fetched', async () => {
+    // Two slots ask at once at the budget's edge, both waiting for a new origin's robots.txt:
+    // once the first has handed out the last page, the second must find the budget spent.
+    const rc = new RobotsCache();
+    await rc.load(`${without}/`);
+    const f = new Frontier({ maxPages: 1, robots: rc, perHostDelayMs: 0, perHostConcurrency: 2 });
+    f.offer({ url: `${withRobots}/fresh-origin`, depth: 1, score: 0.9 });
+    f.offer({ url: `${without}/known-origin`, depth: 1, score: 0.2 });
+    f.offer({ url: `${without}/known-origin-2`, depth: 1, score: 0.1 });
+    // both pick the best, whose robots.txt is not loaded yet, and wait for it; then one hands out
+    // a page (the other origin's: the fresh one's Crawl-delay runs from its robots.txt) and the
+    // other finds the budget spent
+    const got = await Promise.all([f.next(), f.next()]);
+    expect(got.filter((e) => e !== null).map((e) => e!.url)).toEqual([`${without}/known-origin`]);
+    expect(f.pagesHandedOut).toBe(1);
+  });
+
   it('honours Crawl-delay, counted from the end of the previous request to that host', async () => {
     let now = 10_000;
     const rc = new RobotsCache();

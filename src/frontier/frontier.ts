@@ -227,9 +227,11 @@ export class Frontier implements CrawlFrontier {
    * URL is dropped here, before it costs a page of the budget.
    */
   async next(): Promise<QueuedUrl | null> {
-    if (!this.budgetLeft()) return null;
     let picked: { entry: QueuedUrl; skippedHosts: number } | undefined;
     for (;;) {
+      // Checked on every pass: another call may have spent the budget while this one waited
+      // for a robots.txt (clean-clone CI: a resumed crawl of 30 pages fetched 31).
+      if (!this.budgetLeft()) return null;
       picked = this.pickEligible();
       if (!picked) return null;
       const { entry } = picked;
