@@ -9,6 +9,7 @@
 import '../fetch/loopback-only.js'; // first: before Crawlee's browser pool opens its proxy
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Dataset, log as crawleeLog, LogLevel, type Request } from 'crawlee';
 import type { Page } from 'playwright';
 import { topicName } from '../config/schema.js';
@@ -164,7 +165,19 @@ async function crawlLocked(
   });
   // robots.txt for requests the queue did not hand out (redirect hops, comment APIs); a Redis
   // crawl's workers share what it says and when it was fetched (src/frontier/redis.ts).
-  const robotsBlock = robots && ((url: string) => (redisFrontier ? redisFrontier.robotsBlock(url) : robots.block(url)));
+  const delayOf = (host: string) => Math.max(config.perHostDelayMs, robots?.crawlDelayMs(host) ?? 0);
+  const robotsBlock =
+    robots &&
+    (async (url: string) => {
+      if (redisFrontier) return redisFrontier.robotsBlock(url);
+      const fresh = !robots.isLoaded(url);
+      const verdict = await robots.block(url);
+      // A host first met this way (a redirect hop to another host): its robots.txt, fetched just
+      // now, was itself a request to the host, so the request waits the host's delay from it.
+      // (Workers of a Redis crawl: the shared schedule counts it, src/frontier/redis.ts.)
+      if (fresh && verdict === undefined) await sleep(delayOf(new URL(url).host));
+      return verdict;
+    });
   // What the crawl did not follow, for the summary's "stopped" line (src/crawl/stop-reason.ts).
   const setAside = new SetAsideTally();
   frontier.onDrop = (e, reason) => setAside.note(reason, e.url);
@@ -447,7 +460,6 @@ async function crawlLocked(
     onFailure,
   };
   // Every request goes through the gate proxy (src/fetch/gate-proxy.ts), in a process of its own.
-  const delayOf = (host: string) => Math.max(config.perHostDelayMs, robots?.crawlDelayMs(host) ?? 0);
   const gateProxy = await startGateProxyProcess({
     gate: {
       allowDomains: [...config.score.allowDomains, ...config.allowDomains],
