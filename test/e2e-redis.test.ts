@@ -235,14 +235,21 @@ describe.skipIf(!!missing)('several workers on one Redis frontier (real redis-se
         .filter(([, w]) => w.includes(`:${victim.child.pid}:`))
         .map(([k]) => k);
     let victimRun = '';
+    let heldAtKill: string[] = [];
     for (;;) {
       for (const [run, entries] of workerLogs(id)) if (entries.length >= 3 && victim.stderr.includes(`runs/${run}`)) victimRun = run;
-      if (victimRun && (await victimLeases()).length > 0) break;
+      if (victimRun && (await victimLeases()).length > 0) {
+        // Frozen first, so the leases read are those it holds when killed: a running worker can
+        // finish its page between a read and the kill (clean-clone CI: 0 held at the kill).
+        process.kill(-victim.child.pid!, 'SIGSTOP');
+        heldAtKill = await victimLeases();
+        if (heldAtKill.length > 0) break;
+        process.kill(-victim.child.pid!, 'SIGCONT');
+      }
       await new Promise((ok) => setTimeout(ok, 10));
     }
     process.kill(-victim.child.pid!, 'SIGKILL');
     await victim.exited;
-    const heldAtKill = await victimLeases();
     const codes = await Promise.all(ws.slice(0, 2).map((w) => w.exited));
     expect(codes, ws.map((w) => w.stderr).join('\n---\n')).toEqual([0, 0]);
     const logs = workerLogs(id);
