@@ -461,13 +461,7 @@ async function crawlLocked(
   };
   // Every request goes through the gate proxy (src/fetch/gate-proxy.ts), in a process of its own.
   const gateProxy = await startGateProxyProcess({
-    gate: {
-      allowDomains: [...config.score.allowDomains, ...config.allowDomains],
-      denyDomains: [...config.score.denyDomains, ...config.denyDomains],
-      allowPrivate: config.allowPrivate,
-      seedUrls: gate.allowedOrigins(),
-      maxUrlLength: config.maxUrlLength,
-    },
+    gate: { ...gateOptionsOf(config), seedUrls: gate.allowedOrigins() },
     maxBodyBytes: config.maxBodyBytes,
     // A little under the navigation timeout, so a stalled server ends with the proxy's clear reason.
     timeoutMs: Math.max(5_000, config.navigationTimeoutSecs * 1000 - 2_000),
