@@ -72,7 +72,9 @@ describe('npm run trace', () => {
   it("opens the address in the crawler's browser when there is a display", async () => {
     const fake = join(dir, 'fake-chromium.sh');
     const record = join(dir, 'args.txt');
-    writeFileSync(fake, `#!/bin/sh\nprintf '%s\\n' "$@" > ${record}\nsleep 30\n`);
+    // written aside and renamed: the test waits for the file, which must appear whole (clean-clone
+    // CI: the shell's redirect created it empty and the test read it before printf wrote)
+    writeFileSync(fake, `#!/bin/sh\nprintf '%s\\n' "$@" > ${record}.part && mv ${record}.part ${record}\nsleep 30\n`);
     chmodSync(fake, 0o755);
     const { url, child } = await startTrace([trace, '--browser', fake], { ...process.env, DISPLAY: ':99' });
     for (let i = 0; i < 600 && !existsSync(record); i++) await new Promise((r) => setTimeout(r, 100));
