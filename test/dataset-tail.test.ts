@@ -65,3 +65,16 @@ it("merges a Redis crawl's workers' datasets without an item a killed worker wro
   mergeWorkerRuns(storage, 'c');
   expect(urls(new RunDir(storage, 'c').datasetDir).sort()).toEqual(['http://a.test/1', 'http://a.test/2', 'http://a.test/3']);
 });
+
+it('reads an aligned dataset at its tail: the items before the last saved one are not opened', () => {
+  // Item 2 is not JSON: matched item by item it would be dropped. Numbered 1..n with the last saved
+  // line's item in place, the first n files are the lines' items and are kept unread.
+  const d = dataset({ '000000001.json': item(1), '000000002.json': 'not read', '000000003.json': item(3), '000000004.json': item(4) });
+  expect(dropUnloggedItems(d, [line(1), line(2), line(3)])).toEqual(['http://a.test/4']);
+  expect(readdirSync(d).sort()).toEqual(['000000001.json', '000000002.json', '000000003.json']);
+  expect(readFileSync(join(d, '000000002.json'), 'utf8')).toBe('not read');
+  // The last saved line's item out of place (an extra item before it): matched item by item.
+  const shifted = dataset({ '000000001.json': item(1), '000000002.json': item(5), '000000003.json': item(2), '000000004.json': item(6) });
+  expect(dropUnloggedItems(shifted, [line(1), line(2)])).toEqual(['http://a.test/5', 'http://a.test/6']);
+  expect(urls(shifted)).toEqual(['http://a.test/1', 'http://a.test/2']);
+});

@@ -12,6 +12,11 @@
  * items in order; an item with no line (or a torn file) is dropped. The kept items are then
  * numbered 1..n again: Crawlee's file storage takes the number of files as the item count and
  * writes the next item under count + 1, which would overwrite an item after a gap.
+ *
+ * A crash leaves such items only past the last line, so the usual case is read at its tail: when
+ * the items are numbered 1..n and the n-th of the saved lines' items is the n-th file, the first n
+ * files are those lines' items (a missing or extra item before it would shift it) and only the
+ * files after it are read. Anything else (a gap, a failed write mid-run) is matched item by item.
  */
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +38,8 @@ export function loggedItems(datasetDir: string, log: readonly CrawlLogEntry[]): 
     .flatMap((f) => (ITEM_FILE.test(f) ? [{ name: f, n: Number(ITEM_FILE.exec(f)![1]) }] : []))
     .sort((a, b) => a.n - b.n);
   const savedTimes = log.filter((e) => e.decision === 'saved').map((e) => e.time);
+  const tail = alignedTail(datasetDir, files, savedTimes);
+  if (tail) return tail;
   const kept: string[] = [];
   const dropped: { name: string; url: string }[] = [];
   let next = 0;
@@ -62,6 +69,15 @@ export function dropUnloggedItems(datasetDir: string, log: readonly CrawlLogEntr
     if (name !== itemFile(i + 1)) renameSync(join(datasetDir, name), join(datasetDir, itemFile(i + 1)));
   });
   return dropped.map((d) => d.url);
+}
+
+/** The files past the saved lines' items, when those are the first files as numbered (see above). */
+function alignedTail(datasetDir: string, files: readonly { name: string; n: number }[], savedTimes: readonly string[]): ReturnType<typeof loggedItems> {
+  const n = savedTimes.length;
+  if (files.length < n || files.some((f, i) => f.n !== i + 1)) return undefined;
+  if (n > 0 && readItem(join(datasetDir, files[n - 1]!.name))?.fetchedAt !== savedTimes[n - 1]) return undefined;
+  const dropped = files.slice(n).map((f) => ({ name: f.name, url: readItem(join(datasetDir, f.name))?.url ?? f.name }));
+  return { kept: files.slice(0, n).map((f) => f.name), dropped };
 }
 
 function readItem(path: string): { url?: string; fetchedAt?: string } | undefined {
