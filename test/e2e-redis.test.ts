@@ -83,11 +83,21 @@ async function sharedMeta(crawlId: string): Promise<Record<string, string>> {
   }
 }
 
-async function until(cond: () => boolean, ms = 240_000): Promise<void> {
+async function until(cond: () => boolean, what: string, ms = 240_000): Promise<void> {
+  await waitFor(what, async () => (cond() ? true : undefined), () => '', ms);
+}
+
+/**
+ * Polls `check` until it gives a value, and returns it; after `ms` fails saying what was awaited
+ * and the state `explain` describes (a generous limit: a machine twice as slow still passes).
+ */
+async function waitFor<T>(what: string, check: () => Promise<T | undefined>, explain: () => string, ms = 240_000): Promise<T> {
   const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
+  for (;;) {
+    const got = await check();
+    if (got !== undefined) return got;
+    if (Date.now() > end) throw new Error(`waited ${ms / 1000} s for ${what}, in vain: ${explain()}`);
+    await new Promise((r) => setTimeout(r, 25));
   }
 }
 
@@ -235,19 +245,25 @@ describe.skipIf(!!missing)('several workers on one Redis frontier (real redis-se
         .filter(([, w]) => w.includes(`:${victim.child.pid}:`))
         .map(([k]) => k);
     let victimRun = '';
-    let heldAtKill: string[] = [];
-    for (;;) {
-      for (const [run, entries] of workerLogs(id)) if (entries.length >= 3 && victim.stderr.includes(`runs/${run}`)) victimRun = run;
-      if (victimRun && (await victimLeases()).length > 0) {
+    let victimExit: number | null | undefined;
+    void victim.exited.then((code) => (victimExit = code));
+    let leasesSeen = 0;
+    const heldAtKill = await waitFor(
+      'the victim worker to have logged 3 pages and to hold a lease',
+      async () => {
+        if (victimExit !== undefined) throw new Error(`the victim worker exited (code ${victimExit}) before it was killed, its run ${victimRun || 'not found'}:\n${victim.stderr.slice(-2000)}`);
+        for (const [run, entries] of workerLogs(id)) if (entries.length >= 3 && victim.stderr.includes(`runs/${run}`)) victimRun = run;
+        if (!victimRun || (leasesSeen = (await victimLeases()).length) === 0) return undefined;
         // Frozen first, so the leases read are those it holds when killed: a running worker can
         // finish its page between a read and the kill (clean-clone CI: 0 held at the kill).
         process.kill(-victim.child.pid!, 'SIGSTOP');
-        heldAtKill = await victimLeases();
-        if (heldAtKill.length > 0) break;
+        const held = await victimLeases();
+        if (held.length > 0) return held;
         process.kill(-victim.child.pid!, 'SIGCONT');
-      }
-      await new Promise((ok) => setTimeout(ok, 10));
-    }
+        return undefined;
+      },
+      () => `its run ${victimRun || 'not found (fewer than 3 pages logged)'}, ${leasesSeen} lease(s) seen at the last look; pages logged per worker run ${JSON.stringify(Object.fromEntries([...workerLogs(id)].map(([run, es]) => [run, es.length])))}\n${victim.stderr.slice(-2000)}`,
+    );
     process.kill(-victim.child.pid!, 'SIGKILL');
     await victim.exited;
     const codes = await Promise.all(ws.slice(0, 2).map((w) => w.exited));
@@ -279,9 +295,9 @@ describe.skipIf(!!missing)('several workers on one Redis frontier (real redis-se
     const id = 'restart';
     const budget = 40;
     const ws = [startWorker(id, { budget }), startWorker(id, { join: true, budget })];
-    await until(() => [...workerLogs(id).values()].flat().length >= 8);
+    await until(() => [...workerLogs(id).values()].flat().length >= 8, 'the workers to have logged 8 pages');
     await redis.kill();
-    await until(() => ws.every((w) => /Redis at .* is unreachable/.test(w.stderr)));
+    await until(() => ws.every((w) => /Redis at .* is unreachable/.test(w.stderr)), 'every worker to say Redis is unreachable');
     await redis.restart();
     const codes = await Promise.all(ws.map((w) => w.exited));
     expect(codes, ws.map((w) => w.stderr).join('\n---\n')).toEqual([0, 0]);
