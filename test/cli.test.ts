@@ -90,6 +90,12 @@ describe('CLI: user mistakes get one clear line, not a stack trace', () => {
     expect(r.stderr).not.toContain('Started the local test web');
   });
 
+  it('--worker without a topic is one line, and no demo test web is started for it', async () => {
+    const r = await cli(['--frontier', 'redis://127.0.0.1:1/0', '--crawl-id', 'x', '--worker']);
+    expectOneCleanError(r, /--worker need the crawl's topic: give --topic/);
+    expect(r.stdout + r.stderr).not.toContain('Started the local test web');
+  });
+
   it('a bad --export format is one line', async () => {
     expectOneCleanError(await cli(['--export', 'xml']), /--export "xml": expected jsonl or csv/);
   });

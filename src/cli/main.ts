@@ -181,6 +181,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (flags.resume !== undefined) return await runResume(flags, exportFormats);
     const demo = !flags.topic && !flags.seeds && !flags.config;
+    // The demo serves its own test web on this process's ports: another worker could not reach it.
+    if (demo && (flags.frontier !== undefined || flags.crawlId !== undefined || flags.worker)) {
+      throw new UserError('--frontier, --crawl-id and --worker need the crawl\'s topic: give --topic (and --seeds for the first worker) or --config; the demo runs in one process');
+    }
     if (demo) return await runDemo(flags, exportFormats);
     const fileInput: Partial<CrawlConfigInput> = flags.config ? await loadConfigFile(flags.config) : {};
     const config = buildConfig(flags, fileInput);
