@@ -31,6 +31,7 @@ beforeAll(async () => {
     requested.push(req.url ?? '');
     const aid = /aid=(\w+)/.exec(req.url ?? '')?.[1];
     if (req.url?.startsWith('/api/comments')) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ comments: [`评论${aid}`] }));
+    else if (req.url?.startsWith('/slow.js')) setTimeout(() => res.writeHead(200, { 'content-type': 'text/javascript' }).end(`document.getElementById('late').textContent='迟到的正文';`), 600);
     else if (req.url === '/main.css') res.writeHead(200, { 'content-type': 'text/css' }).end('body{color:red}');
     else res.writeHead(200, { 'content-type': 'text/html' }).end('<p>from the network</p>');
   });
@@ -89,6 +90,26 @@ describe('KeptPages', () => {
     }
     expect(html).toContain('原文在此');
     expect(requested.slice(before).filter((u) => u.startsWith('/elsewhere/'))).toEqual([]);
+  });
+
+  it('reads the DOM after `load` and as Chromium serialises it, whatever the page did to its own JavaScript interface', async () => {
+    const kept = new KeptPages({ newPage: () => browser.newPage(), navigationTimeoutMs: 30_000, settleTimeoutMs: 3000 });
+    let html = '';
+    try {
+      // A script that holds `load` back for 600 ms (it writes the text), and a page that stops
+      // `load` listeners, replaces the serialisers and lies about readiness to the polling way.
+      const odd = `<!DOCTYPE html><html><head><title>怪页</title><script>
+addEventListener('load', function (e) { e.stopImmediatePropagation(); }, true);
+Object.defineProperty(Element.prototype, 'outerHTML', { get: function () { return '<html>假的</html>'; } });
+XMLSerializer.prototype.serializeToString = function () { return ''; };
+</script></head><body><div id="late">正在加载...</div><script src="/slow.js?odd"></script></body></html>`;
+      await kept.render(request(`${origin}/odd.html`), doc('/odd.html', odd), async (r) => void (html = r.html ?? ''));
+    } finally {
+      await kept.close();
+    }
+    expect(html).toMatch(/^<!DOCTYPE html><html>/);
+    expect(html).toContain('<div id="late">迟到的正文</div>');
+    expect(html).toContain('<title>怪页</title>');
   });
 
   it('replaces a tab whose render failed, and passes the failure on', async () => {
