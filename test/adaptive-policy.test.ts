@@ -224,6 +224,47 @@ describe('policy: learning, re-checks, the text guard', () => {
     expect(p.decide(on('d.cn', 10)).mode).toBe('browser');
   });
 
+  it('a re-check that agrees with a pattern decided by its template or shape keeps it HTTP (agreement never costs renderings)', () => {
+    const on = (host: string, i: number) => url(i).replace('s.cn', host);
+    const p = new AdaptivePolicy({ recheckShare: 0 });
+    for (let i = 0; i < 3; i++) p.record(on('a.cn', i), equal, 600);
+    for (let i = 3; i < 6; i++) p.record(on('b.cn', i), equal, 600);
+    expect(p.decide(on('c.cn', 9)).mode).toBe('http');
+    // a re-check on c.cn agreed: one rendering of its own, short of minSamples on a host not yet clean
+    p.record(on('c.cn', 9), equal, 600);
+    const d = p.decide(on('c.cn', 10));
+    expect(d.mode).toBe('http');
+    expect(d.why).toMatch(/^pattern .*on 2 other hosts, never different/);
+    // …and one that differs still makes it the browser's
+    p.record(on('c.cn', 10), differs, 600);
+    expect(p.decide(on('c.cn', 11)).mode).toBe('browser');
+    // the same through the URL shape: /news/… learned, /sports/… (same shape) re-checked once
+    const q = new AdaptivePolicy({ recheckShare: 0 });
+    for (let i = 0; i < 3; i++) q.record(url(i), equal, 600);
+    q.record('http://s.cn/live/1.html', differs, 300); // the host is not clean: one rendering no longer settles a pattern
+    const sports = (i: number) => url(i).replace('/news/', '/sports/');
+    expect(q.decide(sports(1)).why).toMatch(/^new pattern .*its URL shape/);
+    q.record(sports(1), equal, 600);
+    expect(q.decide(sports(2)).mode).toBe('http');
+    expect(q.decide(sports(2)).why).toMatch(/^pattern .*its URL shape .* 4 times/);
+  });
+
+  it('re-checks a pattern decided by its template as often as the template\'s run of agreements says, not at the full share', () => {
+    const on = (host: string, i: number) => url(i).replace('s.cn', host);
+    const p = new AdaptivePolicy({ recheckShare: 0.2, randomSeed: 5, textGuard: 0 });
+    for (let i = 0; i < 30; i++) p.record(on(i % 2 ? 'a.cn' : 'b.cn', i), equal, 600);
+    let rechecks = 0;
+    for (let i = 0; i < 1000; i++) {
+      const d = p.decide(on('c.cn', 100 + i));
+      expect(d.mode === 'http' || d.recheck).toBe(true);
+      if (d.recheck) rechecks++;
+    }
+    // 20% × minSamples / 30 in a row = 2% (never under a quarter of 20% = 5%): 5%, not 20%
+    expect(rechecks / 1000).toBeGreaterThan(0.02);
+    expect(rechecks / 1000).toBeLessThan(0.09);
+    expect(p.decide(on('c.cn', 5000)).why).toMatch(/re-check \(5\.0%|on 2 other hosts/);
+  });
+
   it('the text guard renders an HTTP page whose text is far below the pattern norm', () => {
     const p = new AdaptivePolicy({ recheckShare: 0 });
     for (let i = 0; i < 3; i++) p.record(url(i), equal, 600);

@@ -260,25 +260,35 @@ export class AdaptivePolicy {
     const p = this.patterns.get(pattern);
     const shape = this.shapes.get(urlShape(url));
     const host = this.hosts.get(hostOf(url));
+    const own = p !== undefined && p.compared > 0;
     let d: Decision;
-    if (p && p.compared > 0) {
-      if (this.settled(p, host)) d = { mode: 'http', pattern, why: `pattern ${pattern}: ${p.streak} rendering(s) in a row gave the same analysis over HTTP` };
-      else if (p.streak < p.compared && p.lastDifference) {
-        // A pattern that differed on its last renderings (a JavaScript site) is compared only on
-        // a seeded share of its pages: the comparison costs a second analysis on every render.
-        const compare = p.streak > 0 || p.differences < this.opts.minSamples || this.rng.float() < this.opts.recheckShare;
-        d = { mode: 'browser', pattern, why: `pattern ${pattern} needs the browser: ${p.lastDifference.what.join('; ')} (on ${p.lastDifference.url}); ${p.streak} equivalent since`, compare };
-      }
-      else d = { mode: 'browser', pattern, why: `learning pattern ${pattern}: ${p.streak} of ${this.opts.minSamples} equivalent renderings so far` };
+    /** The evidence an HTTP decision rests on (its run of agreements sets the re-check share). */
+    let evidence: PatternStats | undefined;
+    if (own && this.settled(p, host)) {
+      d = { mode: 'http', pattern, why: `pattern ${pattern}: ${p.streak} rendering(s) in a row gave the same analysis over HTTP` };
+      evidence = p;
+    } else if (own && p.streak < p.compared && p.lastDifference) {
+      // A pattern that differed on its last renderings (a JavaScript site) is compared only on
+      // a seeded share of its pages: the comparison costs a second analysis on every render.
+      const compare = p.streak > 0 || p.differences < this.opts.minSamples || this.rng.float() < this.opts.recheckShare;
+      d = { mode: 'browser', pattern, why: `pattern ${pattern} needs the browser: ${p.lastDifference.what.join('; ')} (on ${p.lastDifference.url}); ${p.streak} equivalent since`, compare };
     } else if (shape && shape.differences === 0 && this.settled(shape, host)) {
-      d = { mode: 'http', pattern, why: `new pattern ${pattern}; its URL shape ${urlShape(url)} gave the same analysis over HTTP ${shape.streak} times, never different` };
+      // Also for a pattern of its own still short of minSamples but never different: agreeing
+      // renderings (a re-check of a pattern decided by its shape or template) never cost more
+      // renderings than none would have (they used to put the pattern back to learning).
+      d = { mode: 'http', pattern, why: `${own ? 'pattern' : 'new pattern'} ${pattern}; its URL shape ${urlShape(url)} gave the same analysis over HTTP ${shape.streak} times, never different` };
+      evidence = shape;
     } else if (this.templateSettled(url)) {
       const t = this.paths.get(pathPattern(url))!;
-      d = { mode: 'http', pattern, why: `new pattern ${pattern}; path ${pathPattern(url)} gave the same analysis over HTTP ${t.streak} times on ${t.hostsSeen!.size} other hosts, never different` };
+      const others = [...t.hostsSeen!].filter((h) => h !== hostOf(url)).length;
+      d = { mode: 'http', pattern, why: `${own ? 'pattern' : 'new pattern'} ${pattern}; path ${pathPattern(url)} gave the same analysis over HTTP ${t.streak} times on ${others} other hosts, never different` };
+      evidence = t;
+    } else if (own) {
+      d = { mode: 'browser', pattern, why: `learning pattern ${pattern}: ${p.streak} of ${this.opts.minSamples} equivalent renderings so far` };
     } else {
       d = { mode: 'browser', pattern, why: `learning pattern ${pattern}: not rendered yet` };
     }
-    const share = d.mode === 'http' ? this.recheckShareOf(p) : 0;
+    const share = d.mode === 'http' ? this.recheckShareOf(evidence) : 0;
     if (share > 0 && this.rng.float() < share) {
       d = { mode: 'browser', pattern, why: `re-check (${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of this pattern's HTTP pages are rendered): ${d.why}`, recheck: true };
     }
@@ -286,16 +296,17 @@ export class AdaptivePolicy {
   }
 
   /**
-   * The share of a pattern's HTTP pages rendered to re-check it: `recheckShare` while its run of
-   * equivalent renderings is short (and for a pattern decided by its shape or template alone),
-   * falling as minSamples/streak with each further agreement, to a quarter of it at the least:
-   * a long run of agreements makes a change less likely per page, and each re-check is a
-   * rendering. A change is still caught, later, by these and at once by the text guard.
+   * The share of a pattern's HTTP pages rendered to re-check it: `recheckShare` while the run of
+   * equivalent renderings its decision rests on (its own, or its shape's or template's when
+   * those decided) is short, falling as minSamples/streak with each further agreement, to a
+   * quarter of it at the least: a long run of agreements makes a change less likely per page,
+   * and each re-check is a rendering. A change is still caught, later, by these and at once by
+   * the text guard.
    */
-  private recheckShareOf(p: PatternStats | undefined): number {
+  private recheckShareOf(evidence: PatternStats | undefined): number {
     const base = this.opts.recheckShare;
-    if (!p || p.compared === 0 || p.streak <= this.opts.minSamples) return base;
-    return Math.max(base / 4, (base * this.opts.minSamples) / p.streak);
+    if (!evidence || evidence.compared === 0 || evidence.streak <= this.opts.minSamples) return base;
+    return Math.max(base / 4, (base * this.opts.minSamples) / evidence.streak);
   }
 
   /**
