@@ -13,7 +13,8 @@
  *
  * `--reps N` runs every setup N times, interleaved (rep r uses random seed r, from `--first-seed`, so the runs differ
  * beyond timing), and reports mean and spread: one run of a 200-page crawl is too noisy to decide
- * a 3-point harvest difference. `--scorer shared,scorer,local` runs the workers sharing their
+ * a 3-point harvest difference, so it also prints, paired by rep against one worker, the harvest
+ * difference and the speed-up with their 95% intervals, and the machine's load. `--scorer shared,scorer,local` runs the workers sharing their
  * scorers' and page judges' inputs through Redis (src/frontier/redis-scorer-pages.ts,
  * redis-judge-inputs.ts), the scorers' only (the crawler's defaults), or neither, side by side. Per run it also reports where the time went: how
  * long after the first fetch the last worker fetched its first page (start-up inside the window),
@@ -22,12 +23,13 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';
 import { startRedis, redisMissing } from '../src/testweb/redis-server.js';
 import { startTestWeb } from '../src/testweb/index.js';
+import { pairedInterval } from './paired-interval.js';
 
 const { values } = parseArgs({
   options: {
@@ -104,6 +106,10 @@ function logsOf(prefix: string): CrawlLogEntry[][] {
 
 interface Run {
   setup: string;
+  /** The rep (its random seed): runs of one rep are paired. */
+  rep: number;
+  /** The machine's 1-minute load average when the run started and when it ended. */
+  load: [number, number];
   workers: number;
   pages: number;
   seconds: number;
@@ -115,7 +121,7 @@ interface Run {
   tailSecs: number;
 }
 
-function measure(setup: string, workers: number, perWorker: CrawlLogEntry[][]): Run {
+function measure(setup: string, rep: number, loadAtStart: number, workers: number, perWorker: CrawlLogEntry[][]): Run {
   const entries = perWorker.flat();
   const times = entries.map((e) => Date.parse(e.time)).sort((a, b) => a - b);
   // First fetch to last: each page's time is when its answer arrived, so add one latency for the first request.
@@ -125,6 +131,8 @@ function measure(setup: string, workers: number, perWorker: CrawlLogEntry[][]): 
   const lasts = perWorker.map((l) => Math.max(...l.map((e) => Date.parse(e.time)))).sort((a, b) => a - b);
   return {
     setup,
+    rep,
+    load: [loadAtStart, loadavg()[0]],
     workers,
     pages: entries.length,
     seconds,
@@ -141,10 +149,11 @@ try {
   for (let rep = firstSeed; rep < firstSeed + reps; rep++) {
     // Reference: the in-memory frontier, one process.
     for (const c of memoryConcurrency) {
+      const load0 = loadavg()[0];
       const before = new Set(existsSync(join(storage, 'runs')) ? readdirSync(join(storage, 'runs')) : []);
       await runWorker([...common(rep, 'shared'), '--concurrency', String(c), '--seeds', ...web.demo.seeds]);
       const memRun = readdirSync(join(storage, 'runs')).find((d) => !before.has(d) && !d.includes('.w'))!;
-      runs.push(measure(`in-memory frontier, concurrency ${c}`, 1, logsOf(memRun)));
+      runs.push(measure(`in-memory frontier, concurrency ${c}`, rep, load0, 1, logsOf(memRun)));
       log(`rep ${rep}, in-memory, concurrency ${c}: ${runs.at(-1)!.pagesPerSec.toFixed(2)} pages/s, harvest ${(runs.at(-1)!.harvest * 100).toFixed(1)}%`);
     }
     for (const mode of scorerModes) {
@@ -153,10 +162,11 @@ try {
         const id = `scale-${n}-${mode}-r${rep}`;
         const shared = ['--frontier', redis.url, '--crawl-id', id, '--concurrency', String(concurrency)];
         const c = common(rep, mode);
+        const load0 = loadavg()[0];
         await Promise.all([runWorker([...c, ...shared, '--seeds', ...web.demo.seeds]), ...Array.from({ length: n - 1 }, () => runWorker([...c, ...shared, '--worker']))]);
-        runs.push(measure(n === 1 ? `Redis frontier, concurrency ${concurrency}` : `Redis frontier, concurrency ${concurrency} each, sharing ${mode === 'shared' ? 'scorer+judge' : mode === 'scorer' ? 'scorer' : 'nothing'}`, n, logsOf(id)));
+        runs.push(measure(n === 1 ? `Redis frontier, concurrency ${concurrency}` : `Redis frontier, concurrency ${concurrency} each, sharing ${mode === 'shared' ? 'scorer+judge' : mode === 'scorer' ? 'scorer' : 'nothing'}`, rep, load0, n, logsOf(id)));
         const r = runs.at(-1)!;
-        log(`rep ${rep}, ${n} worker(s), scorer ${mode}: ${r.pagesPerSec.toFixed(2)} pages/s, harvest ${(r.harvest * 100).toFixed(1)}%, last worker's first fetch +${r.rampSecs.toFixed(1)} s, tail ${r.tailSecs.toFixed(1)} s`);
+        log(`rep ${rep}, ${n} worker(s), scorer ${mode}: ${r.pagesPerSec.toFixed(2)} pages/s, harvest ${(r.harvest * 100).toFixed(1)}%, last worker's first fetch +${r.rampSecs.toFixed(1)} s, tail ${r.tailSecs.toFixed(1)} s, load ${r.load.map((x) => x.toFixed(1)).join('→')}`);
       }
     }
   }
@@ -185,7 +195,22 @@ for (const g of groups) {
     `| ${g[0].setup} | ${g[0].workers} | ${g.length} | ${mean(pps).toFixed(2)} ± ${sd(pps).toFixed(2)} | ${speedup} | ${pct(mean(hv))}% ± ${pct(sd(hv))} | ${dh} | ${mean(g.map((r) => r.rampSecs)).toFixed(1)} | ${mean(g.map((r) => r.tailSecs)).toFixed(1)} |`,
   );
 }
-console.log(`\nPer run: ${runs.map((r) => `${r.setup} ×${r.workers}: ${r.pagesPerSec.toFixed(2)}/s ${pct(r.harvest)}%`).join('; ')}`);
+console.log(`\nPer run: ${runs.map((r) => `${r.setup} ×${r.workers} rep ${r.rep}: ${r.pagesPerSec.toFixed(2)}/s ${pct(r.harvest)}%`).join('; ')}`);
+// Paired by rep (the same random seed) against one worker: the harvest difference in points and
+// the speed-up (its interval on the log of the per-rep ratios), each with its 95% interval.
+if (one) {
+  for (const g of groups.filter((x) => x[0].setup.startsWith('Redis') && x[0].workers > 1)) {
+    const pairs = g.flatMap((r) => one.filter((o) => o.rep === r.rep).map((o) => [r, o] as const));
+    const dh = pairedInterval(pairs.map(([r, o]) => (r.harvest - o.harvest) * 100));
+    const ratio = pairedInterval(pairs.map(([r, o]) => Math.log(r.pagesPerSec / o.pagesPerSec)));
+    if (!dh || !ratio) continue;
+    console.log(
+      `${g[0].setup}, ${g[0].workers} workers vs one, paired over ${dh.n} reps: harvest ${signed(dh.mean)} points (95% interval ${signed(dh.low)} … ${signed(dh.high)}, sd ${dh.sd.toFixed(1)}); speed ${Math.exp(ratio.mean).toFixed(2)}× (95% interval ${Math.exp(ratio.low).toFixed(2)}–${Math.exp(ratio.high).toFixed(2)}×)`,
+    );
+  }
+}
+const loads = runs.flatMap((r) => r.load);
+console.log(`Load average (1 min) at the runs' starts and ends: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`);
 console.log(
   `\nCommand: npm run bench:redis -- --budget ${budget} --latency ${latencyMs} --workers ${workerCounts.join(',')} --concurrency ${concurrency} --memory-concurrency ${memoryConcurrency.join(',')} --reps ${reps} --first-seed ${firstSeed} --scorer ${scorerModes.join(',')} --fetcher ${values.fetcher}`,
 );
