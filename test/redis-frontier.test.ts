@@ -122,13 +122,39 @@ describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
     // A worker never gets its own pages back; nothing twice.
     expect((await a.othersScorerInputs()).map((p) => p.url)).toEqual([url(1, 10)]);
     expect(await a.othersScorerInputs()).toEqual([]);
-    // With shared inputs every scorer has the whole crawl's evidence: another worker may lower a score.
+    // With shared inputs every scorer has the whole crawl's evidence: another worker may lower a
+    // score, once its scorer has taken in as many pages as the one that set it.
     a.offer({ url: url(3, 1), depth: 1, score: 9 });
     a.offer({ url: url(3, 2), depth: 1, score: 5 });
     await a.isExhausted();
+    for (const _ of await b.othersScorerInputs()) b.tookInOthersPage();
     b.rescore(uniqueKeyOf(url(3, 1)), 1); // e.g. relevance feedback from B's page
     await b.isExhausted();
     expect((await c.next())!.url).toBe(url(3, 2));
+  });
+
+  it("with shared scorers a less informed worker's score never lowers a more informed one's (stale re-scores while pages are in flight)", async () => {
+    const id = `stale-${n++}`;
+    const [a, b, c] = [await worker(id, { shareScorer: true }), await worker(id, { join: true, shareScorer: true }), await worker(id, { join: true, shareScorer: true })];
+    // A's scorer has taken in two pages (its own) when it scores these.
+    for (const i of [1, 2]) a.shareScorerInput({ url: url(1, i), depth: 1, rel: 0.5, relevant: true, links: [] });
+    for (const [p, score] of [[1, 6], [2, 5], [3, 2], [4, 5]] as const) a.offer({ url: url(3, p), depth: 1, score });
+    await a.isExhausted();
+    // B's scorer has taken in neither (they were in flight for it): its re-score of 3/2 and its
+    // page's lower score for 3/1 are stale and refused; its page's higher one for 3/3 (a new
+    // in-link) and a new URL count.
+    b.rescore(uniqueKeyOf(url(3, 2)), 1);
+    b.offer({ url: url(3, 1), depth: 1, score: 0.1 });
+    b.offer({ url: url(3, 3), depth: 1, score: 4 });
+    b.offer({ url: url(4, 1), depth: 1, score: 3 });
+    await b.isExhausted();
+    // Once B's scorer has taken in A's pages its re-score is as informed, and wins (it may lower).
+    for (const _ of await b.othersScorerInputs()) b.tookInOthersPage();
+    b.rescore(uniqueKeyOf(url(3, 4)), 0.5);
+    await b.isExhausted();
+    expect(await drain(c)).toEqual([url(3, 1), url(3, 2), url(3, 3), url(4, 1), url(3, 4)]);
+    const meta = await b.crawl.redis.hgetall(`${b.crawl.prefix}meta`);
+    expect(Number(meta.stale)).toBe(2);
   });
 
   it("shares the judges' inputs: a worker that fetched neither the seed page nor the others judges a page as the one that did", async () => {

@@ -36,6 +36,7 @@ export interface ReplayTarget {
   othersScorerInputs(): Promise<FetchedPage[]>;
   drop(uniqueKey: string, reason?: string): unknown;
   rescore(uniqueKey: string, score: number, components?: ScoreUpdate['breakdown']['components']): unknown;
+  tookInOthersPage(): void;
 }
 
 /**
@@ -49,6 +50,7 @@ export interface ReplayTarget {
 export async function replayOthers(frontier: ReplayTarget, scorer: { onPageFetched(p: FetchedPage): ScoreUpdate[] }, skip: (url: string) => boolean): Promise<void> {
   for (const page of await frontier.othersScorerInputs()) {
     const theirs = new Set(page.links.map((l) => l.url));
+    frontier.tookInOthersPage();
     for (const u of scorer.onPageFetched(page)) {
       if (theirs.has(u.url) || skip(u.url)) continue;
       if (u.drop) frontier.drop(uniqueKeyOf(u.url), u.reason);

@@ -2,12 +2,12 @@
  * The Redis frontier's state changes, each one Lua script run atomically by Redis (no
  * read-modify-write race between workers). Keys of crawl NAME live under `fc:{NAME}:` (ARGV[1]):
  *
- *   meta     HASH  maxPages, perHostDelayMs, perHostConcurrency, maxDepth, createdAt,
+ *   meta     HASH  maxPages, perHostDelayMs, perHostConcurrency, maxDepth, createdAt, stale,
  *                  seq (queue order), handed (pages handed out, leased ones included), nq (queued),
  *                  finished, reclaimed, workers (worker numbers given out), seeded (1 once the
  *                  first worker's seeds are in: before that an empty queue is not the end)
  *   e        HASH  key → entry JSON (queued or leased): url, depth, parentUrl, anchorText, score,
- *                  components, revisit, queuedAt, host, w (the worker whose score it holds)
+ *                  components, revisit, queuedAt, host, w (the worker whose score it holds), v
  *   q:HOST   ZSET  queued keys of one host by score (ties: older first, as in queue.ts)
  *   ready    ZSET  hosts that may be fetched now, by their best URL's score
  *   wait     ZSET  hosts with queued URLs waiting for their delay, by the time they may go
@@ -35,7 +35,10 @@ import { HOST_SCRIPTS } from './redis-scripts-hosts.js';
  * offer(P, key, entryJSON, mode): mode 'offer' queues a new URL or re-prioritises a queued one;
  * 'rescore' only re-prioritises. Re-prioritising: a worker may move the score it set itself
  * either way (its scorer re-scored the URL); another worker's score only raises it (the best
- * evidence any worker has, METHODS §3: in-links found anywhere count). Depth: the smallest.
+ * evidence any worker has, METHODS §3: in-links found anywhere count). With shared scorers all
+ * scores are everyone's, and the more informed one wins (entry `v`: the scorer inputs taken in),
+ * so a worker whose scorer had not yet taken in the others' latest pages cannot undo what those
+ * pages taught them (meta `stale` counts the scores refused). Depth: the smallest.
  */
 const OFFER = `${COMMON}
 local k = ARGV[2]
@@ -45,11 +48,20 @@ if raw and not redis.call('ZSCORE', P .. 'lease', k) then
   local e = cjson.decode(raw)
   local changed = false
   if ne.depth and ne.depth < e.depth then e.depth = ne.depth; changed = true end
-  if e.w == ne.w or ne.score > e.score then
+  -- Shared scorers (v set): a score from a scorer that had taken in fewer pages than the one
+  -- that set the queued score (routed or replayed while the other's newer pages were in flight)
+  -- is stale: as a re-score it is ignored, as a page's offer it may only raise (a new in-link).
+  local staler = ne.v and e.v and ne.v < e.v
+  local take = e.w == ne.w or ne.score > e.score
+  if staler then take = ARGV[4] == 'offer' and ne.score > e.score end
+  if take then
     if e.score ~= ne.score then changed = true end
     e.score = ne.score
     e.components = ne.components
     e.w = ne.w
+    if ne.v and ne.v > (e.v or -1) then e.v = ne.v end
+  elseif staler and ne.score ~= e.score then
+    redis.call('HINCRBY', P .. 'meta', 'stale', 1)
   end
   if changed then
     redis.call('HSET', P .. 'e', k, cjson.encode(e))

@@ -43,6 +43,7 @@ interface StoredEntry extends QueuedUrl {
   host: string;
   /** The worker whose score the entry holds. */
   w: string;
+  v?: number; // with shared scorers: the scorer inputs taken in by the scorer that set the score
 }
 
 export interface RedisFrontierOptions {
@@ -114,6 +115,7 @@ export class RedisFrontier implements CrawlFrontier {
   private readonly judgeInputs?: SharedInputStream<JudgedPage>;
   /** Whose score an entry holds, for the re-prioritisation rule: this worker, or all of them alike. */
   private readonly scoreOwner: string;
+  private evidence = 0; // scorer inputs taken in (shareScorer): a less informed score never lowers a queued one (fcOffer)
 
   constructor(
     readonly crawl: RedisCrawl,
@@ -162,7 +164,7 @@ export class RedisFrontier implements CrawlFrontier {
   }
 
   private entry(item: Omit<QueuedUrl, 'uniqueKey' | 'queuedAt'> & { uniqueKey: string }): string {
-    const e: Omit<StoredEntry, 'queuedAt'> = { ...item, host: hostOf(item.url), w: this.scoreOwner };
+    const e: Omit<StoredEntry, 'queuedAt'> = { ...item, host: hostOf(item.url), w: this.scoreOwner, v: this.scorerPages && this.evidence };
     return JSON.stringify(e);
   }
 
@@ -181,7 +183,7 @@ export class RedisFrontier implements CrawlFrontier {
   }
 
   rescore(uniqueKey: string, score: number, components?: ScoreComponents): boolean {
-    this.send(this.crawl.call('fcOffer', uniqueKey, JSON.stringify({ score, components, w: this.scoreOwner }), 'rescore'));
+    this.send(this.crawl.call('fcOffer', uniqueKey, JSON.stringify({ score, components, w: this.scoreOwner, v: this.scorerPages && this.evidence }), 'rescore'));
     return true;
   }
 
@@ -216,7 +218,11 @@ export class RedisFrontier implements CrawlFrontier {
   /** Publish this worker's scorer input of a page for the other workers (with shareScorer). */
   shareScorerInput(page: FetchedPage): void {
     if (this.scorerPages) this.send(this.scorerPages.publish(page));
+    this.evidence++;
   }
+
+  /** This worker's scorer takes in another worker's page (`replayOthers`). */
+  tookInOthersPage(): void { this.evidence++; }
 
   /** The other workers' scorer inputs since the last call (with shareScorer), each returned once to overlapping callers. */
   async othersScorerInputs(): Promise<FetchedPage[]> {
@@ -369,10 +375,8 @@ export class RedisFrontier implements CrawlFrontier {
     return !s.exists || this.budgetSpent(s) || s.readyHosts === 0;
   }
 
-  /**
-   * The crawl is over for everyone: budget spent or queue empty, and no URL leased anywhere (a
-   * leased page may still add links, or come back when its worker dies).
-   */
+  /** Over for everyone: budget spent or queue empty, and no URL leased anywhere (a leased page
+   * may still add links, or come back when its worker dies). */
   async isExhausted(): Promise<boolean> {
     const s = await this.refresh();
     if (!s.exists) return true;
