@@ -26,6 +26,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { crawlPrefix } from '../src/frontier/redis.js';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';
 import { startRedis, redisMissing } from '../src/testweb/redis-server.js';
 import { startTestWeb } from '../src/testweb/index.js';
@@ -119,6 +121,8 @@ interface Run {
   rampSecs: number;
   /** Seconds from the workers' median last fetch to the last fetch. */
   tailSecs: number;
+  /** Scores Redis refused as less informed than the queued one's (shared scorers, src/frontier/redis-scripts.ts). */
+  stale?: number;
 }
 
 function measure(setup: string, rep: number, loadAtStart: number, workers: number, perWorker: CrawlLogEntry[][]): Run {
@@ -144,6 +148,7 @@ function measure(setup: string, rep: number, loadAtStart: number, workers: numbe
 }
 
 const runs: Run[] = [];
+const metaClient = new Redis(redis.url);
 try {
   log(`bench:redis: ${values.fetcher} fetcher, budget ${budget}, latency ${latencyMs} ms per response, concurrency ${concurrency} per worker, workers ${workerCounts.join(',')}, scorer ${scorerModes.join(',')}, ${reps} rep(s)`);
   for (let rep = firstSeed; rep < firstSeed + reps; rep++) {
@@ -166,11 +171,13 @@ try {
         await Promise.all([runWorker([...c, ...shared, '--seeds', ...web.demo.seeds]), ...Array.from({ length: n - 1 }, () => runWorker([...c, ...shared, '--worker']))]);
         runs.push(measure(n === 1 ? `Redis frontier, concurrency ${concurrency}` : `Redis frontier, concurrency ${concurrency} each, sharing ${mode === 'shared' ? 'scorer+judge' : mode === 'scorer' ? 'scorer' : 'nothing'}`, rep, load0, n, logsOf(id)));
         const r = runs.at(-1)!;
-        log(`rep ${rep}, ${n} worker(s), scorer ${mode}: ${r.pagesPerSec.toFixed(2)} pages/s, harvest ${(r.harvest * 100).toFixed(1)}%, last worker's first fetch +${r.rampSecs.toFixed(1)} s, tail ${r.tailSecs.toFixed(1)} s, load ${r.load.map((x) => x.toFixed(1)).join('→')}`);
+        r.stale = Number((await metaClient.hget(`${crawlPrefix(id)}meta`, 'stale')) ?? 0);
+        log(`rep ${rep}, ${n} worker(s), scorer ${mode}: ${r.pagesPerSec.toFixed(2)} pages/s, harvest ${(r.harvest * 100).toFixed(1)}%, last worker's first fetch +${r.rampSecs.toFixed(1)} s, tail ${r.tailSecs.toFixed(1)} s, ${r.stale} stale scores refused, load ${r.load.map((x) => x.toFixed(1)).join('→')}`);
       }
     }
   }
 } finally {
+  metaClient.disconnect();
   await redis.stop();
   await web.close();
   if (values.keep) log(`bench:redis: runs kept in ${storage} (crawl logs: runs/*/crawl-log.jsonl)`);
