@@ -375,8 +375,7 @@ export class RedisFrontier implements CrawlFrontier {
     return !s.exists || this.budgetSpent(s) || s.readyHosts === 0;
   }
 
-  /** Over for everyone: budget spent or queue empty, and no URL leased anywhere (a leased page
-   * may still add links, or come back when its worker dies). */
+  /** Over for everyone: budget spent or queue empty, no URL leased anywhere (a leased page may yet add links or come back). */
   async isExhausted(): Promise<boolean> {
     const s = await this.refresh();
     if (!s.exists) return true;
