@@ -15,14 +15,15 @@
  *
  *   npm run bench:replay -- [--web testweb,wikispeedia] [--test-pages 150] [--wiki-pages 500]
  *                           [--strategies a,b] [--score '{"learningRate":0.05}'] [--topics quake,birds]
- *                           [--split tune|holdout|all] [--wiki-seeds 3]
+ *                           [--split tune|holdout|all|fresh|all,fresh] [--wiki-seeds 3]
  *
  * Wikispeedia topics are crawled as a user would start them: the topic's `query` (two or three
  * words) and `--wiki-seeds` seed articles drawn reproducibly from the category. The summary gives,
  * per web, the mean harvest over topics at 150 and 500 pages (those within the budget, and the
  * budget), the best possible, and how many topics each strategy is first or tied on; held-out
  * topics (WIKI_TOPICS `holdout`) are summarised apart, and `--split tune` leaves them out
- * entirely while tuning.
+ * entirely while tuning. `--split fresh` crawls a second held-out set instead, drawn by rule from
+ * the categories (src/testweb/wikispeedia-fresh.ts); `--split all,fresh` both, summarised apart.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -141,6 +142,8 @@ export interface ReplayRun {
   /** Relevant pages on the web for the topic (the best possible harvest's bound). */
   relevantAvailable: number;
   holdout?: boolean;
+  /** One of the fresh held-out topics (src/testweb/wikispeedia-fresh.ts). */
+  fresh?: boolean;
   strategy: string;
   fetched: number;
   curve: number[];
@@ -247,7 +250,7 @@ async function main(): Promise<number> {
     .option('--test-pages <n>', 'budget on the test web', '150')
     .option('--wiki-pages <n>', 'budget on Wikispeedia', '500')
     .option('--wiki-seeds <n>', 'seed articles per Wikispeedia topic', '3')
-    .option('--split <which>', 'Wikispeedia topics: tune (not held out), holdout, all', 'all')
+    .option('--split <which>', 'Wikispeedia topics: tune (not held out), holdout, all, fresh (drawn by rule), or all,fresh', 'all')
     .option('--strategies <list>', 'strategies', STRATEGIES.join(','))
     .option('--score <json>', 'score option overrides (JSON)', '{}')
     .option('--judge <mode>', 'page judge: cosine (the default verdict) or learned', 'cosine')
@@ -263,7 +266,8 @@ async function main(): Promise<number> {
   for (const st of strategies) if (!(STRATEGIES as readonly string[]).includes(st)) throw new UserError(`--strategies: unknown strategy "${st}" (${STRATEGIES.join(', ')})`);
   if (o.judge !== 'learned' && o.judge !== 'cosine') throw new UserError(`--judge must be learned or cosine, got "${o.judge}"`);
   const judgeMode = o.judge;
-  if (!['tune', 'holdout', 'all'].includes(o.split)) throw new UserError(`--split must be tune, holdout or all, got "${o.split}"`);
+  const splits = o.split.split(',');
+  if (!splits.every((x) => ['tune', 'holdout', 'all', 'fresh'].includes(x))) throw new UserError(`--split must be tune, holdout, all or fresh (or a comma list), got "${o.split}"`);
   for (const [flag, v] of [['--test-pages', o.testPages], ['--wiki-pages', o.wikiPages], ['--wiki-seeds', o.wikiSeeds]] as const) {
     if (!Number.isInteger(Number(v)) || Number(v) < 1) throw new UserError(`${flag} must be a positive integer, got "${v}"`);
   }
@@ -314,12 +318,13 @@ async function main(): Promise<number> {
       const cache = new PageCache(join(CACHE_DIR, 'wikispeedia.json'), [web.origin]);
       try {
         const budget = Number(o.wikiPages);
-        const inSplit = (h: boolean | undefined) => o.split === 'all' || (o.split === 'holdout') === !!h;
-        for (const t of web.topics.filter((t) => wantTopic(t.id) && inSplit(t.holdout))) {
+        const inSplit = (h: boolean | undefined) => splits.includes('all') || (splits.includes('holdout') && !!h) || (splits.includes('tune') && !h);
+        const topics = [...web.topics.filter((t) => inSplit(t.holdout)), ...(splits.includes('fresh') ? web.freshTopics : [])];
+        for (const t of topics.filter((t) => wantTopic(t.id))) {
           const seeds = web.seeds(t.id, Number(o.wikiSeeds), new Rng(hash32(`seeds:${t.id}:1`)));
           for (const s of strategies) {
             const r = await replay(cache, { seeds, keywords: t.query, maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score, judgeMode, undefined, !!(o.misjudged || o.judged) && s === 'bfs');
-            runs.push({ web: 'wikispeedia', topic: t.id, relevantAvailable: web.relevantTotal(t.id), holdout: t.holdout, strategy: s, fetched: r.curve.length, ...r });
+            runs.push({ web: 'wikispeedia', topic: t.id, relevantAvailable: web.relevantTotal(t.id), holdout: t.holdout, fresh: t.fresh, strategy: s, fetched: r.curve.length, ...r });
           }
           report('wikispeedia', t.id, budget);
           cache.save();
@@ -332,10 +337,11 @@ async function main(): Promise<number> {
   // Per web: mean over topics at 150 and 500 pages (and the budget), the best possible, first-or-tied.
   for (const web of webs) {
     const budget = Number(web === 'testweb' ? o.testPages : o.wikiPages);
-    const groups: [string, ReplayRun[]][] = [['all', runs.filter((r) => r.web === web)]];
+    const groups: [string, ReplayRun[]][] = [['all', runs.filter((r) => r.web === web && !r.fresh)]];
     if (groups[0][1].some((r) => r.holdout) && groups[0][1].some((r) => !r.holdout)) {
       groups.push(['tuning', groups[0][1].filter((r) => !r.holdout)], ['held out', groups[0][1].filter((r) => r.holdout)]);
     }
+    groups.push(['fresh', runs.filter((r) => r.web === web && r.fresh)]);
     for (const [name, mine] of groups) {
       if (!mine.length) continue;
       // The judge against the truth on the pages a BFS crawl fetches (every strategy's pages without one).

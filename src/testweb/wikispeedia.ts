@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from './rng.js';
+import { categorySizes, freshWikiTopics } from './wikispeedia-fresh.js';
 
 /** One benchmark topic: a category prefix (the truth) and keywords derived from its name only. */
 export interface WikiTopic {
@@ -29,6 +30,8 @@ export interface WikiTopic {
    * new topics). Tuning looks at the other topics only; held-out means are reported apart.
    */
   holdout?: boolean;
+  /** Drawn by rule from categories.tsv, never tuned on (src/testweb/wikispeedia-fresh.ts). */
+  fresh?: boolean;
 }
 
 /** The seven original topics, then ten more of the category table's larger subjects (chosen, and their queries written, before any crawl on them). */
@@ -57,6 +60,8 @@ export const WIKI_TOPICS: WikiTopic[] = TOPICS.map((t, i) => (i % 3 === 2 ? { ..
 export interface WikispeediaWeb {
   origin: string;
   topics: WikiTopic[];
+  /** A fresh held-out set drawn by rule from the categories (FRESH_TOPIC_RULE), apart from `topics`. */
+  freshTopics: WikiTopic[];
   /** Number of articles (pages) on the web. */
   size: number;
   urlOf(article: string): string;
@@ -174,17 +179,23 @@ export async function startWikispeediaWeb(opts: WikispeediaOptions = {}): Promis
   const out = new Map<string, string[]>(articles.map((a) => [a, []]));
   for (const [s, t] of rows(join(dir, 'links.tsv'))) if (out.has(s) && out.has(t)) out.get(s)!.push(t);
   const cats = new Map<string, string[]>();
-  for (const [a, c] of rows(join(dir, 'categories.tsv'))) {
+  const categoryRows = rows(join(dir, 'categories.tsv'));
+  for (const [a, c] of categoryRows) {
     if (!c) continue;
     const l = cats.get(a) ?? [];
     l.push(c);
     cats.set(a, l);
   }
   const inTopic = (article: string, t: WikiTopic) => (cats.get(article) ?? []).some((c) => c === t.category || c.startsWith(t.category + '.'));
-  const members = new Map(WIKI_TOPICS.map((t) => [t.id, articles.filter((a) => inTopic(a, t))]));
+  const freshTopics: WikiTopic[] = freshWikiTopics(
+    categorySizes(categoryRows.filter((r) => r[1]).map(([a, c]) => [a, c])),
+    WIKI_TOPICS.map((t) => t.category),
+  );
+  const allTopics = [...WIKI_TOPICS, ...freshTopics];
+  const members = new Map(allTopics.map((t) => [t.id, articles.filter((a) => inTopic(a, t))]));
   const topicOf = (id: string) => {
-    const t = WIKI_TOPICS.find((x) => x.id === id);
-    if (!t) throw new Error(`wikispeedia: unknown topic "${id}" (known: ${WIKI_TOPICS.map((x) => x.id).join(', ')})`);
+    const t = allTopics.find((x) => x.id === id);
+    if (!t) throw new Error(`wikispeedia: unknown topic "${id}" (known: ${allTopics.map((x) => x.id).join(', ')})`);
     return t;
   };
 
@@ -237,6 +248,7 @@ export async function startWikispeediaWeb(opts: WikispeediaOptions = {}): Promis
   return {
     origin,
     topics: WIKI_TOPICS,
+    freshTopics,
     size: articles.length,
     urlOf: (a) => `${origin}/wiki/${a}`,
     isRelevant(url, topicId) {
