@@ -112,6 +112,33 @@ XMLSerializer.prototype.serializeToString = function () { return ''; };
     expect(html).toContain('<title>怪页</title>');
   });
 
+  it('a resting tab runs nothing of its last document: a ticker that fetched every 20 ms while shown makes no request', async () => {
+    const kept = new KeptPages({ newPage: () => browser.newPage(), navigationTimeoutMs: 30_000, settleTimeoutMs: 3000 });
+    const ticks = () => requested.filter((u) => u.startsWith('/tick')).length;
+    let html = '';
+    try {
+      const ticker = `<!DOCTYPE html><html><body><p>行情</p><script>setInterval(function(){fetch('/tick?'+Date.now());},20);</script></body></html>`;
+      await kept.render(request(`${origin}/ticker.html`), doc('/ticker.html', ticker), async () => {
+        // it does run while shown
+        while (ticks() < 2) await new Promise((r) => setTimeout(r, 20));
+      });
+      const resting = (kept as unknown as { idle: { resting: Promise<boolean>; net: { open: Map<unknown, number> } }[] }).idle[0];
+      expect(await resting.resting).toBe(true);
+      // fetches begun before it stopped are answered (so counted) first
+      while (resting.net.open.size > 0) await new Promise((r) => setTimeout(r, 20));
+      const atRest = ticks();
+      // An absence: a window ten ticks long in which a running ticker would have fetched.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(ticks()).toBe(atRest);
+      // and the tab renders the next document as before
+      await kept.render(request(`${origin}/after.html`), doc('/after.html', article('t2')), async (r) => void (html = r.html ?? ''));
+    } finally {
+      await kept.close();
+    }
+    expect(html).toContain('正文t2：');
+    expect(html).not.toContain('行情');
+  });
+
   it('replaces a tab whose render failed, and passes the failure on', async () => {
     const opened: Page[] = [];
     const kept = new KeptPages({ newPage: async () => opened[opened.push(await browser.newPage()) - 1], navigationTimeoutMs: 30_000, settleTimeoutMs: 3000 });
