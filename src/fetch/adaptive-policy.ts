@@ -1,7 +1,8 @@
 /**
- * The adaptive fetcher's decision rule (src/fetch/adaptive.ts): URL patterns, the comparison of
- * an HTTP and a browser rendering of one response, the per-pattern policy with its re-checks, and
- * its evidence kept in the run folder for --resume. Plain data in, decisions out: no fetching here.
+ * The adaptive fetcher's decision rule (src/fetch/adaptive.ts): URL patterns, the per-pattern
+ * policy with its re-checks and text guard, and its evidence kept in the run folder for --resume;
+ * the comparison of an HTTP and a browser rendering of one response is ./adaptive-compare.ts
+ * (re-exported here). Plain data in, decisions out: no fetching here.
  */
 import { Rng } from '../testweb/rng.js';
 import type { ComparisonLimits, Comparison } from './adaptive-compare.js';
