@@ -40,7 +40,8 @@ import { dropUnloggedItems, killAfterItemsForTests } from '../store/dataset-tail
 import { RunState } from '../store/run-state.js';
 import { CountTally, type RunCounts } from '../report/counts.js';
 import { datasetName, RunDir } from '../store/run-dir.js';
-import { learnNegativeSeeds, PageJudge } from './judge.js';
+import { PageJudge } from './judge.js';
+import { learnNegativeSeeds } from './negative-seeds.js';
 import { JudgeJournal } from './judge-journal.js';
 import { discoverSeeds } from './seeding.js';
 import { describeStop, SetAsideTally } from './stop-reason.js';

@@ -10,11 +10,6 @@
  * the seed pages (src/topic/seed-threshold.ts).
  */
 import type { CrawlConfig } from '../config/schema.js';
-import { analyzePage } from '../extract/page.js';
-import type { FetchGate } from '../fetch/gate.js';
-import { gatedFetchText } from '../fetch/gated-request.js';
-import { ROBOTS_TOKEN } from '../fetch/gate-proxy.js';
-import type { RobotsCache } from '../frontier/robots.js';
 import type { LinkInfo, PageAnalysis } from '../extract/types.js';
 import { urlTokens } from '../text/tokenize.js';
 import type { PageFields } from '../text/vector.js';
@@ -22,6 +17,7 @@ import { type Relevance } from '../topic/model.js';
 import { MultiTopicModel, type MultiTopicState } from '../topic/multi-topic.js';
 import { HarvestSample, type HarvestEstimate, type Rejudged, type SampledPageState } from '../topic/harvest-sample.js';
 import { PageClassifier, type PageClassifierState, type PageEvidence } from '../topic/page-classifier.js';
+import { RankVerdict, type RankVerdictState } from '../topic/rank-verdict.js';
 import { seedCalibratedThreshold, seedThresholdSpread } from '../topic/seed-threshold.js';
 import { loadThesaurus } from '../topic/semantic.js';
 import { TopicTermModel, type TopicTermModelState } from '../topic/term-model.js';
@@ -70,6 +66,8 @@ export interface JudgeState {
   classifiers: PageClassifierState[];
   sample: ReservoirState<SampledPageState>;
   examples: { tf: [string, number][]; url?: string; topicId: string }[];
+  /** Absent in snapshots from before the log-odds rank verdict. */
+  rankVerdicts?: RankVerdictState[];
 }
 
 export interface JudgeCall {
@@ -93,6 +91,8 @@ export class PageJudge {
   readonly classifiers: Map<string, PageClassifier>;
   /** A uniform sample of the pages judged, judged again at the end for the harvest estimate. */
   private readonly sample: HarvestSample;
+  /** Each topic's verdict by the examples' log-odds rank (src/topic/rank-verdict.ts). */
+  private readonly rankVerdicts: Map<string, RankVerdict>;
   /**
    * The given seed pages with content (not list, error or out-of-window pages), per topic: the
    * user's examples of the topic, judged again at the end for the harvest estimate's recall term.
@@ -110,6 +110,7 @@ export class PageJudge {
     this.terms = new Map(model.topics.map((t) => [t.id, new TopicTermModel(t.keywordTf)]));
     this.classifiers = new Map(model.topics.map((t, i) => [t.id, new PageClassifier({ threshold: t.threshold, randomSeed: randomSeed + i })]));
     this.sample = new HarvestSample(undefined, randomSeed);
+    this.rankVerdicts = new Map(model.topics.map((t) => [t.id, new RankVerdict()]));
   }
 
   /** A judge over a model built elsewhere (tests, benches). */
@@ -204,7 +205,10 @@ export class PageJudge {
     else {
       verdict.threshold = this.verdictThreshold(verdict.topicId);
       // rel 0 shares no word with the keywords or D: never relevant, even at a θ calibrated to 0.
-      verdict.relevant = verdict.rel > 0 && verdict.rel >= verdict.threshold;
+      const rule = verdict.rel > 0 && verdict.rel >= verdict.threshold;
+      // With seed pages to learn from, which pages are relevant is the examples' log-odds rank's call, how many the rule's.
+      const byRank = this.rankVerdicts.get(verdict.topicId)!.judge(rule, terms.logOdds(tf));
+      verdict.relevant = this.calibrated(verdict.topicId) ? verdict.rel > 0 && byRank : rule;
     }
     this.sample.add(tf, url, verdict.relevant);
     if (input.isSeed) {
@@ -223,11 +227,17 @@ export class PageJudge {
     return verdict;
   }
 
+  /** The topic's θ is calibrated from its given seed pages (not given by the user, not θ_page). */
+  private calibrated(topicId: string): boolean {
+    return !this.model.thresholdGiven.has(topicId) && this.examples.some((e) => e.topicId === topicId);
+  }
+
   /**
    * The θ of the cosine verdict: the topic's own `threshold` when its config sets one, else
    * calibrated from its seed pages as they score now (src/topic/seed-threshold.ts), else θ_page.
    * Computed afresh (no cache): the same state gives the same θ, so `--resume` needs nothing more.
    */
+
   verdictThreshold(topicId: string): number {
     const topic = this.model.topic(topicId);
     if (this.model.thresholdGiven.has(topicId)) return topic.threshold;
@@ -287,6 +297,7 @@ export class PageJudge {
       classifiers: this.model.topics.map((t) => this.classifiers.get(t.id)!.state()),
       sample: this.sample.state(),
       examples: this.examples.map((e) => ({ ...e, tf: [...e.tf] })),
+      rankVerdicts: this.model.topics.map((t) => this.rankVerdicts.get(t.id)!.state()),
     };
   }
 
@@ -297,6 +308,7 @@ export class PageJudge {
       this.classifiers.get(t.id)!.restore(s.classifiers[i]);
     });
     this.sample.restore(s.sample);
+    if (s.rankVerdicts) this.model.topics.forEach((t, i) => this.rankVerdicts.get(t.id)!.restore(s.rankVerdicts![i]));
     this.examples.length = 0;
     for (const e of s.examples) this.examples.push({ ...e, tf: new Map(e.tf) });
   }
@@ -372,26 +384,5 @@ export class PageJudge {
     let hits = 0;
     for (const k of this.keywordTerms) if (terms.has(k)) hits++;
     return hits / this.keywordTerms.size;
-  }
-}
-
-/**
- * Fetch each topic's negative pages (`negativeSeeds`, `--negative`) once, through the fetch gate
- * and robots.txt like any fetch, and teach them to the judge as negative examples. A page that
- * cannot be fetched is skipped with a notice: the crawl can go on without it.
- */
-export async function learnNegativeSeeds(config: CrawlConfig, judge: PageJudge, gate: FetchGate, robots: RobotsCache | undefined, notice: (line: string) => void): Promise<void> {
-  for (const [i, topic] of config.topics.entries()) {
-    for (const url of topic.negativeSeeds ?? []) {
-      gate.allowOrigin(url); // named by the user, like a seed
-      const blocked = await robots?.block(url);
-      const got = blocked ? undefined : await gatedFetchText(gate, url, { timeoutMs: 15_000, userAgent: ROBOTS_TOKEN });
-      if (!got || got.status < 200 || got.status >= 300 || !got.text) {
-        notice(`negative page skipped: ${url} (${blocked ?? (got ? `HTTP ${got.status}` : 'unreachable or refused by the fetch gate')})`);
-        continue;
-      }
-      judge.addNegativeExample(analyzePage({ html: got.text, url, fetchedAt: new Date() }), judge.model.topics[i].id);
-      notice(`negative example learned: ${url}`);
-    }
   }
 }

@@ -46,21 +46,32 @@ export interface TopicTermModelState {
   topic: TermCountsState;
   negative: TermCountsState;
   background: TermCountsState;
+  /** Each example's term shares summed (one unit per example and per keyword); absent in older snapshots. */
+  shares?: TermCountsState;
 }
+
+/** μ of `logOdds`: the background's weight in the topic's smoothed distribution, in examples. */
+export const LOG_ODDS_PRIOR = 20;
 
 export class TopicTermModel {
   private readonly topic = new TermCounts();
   private readonly negative = new TermCounts();
   private readonly background = new TermCounts();
+  /**
+   * The examples as a mixture: each keyword and each example page adds one unit, spread over its
+   * terms by share (so a long seed article weighs as much as a short one), for `logOdds`.
+   */
+  private readonly shares = new TermCounts();
 
   state(): TopicTermModelState {
-    return { topic: countsState(this.topic), negative: countsState(this.negative), background: countsState(this.background) };
+    return { topic: countsState(this.topic), negative: countsState(this.negative), background: countsState(this.background), shares: countsState(this.shares) };
   }
 
   restore(s: TopicTermModelState): void {
     restoreCounts(this.topic, s.topic);
     restoreCounts(this.negative, s.negative);
     restoreCounts(this.background, s.background);
+    restoreCounts(this.shares, s.shares ?? { counts: [], mass: 0 });
   }
 
   /**
@@ -69,11 +80,17 @@ export class TopicTermModel {
    */
   constructor(keywordTf: ReadonlyMap<string, number>, keywordMass = 20) {
     for (const [t, w] of keywordTf) this.topic.add(t, w * keywordMass);
+    let kw = 0;
+    for (const w of keywordTf.values()) kw += w;
+    for (const [t, w] of keywordTf) this.shares.add(t, (w / kw) * keywordTf.size);
   }
 
   /** An example of the topic (a seed page, a page that joined the seed set). */
   addExample(tf: SparseVector): void {
     this.topic.addAll(tf);
+    let n = 0;
+    for (const f of tf.values()) n += f;
+    if (n > 0) for (const [t, f] of tf) this.shares.add(t, f / n);
   }
 
   /** An example of what the topic is not (the user's negative pages). */
@@ -108,6 +125,31 @@ export class TopicTermModel {
   /** e(p): mean per-term log-likelihood ratio of the page's terms, topic against background. */
   evidence(tf: SparseVector): number {
     return this.llr(this.topic, tf);
+  }
+
+  /**
+   * The page's mean per-term log-odds, topic against background, with the topic's distribution
+   * smoothed towards the background (Dirichlet, μ = LOG_ODDS_PRIOR units, as query-likelihood
+   * retrieval smooths a document):
+   *
+   *   P_topic(t) = (s(t) + μ·P_bg(t)) / (E + μ),   l(p) = Σ_t tf_p(t)·ln(P_topic(t) / P_bg(t)) / Σ_t tf_p(t)
+   *
+   * with s(t) the examples' summed shares of t and E their number (keywords included). Unlike
+   * `evidence`, a word the examples do not use counts against the page (ln(μ/(E+μ)) < 0), so a
+   * page that shares a few topic words with the examples but talks mostly of other things (a
+   * country article on a food topic) ranks below one that talks like the examples throughout.
+   */
+  logOdds(tf: SparseVector): number {
+    const e = this.shares.mass;
+    let s = 0;
+    let n = 0;
+    for (const [t, f] of tf) {
+      n += f;
+      const pBg = ((this.background.counts.get(t) ?? 0) + 1) / (this.background.mass + 1);
+      const pTopic = ((this.shares.counts.get(t) ?? 0) + LOG_ODDS_PRIOR * pBg) / (e + LOG_ODDS_PRIOR);
+      s += f * Math.log(pTopic / pBg);
+    }
+    return n ? s / n : 0;
   }
 
   /** The same against the negative examples (0 without any). */

@@ -1,0 +1,69 @@
+/**
+ * The verdict by the examples' language (issue #15): which pages are relevant decided by the
+ * topic's term log-odds (./term-model.ts `logOdds`), how many by the calibrated keyword rule.
+ *
+ * The seed-calibrated rule `rel ≥ θ` (./seed-threshold.ts) gets the share of relevant pages
+ * about right on most topics but ranks pages by the keyword cosine, so a topic whose seed pages
+ * barely use its keywords (Wikispeedia's food: the seeds are dishes, the keywords "food
+ * agriculture crop") calls country articles relevant that mention crops. The log-odds of a page's
+ * words under the examples (seed pages, keywords, pages that joined the seed set) against every
+ * page seen rank pages by how much they talk like the examples. So the rule's verdicts so far
+ * give the share π̂ of relevant pages, and a page is relevant when its log-odds rank among the
+ * pages judged before it (their log-odds when they were judged) is within the top π̂: a quantile
+ * transfer, needing no labels and no scale for the log-odds. The first `warmUp` pages of a topic
+ * (too few to rank against) keep the rule's verdict.
+ */
+
+/** Pages of a topic judged by the rule alone before the log-odds rank takes over. */
+export const RANK_VERDICT_WARM_UP = 20;
+
+export interface RankVerdictState {
+  sorted: number[];
+  judged: number;
+  ruleRelevant: number;
+}
+
+export class RankVerdict {
+  /** The log-odds of the pages judged so far, ascending. */
+  private sorted: number[] = [];
+  private judged = 0;
+  private ruleRelevant = 0;
+
+  constructor(private readonly warmUp = RANK_VERDICT_WARM_UP) {}
+
+  /**
+   * The verdict on one page: `rule` is the calibrated rule's (rel ≥ θ), `logOdds` the page's
+   * term log-odds now. Learns from the page whatever the answer.
+   */
+  judge(rule: boolean, logOdds: number): boolean {
+    this.judged++;
+    if (rule) this.ruleRelevant++;
+    const n = this.sorted.length;
+    // Pages ranked below this one: the first index whose log-odds is ≥ it.
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.sorted[mid] < logOdds) lo = mid + 1;
+      else hi = mid;
+    }
+    this.sorted.splice(lo, 0, logOdds);
+    if (this.judged <= this.warmUp) return rule;
+    return lo / n >= 1 - this.ruleRelevant / this.judged;
+  }
+
+  /** The share of pages the rule has called relevant (π̂). */
+  get ruleShare(): number {
+    return this.judged ? this.ruleRelevant / this.judged : 0;
+  }
+
+  state(): RankVerdictState {
+    return { sorted: [...this.sorted], judged: this.judged, ruleRelevant: this.ruleRelevant };
+  }
+
+  restore(s: RankVerdictState): void {
+    this.sorted = [...s.sorted];
+    this.judged = s.judged;
+    this.ruleRelevant = s.ruleRelevant;
+  }
+}

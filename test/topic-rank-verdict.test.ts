@@ -1,0 +1,101 @@
+/**
+ * The verdict by the examples' language (src/topic/rank-verdict.ts, src/topic/term-model.ts
+ * `logOdds`): how many pages are relevant is the calibrated rule's call, which ones the log-odds
+ * rank's; a page that shares the topic's keywords but talks of other things loses to one that
+ * talks like the seed pages.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config/schema.js';
+import { PageJudge } from '../src/crawl/judge.js';
+import { analyzePage } from '../src/extract/page.js';
+import { RankVerdict } from '../src/topic/rank-verdict.js';
+import { TopicTermModel } from '../src/topic/term-model.js';
+
+const tf = (text: string) => {
+  const m = new Map<string, number>();
+  for (const w of text.split(/\s+/)) m.set(w, (m.get(w) ?? 0) + 1);
+  return m;
+};
+
+describe('RankVerdict', () => {
+  it('keeps the rule during warm-up, then calls the top π̂ of pages by log-odds relevant', () => {
+    const v = new RankVerdict(4);
+    // Warm-up: the rule's verdict whatever the log-odds.
+    expect([v.judge(true, -5), v.judge(false, 5), v.judge(true, 0), v.judge(false, 1)]).toEqual([true, false, true, false]);
+    // The rule says no, but the page outranks every page so far: relevant (π̂ = 2/5).
+    expect(v.judge(false, 9)).toBe(true);
+    // The rule says yes, but the page ranks below all: not relevant.
+    expect(v.judge(true, -9)).toBe(false);
+    expect(v.ruleShare).toBeCloseTo(3 / 6, 12);
+  });
+
+  it('calls about the rule’s share of pages relevant, by log-odds', () => {
+    const v = new RankVerdict(20);
+    let byRank = 0;
+    let agree = 0;
+    const n = 2000;
+    for (let i = 0; i < n; i++) {
+      const x = ((i * 7919) % 1000) / 1000; // a deterministic scramble of [0, 1)
+      const rule = ((i * 104729) % 1000) / 1000 < 0.3; // the rule: 30% relevant, unrelated to x
+      const y = v.judge(rule, x);
+      if (i >= 20) byRank += y ? 1 : 0;
+      if (i >= 20 && y === x >= 0.7) agree++;
+    }
+    expect(byRank / (n - 20)).toBeGreaterThan(0.25);
+    expect(byRank / (n - 20)).toBeLessThan(0.35);
+    // Which pages: those of highest log-odds, not the rule's.
+    expect(agree / (n - 20)).toBeGreaterThan(0.95);
+  });
+
+  it('comes back from its state', () => {
+    const a = new RankVerdict(2);
+    for (const [r, x] of [[true, 1], [false, 0], [true, 3]] as const) a.judge(r, x);
+    const b = new RankVerdict(2);
+    b.restore(a.state());
+    expect([b.judge(false, 2), b.judge(true, -1)]).toEqual([a.judge(false, 2), a.judge(true, -1)]);
+  });
+});
+
+describe('TopicTermModel.logOdds', () => {
+  it('ranks a page that talks like the examples above one that shares the keywords but talks of other things', () => {
+    const m = new TopicTermModel(tf('food crop'));
+    const examples = ['bread flour dough bake oven yeast loaf food', 'cheese milk curd rennet aged wheel food', 'rice grain paddy cooked bowl steam food'];
+    const country = 'country capital population river mountain border parliament army coast province president economy oil crop food export';
+    const dish = 'noodle flour dough boiled bowl broth milk';
+    const others = Array.from({ length: 20 }, (_, i) => `city river bridge mayor council town ${i} road school mountain valley capital population border army`);
+    const pages = [...examples, country, dish, ...others];
+    for (const p of pages) m.observe(tf(p));
+    for (const e of examples) m.addExample(tf(e));
+    expect(m.logOdds(tf(dish))).toBeGreaterThan(m.logOdds(tf(country)));
+    // Words the examples never use count against a page.
+    expect(m.logOdds(tf('city river bridge mayor council'))).toBeLessThan(0);
+  });
+});
+
+const page = (url: string, title: string, body: string) =>
+  analyzePage({ html: `<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${body}</p></body></html>`, url, fetchedAt: new Date() });
+const o = 'http://127.0.0.1:9';
+const dishes = ['bread', 'cheese', 'noodles', 'dumplings', 'porridge', 'pancakes', 'stew', 'soup', 'pie', 'cake'];
+const dishText = (d: string, i: number) => `${d} is made from flour dough milk butter eggs and salt, kneaded or stirred, then baked boiled or fried in a pan or oven as food; cooks serve ${d} as food warm with sauce herbs and spices at meals, a dish of kitchens everywhere ${'recipe '.repeat(i % 3)}`;
+const countryText = (i: number) => `Country ${i} has a capital city, a parliament, a president and a population of millions along a river valley below mountains and a coast; its economy exports oil, its agriculture grows a food crop of wheat, and its army guards a long border with provinces and regions`;
+
+describe('the judge with seed pages', () => {
+  it('calls the pages that talk like the seed pages relevant, not the hub pages that share the keywords', async () => {
+    const seeds = dishes.slice(0, 3).map((d, i) => page(`${o}/${d}`, d, dishText(d, i)));
+    const judge = await PageJudge.create(parseConfig({ topics: [{ keywords: ['food', 'agriculture', 'crop'], seeds: seeds.map((s) => s.url) }], pageThreshold: 0.05 }));
+    for (const s of seeds) judge.judge(s, { isSeed: true });
+    const verdicts: { dish: boolean; relevant: boolean; rule: boolean }[] = [];
+    for (let i = 0; i < 60; i++) {
+      const dish = i % 3 === 0;
+      const p = dish ? page(`${o}/d${i}`, dishes[(i / 3) % dishes.length], dishText(dishes[(i / 3) % dishes.length], i)) : page(`${o}/c${i}`, `Country ${i}`, countryText(i));
+      const v = judge.judge(p, { isSeed: false });
+      verdicts.push({ dish, relevant: v.relevant, rule: v.rel > 0 && v.rel >= (v.threshold ?? 0) });
+    }
+    const late = verdicts.slice(30);
+    const acc = (k: 'relevant' | 'rule') => late.filter((v) => v[k] === v.dish).length / late.length;
+    // The keyword rule calls the country pages (they say "agriculture", "food", "crop") relevant.
+    expect(acc('rule')).toBeLessThan(0.7);
+    // The log-odds rank separates them.
+    expect(acc('relevant')).toBeGreaterThan(0.9);
+  });
+});
