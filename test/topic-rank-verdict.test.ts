@@ -99,3 +99,21 @@ describe('the judge with seed pages', () => {
     expect(acc('relevant')).toBeGreaterThan(0.9);
   });
 });
+
+describe('the judge’s rank verdict across a snapshot', () => {
+  it('judges the pages after a restore as the uninterrupted judge does', async () => {
+    const seeds = dishes.slice(0, 3).map((d, i) => page(`${o}/${d}`, d, dishText(d, i)));
+    const config = parseConfig({ topics: [{ keywords: ['food', 'agriculture', 'crop'], seeds: seeds.map((s) => s.url) }], pageThreshold: 0.05 });
+    const pages = Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? page(`${o}/d${i}`, dishes[(i / 3) % dishes.length], dishText(dishes[(i / 3) % dishes.length], i)) : page(`${o}/c${i}`, `Country ${i}`, countryText(i))));
+    const whole = await PageJudge.create(config);
+    const stopped = await PageJudge.create(config);
+    for (const s of seeds) (whole.judge(s, { isSeed: true }), stopped.judge(s, { isSeed: true }));
+    for (const p of pages.slice(0, 30)) (whole.judge(p, { isSeed: false }), stopped.judge(p, { isSeed: false }));
+    const resumed = await PageJudge.create(config);
+    resumed.restore(JSON.parse(JSON.stringify(stopped.state())));
+    const a = pages.slice(30).map((p) => whole.judge(p, { isSeed: false }).relevant);
+    const b = pages.slice(30).map((p) => resumed.judge(p, { isSeed: false }).relevant);
+    expect(b).toEqual(a);
+    expect(a.some((x) => x) && a.some((x) => !x)).toBe(true);
+  });
+});

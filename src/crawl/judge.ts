@@ -7,7 +7,8 @@
  * (src/topic/page-classifier.ts) over the cosine, simD and the topic's term model
  * (src/topic/term-model.ts), learned from the seeds, the user's negative pages and the crawl's
  * confident verdicts; `judge: 'cosine'` keeps the rule rel ≥ θ, with θ calibrated per topic from
- * the seed pages (src/topic/seed-threshold.ts).
+ * the seed pages (src/topic/seed-threshold.ts) deciding how many pages are relevant and the
+ * examples' term log-odds rank which (src/topic/rank-verdict.ts).
  */
 import type { CrawlConfig } from '../config/schema.js';
 import type { LinkInfo, PageAnalysis } from '../extract/types.js';
