@@ -1,0 +1,58 @@
+/**
+ * `npx tsx bench/redis-runs.ts DIR` — reads the runs `npm run bench:redis -- --keep` kept in DIR
+ * and says, per crawl, what its harvest hinged on: the pages in fetch order over all workers, the
+ * harvest (test web's truth) of each hundred, where the forum board came and how many threads
+ * followed, which worker fetched each seed, and each worker's pages and harvest.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';
+import { startTestWeb } from '../src/testweb/index.js';
+
+const dir = process.argv[2];
+if (!dir || !existsSync(join(dir, 'runs'))) {
+  process.stderr.write('error: usage: npx tsx bench/redis-runs.ts DIR (a folder bench:redis --keep printed)\n');
+  process.exit(2);
+}
+const web = await startTestWeb();
+// The kept runs' test web had other ports: each site has its own 127.0.0.x address.
+const originOfIp = new Map(web.sites.map((s) => [new URL(s.origin).hostname, s.origin]));
+const here = (url: string) => {
+  const u = new URL(url);
+  return (originOfIp.get(u.hostname) ?? u.origin) + u.pathname + u.search;
+};
+const relevant = (url: string) => web.isRelevant(here(url), web.demo.topic);
+const crawls = new Map<string, { worker: string; entries: CrawlLogEntry[] }[]>();
+for (const d of readdirSync(join(dir, 'runs'))) {
+  const f = join(dir, 'runs', d, 'crawl-log.jsonl');
+  if (!existsSync(f)) continue;
+  const id = d.replace(/\.w\d+$/, '');
+  if (!crawls.has(id)) crawls.set(id, []);
+  crawls.get(id)!.push({ worker: d.slice(id.length + 1) || 'one', entries: CrawlLog.read(f) });
+}
+for (const [id, ws] of [...crawls].sort()) {
+  const all = ws.flatMap((w) => w.entries.map((e) => ({ ...e, w: w.worker }))).sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+  const rel = all.map((e) => relevant(e.url));
+  const h = (from: number, to: number) => `${((rel.slice(from, to).filter(Boolean).length / Math.max(1, rel.slice(from, to).length)) * 100).toFixed(0)}`;
+  const board = all.findIndex((e) => /\/forum-\d+-1\.html$/.test(new URL(e.url).pathname) && relevantBoard(e.url));
+  const threads = all.filter((e) => /thread/.test(new URL(e.url).pathname));
+  const threadsAfter = board < 0 ? 0 : all.slice(board).filter((e) => /thread/.test(new URL(e.url).pathname)).length;
+  const seeds = all.filter((e) => e.depth === 0).map((e) => e.w);
+  // Each worker's judge against the truth: its verdicts are what the shared scorer learns from.
+  const judged = (es: CrawlLogEntry[]) => {
+    const tp = es.filter((e) => e.relevant && relevant(e.url)).length;
+    const said = es.filter((e) => e.relevant).length;
+    const truly = es.filter((e) => relevant(e.url)).length;
+    return `judge P ${said ? ((tp / said) * 100).toFixed(0) : '–'} R ${truly ? ((tp / truly) * 100).toFixed(0) : '–'}`;
+  };
+  const perWorker = ws.map((w) => `${w.worker} ${w.entries.length}p ${((w.entries.filter((e) => relevant(e.url)).length / Math.max(1, w.entries.length)) * 100).toFixed(0)}% ${judged(w.entries)}`);
+  console.log(
+    `${id}: harvest ${h(0, all.length)}% (by 50: ${[0, 50, 100, 150].map((i) => h(i, i + 50)).join('/')}), board at ${board < 0 ? 'never' : board + 1}, threads ${threads.length} (${threadsAfter} after the board), relevant threads ${threads.filter((e) => relevant(e.url)).length}; seeds by ${seeds.join(',')}; ${perWorker.join(', ')}`,
+  );
+}
+await web.close();
+
+/** The forum board the demo topic's threads hang off (the earthquake forum's first page). */
+function relevantBoard(url: string): boolean {
+  return /forum-2-1\.html$/.test(url);
+}
