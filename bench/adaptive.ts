@@ -21,6 +21,7 @@ import { ProgressReporter } from '../src/report/progress.js';
 import { CrawlLog } from '../src/store/crawl-log.js';
 import { startTestWeb } from '../src/testweb/index.js';
 import { runCrawleeBaseline } from './baseline.js';
+import { pairedInterval } from './paired-interval.js';
 
 export type AdaptiveCrawler = 'ours (adaptive)' | 'ours (browser)' | 'crawlee PlaywrightCrawler' | 'crawlee AdaptivePlaywrightCrawler';
 export const ADAPTIVE_CRAWLERS: AdaptiveCrawler[] = ['ours (adaptive)', 'ours (browser)', 'crawlee PlaywrightCrawler', 'crawlee AdaptivePlaywrightCrawler'];
@@ -318,11 +319,10 @@ export function adaptiveMd(b: AdaptiveBench): string {
     const w = b.runs.find((r) => r.rep === rep && r.crawler === 'ours (browser)');
     return a && w ? [(a.harvest - w.harvest) * 100] : [];
   });
-  if (diffs.length >= 2) {
-    const m = diffs.reduce((s, x) => s + x, 0) / diffs.length;
-    const sd = Math.sqrt(diffs.reduce((s, x) => s + (x - m) ** 2, 0) / (diffs.length - 1));
-    const half = tQuantile975(diffs.length - 1) * (sd / Math.sqrt(diffs.length));
-    lines.push(`Harvest, adaptive − browser, paired by rep: mean ${m >= 0 ? '+' : ''}${m.toFixed(1)} points, 95% interval ${(m - half).toFixed(1)} … ${(m + half).toFixed(1)} (sd ${sd.toFixed(1)} over ${diffs.length} reps: at concurrency ${b.concurrency} the crawl path varies with timing).`);
+  const paired = pairedInterval(diffs);
+  if (paired) {
+    const { mean: m, sd, low, high } = paired;
+    lines.push(`Harvest, adaptive − browser, paired by rep: mean ${m >= 0 ? '+' : ''}${m.toFixed(1)} points, 95% interval ${low.toFixed(1)} … ${high.toFixed(1)} (sd ${sd.toFixed(1)} over ${diffs.length} reps: at concurrency ${b.concurrency} the crawl path varies with timing).`);
   }
   const fp = b.fixedPath;
   if (fp) {
@@ -335,10 +335,4 @@ export function adaptiveMd(b: AdaptiveBench): string {
   }
   if (b.f1) lines.push(`Main text of the ${b.f1.pages} pages adaptive fetched over HTTP vs a browser rendering of the same pages: shingle F1 mean ${b.f1.mean.toFixed(4)}, min ${b.f1.min.toFixed(4)} (${b.f1.below098} below 0.98).`);
   return lines.join('\n');
-}
-
-/** 97.5% quantile of Student's t with `df` degrees of freedom (table; normal beyond 30). */
-function tQuantile975(df: number): number {
-  const table = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086];
-  return df <= table.length ? table[df - 1] : df <= 30 ? 2.04 : 1.96;
 }

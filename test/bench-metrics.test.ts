@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bestPossible, budgetTable, distinctHarvestCurve, harvestCurve, meanSd, rateAt, ratioTo, reportBudgets } from '../bench/metrics.js';
 import { curveSvg, withBenchBlock, type CurveRun } from '../bench/report.js';
+import { pairedInterval, tQuantile975 } from '../bench/paired-interval.js';
 
 describe('harvest-rate metrics', () => {
   it('computes the curve after each page of a known run', () => {
@@ -104,5 +105,18 @@ describe('summary over topics', () => {
     expect(s.best).toBeCloseTo((0.5 + 1) / 2);
     // a: tie (1 relevant each) → both count; b: x alone.
     expect(s.firstOrTied).toEqual({ x: 2, y: 1 });
+  });
+});
+
+describe('pairedInterval (bench/paired-interval.ts)', () => {
+  it("gives the mean difference with Student's t 95% bounds, and nothing from one pair", () => {
+    // diffs 1, 2, 3: mean 2, sd 1, t(2) = 4.303, half = 4.303 / √3.
+    const r = pairedInterval([1, 2, 3])!;
+    expect(r.mean).toBe(2);
+    expect(r.sd).toBeCloseTo(1, 12);
+    expect(r.high - r.mean).toBeCloseTo(4.303 / Math.sqrt(3), 9);
+    expect(r.mean - r.low).toBeCloseTo(r.high - r.mean, 12);
+    expect(pairedInterval([5])).toBeUndefined();
+    expect(tQuantile975(40)).toBe(1.96);
   });
 });
