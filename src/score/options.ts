@@ -138,7 +138,13 @@ export const ScoreOptionsSchema = z
     linkWordsCredibilityScale: z.number().gt(0).default(8),
     /** Weight of that word evidence in combined's log-odds (learned weights start here). */
     linkWordsWeight: z.number().min(0).default(12),
-    /** The word model's soft label is the page's evidence rank to this power (src/score/link-words.ts). */
+    /**
+     * What every learner of combined trains on (src/score/topical-label.ts): `mean` of the verdict
+     * and the page's rank by the judge's term evidence (to linkWordsLabelPower), the `rank` alone,
+     * or the `verdict` alone.
+     */
+    learnLabel: z.enum(['mean', 'rank', 'verdict']).default('mean'),
+    /** The rank in that label is raised to this power (the median page counts 1/2^power). */
     linkWordsLabelPower: z.number().gt(0).default(3),
   })
   .strict();

@@ -223,7 +223,7 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
     if (strategy.learn && was && !dead) {
       // Train on what the URL looked like just before its fetch, labelled by the page's own verdict.
       const { features } = evaluate(was, undefined);
-      if (features) strategy.learn(features, page.relevant);
+      if (features) strategy.learn(features, page.relevant, page);
     }
     const inlink = was && !dead ? strategy.fetched?.(was, page, env) : undefined;
     if (!dead) strategy.observe?.(page);

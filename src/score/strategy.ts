@@ -97,8 +97,8 @@ export interface Strategy {
   finish?(score: number, s: InlinkSummary, p: Pending, env: StrategyEnv, ex: Record<string, number> | undefined, timePr: number): { score: number; features?: LearnerFeatures };
   /** Named components of the best in-link's term (after `contextSim`, before tunnel/feedback parts). */
   explainTerm(c: Contribution, prio: number, rel: number, env: StrategyEnv, ex: Record<string, number>): void;
-  /** A fetched URL's features as they were just before the fetch, labelled by its verdict. */
-  learn?(features: LearnerFeatures, relevant: boolean): void;
+  /** A fetched URL's features as they were just before the fetch, labelled by its verdict (the page: for a label of the strategy's own). */
+  learn?(features: LearnerFeatures, relevant: boolean, page: FetchedPage): void;
   /**
    * A page was fetched (after `learn`): `was` is what the scorer knew of it as a queued URL.
    * Returns the features of the in-link it was reached by, kept with the page (link ranker).
