@@ -47,6 +47,35 @@ describe('RankVerdict', () => {
     expect(agree / (n - 20)).toBeGreaterThan(0.95);
   });
 
+  it('ranks against a bounded uniform sample on a long crawl, still calling the top π̂ relevant', () => {
+    const v = new RankVerdict(20, 200);
+    let byRank = 0;
+    let agree = 0;
+    const n = 20_000;
+    for (let i = 0; i < n; i++) {
+      const x = ((i * 7919) % 10007) / 10007;
+      const rule = ((i * 104729) % 1000) / 1000 < 0.3;
+      const y = v.judge(rule, x);
+      if (i >= n / 2) {
+        byRank += y ? 1 : 0;
+        if (y === x >= 0.7) agree++;
+      }
+    }
+    const s = v.state();
+    expect(s.sorted.length).toBe(200);
+    expect(s.sorted).toEqual([...s.sorted].sort((a, b) => a - b));
+    // The sample spans the whole range, not the first 200 pages only.
+    expect(s.sorted[0]).toBeLessThan(0.05);
+    expect(s.sorted[199]).toBeGreaterThan(0.95);
+    expect(byRank / (n / 2)).toBeGreaterThan(0.25);
+    expect(byRank / (n / 2)).toBeLessThan(0.35);
+    expect(agree / (n / 2)).toBeGreaterThan(0.9);
+    // A snapshot bigger than the sample (from before it was bounded) is thinned on restore.
+    const big = new RankVerdict(20, 50);
+    big.restore({ ...s, rng: undefined });
+    expect(big.state().sorted.length).toBe(50);
+  });
+
   it('comes back from its state', () => {
     const a = new RankVerdict(2);
     for (const [r, x] of [[true, 1], [false, 0], [true, 3]] as const) a.judge(r, x);

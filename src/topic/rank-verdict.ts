@@ -17,19 +17,42 @@
 /** Pages of a topic judged by the rule alone before the log-odds rank takes over. */
 export const RANK_VERDICT_WARM_UP = 20;
 
+/**
+ * Pages whose log-odds are kept to rank against: a uniform sample (reservoir) of those judged, so
+ * a long crawl costs bounded memory and an insert into a bounded sorted array (a rank within the
+ * sample's resolution, 1/5,000, is as good as the exact one for a share).
+ */
+export const RANK_VERDICT_SAMPLE = 5000;
+
 export interface RankVerdictState {
   sorted: number[];
   judged: number;
   ruleRelevant: number;
+  /** The sample's replacement draws; absent in snapshots from before the sample was bounded. */
+  rng?: number;
 }
 
 export class RankVerdict {
-  /** The log-odds of the pages judged so far, ascending. */
+  /** The log-odds of a uniform sample of the pages judged so far, ascending. */
   private sorted: number[] = [];
   private judged = 0;
   private ruleRelevant = 0;
+  private rng = 1;
 
-  constructor(private readonly warmUp = RANK_VERDICT_WARM_UP) {}
+  constructor(
+    private readonly warmUp = RANK_VERDICT_WARM_UP,
+    private readonly capacity = RANK_VERDICT_SAMPLE,
+  ) {}
+
+  /** xorshift32 in [0, 1): which sampled page a new one replaces (deterministic across --resume). */
+  private draw(): number {
+    let x = this.rng;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.rng = x >>> 0 || 1;
+    return this.rng / 2 ** 32;
+  }
 
   /**
    * The verdict on one page: `rule` is the calibrated rule's (rel ≥ θ), `logOdds` the page's
@@ -47,7 +70,13 @@ export class RankVerdict {
       if (this.sorted[mid] < logOdds) lo = mid + 1;
       else hi = mid;
     }
-    this.sorted.splice(lo, 0, logOdds);
+    if (n < this.capacity) this.sorted.splice(lo, 0, logOdds);
+    else if (this.draw() * this.judged < this.capacity) {
+      // Reservoir sampling: the page replaces a random sampled one with probability capacity/judged.
+      const out = Math.floor(this.draw() * n);
+      this.sorted.splice(out, 1);
+      this.sorted.splice(lo > out ? lo - 1 : lo, 0, logOdds);
+    }
     if (this.judged <= this.warmUp) return rule;
     return lo / n >= 1 - this.ruleRelevant / this.judged;
   }
@@ -58,12 +87,15 @@ export class RankVerdict {
   }
 
   state(): RankVerdictState {
-    return { sorted: [...this.sorted], judged: this.judged, ruleRelevant: this.ruleRelevant };
+    return { sorted: [...this.sorted], judged: this.judged, ruleRelevant: this.ruleRelevant, rng: this.rng };
   }
 
   restore(s: RankVerdictState): void {
-    this.sorted = [...s.sorted];
+    // An older snapshot may hold more than the sample keeps: keep an evenly spaced subset (still sorted).
+    const step = Math.max(1, s.sorted.length / this.capacity);
+    this.sorted = s.sorted.length <= this.capacity ? [...s.sorted] : Array.from({ length: this.capacity }, (_, i) => s.sorted[Math.floor(i * step)]!);
     this.judged = s.judged;
     this.ruleRelevant = s.ruleRelevant;
+    this.rng = s.rng ?? 1;
   }
 }
