@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { linkWords, LinkWordModel, RunningRank } from '../src/score/link-words.js';
+import { linkWords, LinkWordModel } from '../src/score/link-words.js';
+import { RunningRank } from '../src/topic/running-rank.js';
 import { createScorer } from '../src/score/index.js';
 
 const ids = (m: LinkWordModel, texts: string[]) => m.ids(texts.flatMap((t) => linkWords({ url: `http://w.test/wiki/${t.replace(/ /g, '_')}`, anchorText: t }, 'w.test')));

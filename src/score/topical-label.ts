@@ -14,7 +14,7 @@
  * little: for the first `warmup` pages the label is the verdict. A page without term evidence
  * (no term model) is labelled by its verdict.
  */
-import { RunningRank } from './link-words.js';
+import { RunningRank } from '../topic/running-rank.js';
 
 export type LabelMode = 'mean' | 'rank' | 'verdict';
 

@@ -14,6 +14,8 @@
  * (too few to rank against) keep the rule's verdict.
  */
 
+import { RunningRank } from './running-rank.js';
+
 /** Pages of a topic judged by the rule alone before the log-odds rank takes over. */
 export const RANK_VERDICT_WARM_UP = 20;
 
@@ -35,27 +37,18 @@ export interface RankVerdictState {
 }
 
 export class RankVerdict {
-  /** The log-odds of a uniform sample of the pages judged so far, ascending. */
-  private sorted: number[] = [];
+  /** The log-odds of a uniform sample of the pages judged so far. */
+  private ranks: RunningRank;
   private judged = 0;
   private ruleRelevant = 0;
   /** Pages this verdict called relevant (warm-up included). */
   private called = 0;
-  private rng = 1;
 
   constructor(
     private readonly warmUp = RANK_VERDICT_WARM_UP,
     private readonly capacity = RANK_VERDICT_SAMPLE,
-  ) {}
-
-  /** xorshift32 in [0, 1): which sampled page a new one replaces (deterministic across --resume). */
-  private draw(): number {
-    let x = this.rng;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.rng = x >>> 0 || 1;
-    return this.rng / 2 ** 32;
+  ) {
+    this.ranks = new RunningRank(capacity);
   }
 
   /**
@@ -65,23 +58,9 @@ export class RankVerdict {
   judge(rule: boolean, logOdds: number): boolean {
     this.judged++;
     if (rule) this.ruleRelevant++;
-    const n = this.sorted.length;
-    // Pages ranked below this one: the first index whose log-odds is ≥ it.
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.sorted[mid] < logOdds) lo = mid + 1;
-      else hi = mid;
-    }
-    if (n < this.capacity) this.sorted.splice(lo, 0, logOdds);
-    else if (this.draw() * this.judged < this.capacity) {
-      // Reservoir sampling: the page replaces a random sampled one with probability capacity/judged.
-      const out = Math.floor(this.draw() * n);
-      this.sorted.splice(out, 1);
-      this.sorted.splice(lo > out ? lo - 1 : lo, 0, logOdds);
-    }
-    const relevant = this.judged <= this.warmUp ? rule : lo / n >= this.bar();
+    // The share of the sampled earlier pages below this one (none to rank against for the first).
+    const rank = this.ranks.rankThenAdd(logOdds);
+    const relevant = this.judged <= this.warmUp ? rule : this.judged > 1 && rank >= this.bar();
     if (relevant) this.called++;
     return relevant;
   }
@@ -105,16 +84,15 @@ export class RankVerdict {
   }
 
   state(): RankVerdictState {
-    return { sorted: [...this.sorted], judged: this.judged, ruleRelevant: this.ruleRelevant, rng: this.rng, called: this.called };
+    const r = this.ranks.state();
+    return { sorted: r.sorted, judged: this.judged, ruleRelevant: this.ruleRelevant, rng: r.rng, called: this.called };
   }
 
   restore(s: RankVerdictState): void {
-    // An older snapshot may hold more than the sample keeps: keep an evenly spaced subset (still sorted).
-    const step = Math.max(1, s.sorted.length / this.capacity);
-    this.sorted = s.sorted.length <= this.capacity ? [...s.sorted] : Array.from({ length: this.capacity }, (_, i) => s.sorted[Math.floor(i * step)]!);
+    this.ranks = new RunningRank(this.capacity);
+    this.ranks.restore({ sorted: s.sorted, seen: s.judged, rng: s.rng ?? 1 });
     this.judged = s.judged;
     this.ruleRelevant = s.ruleRelevant;
-    this.rng = s.rng ?? 1;
     this.called = s.called ?? s.ruleRelevant;
   }
 }
