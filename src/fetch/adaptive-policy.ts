@@ -73,6 +73,8 @@ export interface AdaptivePolicyOptions extends ComparisonLimits {
   recheckShare: number;
   /** An HTTP page whose main text is below this share of the pattern's rendered median is rendered. */
   textGuard: number;
+  /** Render every page, compared with nothing (what the fetcher's renders alone cost: the benchmark's split of the ratio). */
+  renderAll?: boolean;
   randomSeed: number;
 }
 
@@ -97,6 +99,8 @@ interface PatternStats {
   textLengths: number[];
   http: number;
   browser: number;
+  /** Hosts only: a pattern of the host reached its run of equivalent renderings, and the host never differed. */
+  clean?: boolean;
 }
 
 export type FetchMode = 'http' | 'browser';
@@ -109,6 +113,8 @@ export interface Decision {
   recheck?: boolean;
   /** Compare the HTTP analysis with the rendering (false: a pattern that keeps differing, sampled). */
   compare?: boolean;
+  /** Rendered to learn the pattern (no difference seen on it yet): other pages of it may wait for the outcome (./adaptive-learning.ts). */
+  learning?: boolean;
 }
 
 /**
@@ -125,6 +131,9 @@ export class AdaptivePolicy {
   /** Evidence by path pattern across hosts (sites built from one template), with the hosts it came from. */
   private readonly paths = new Map<string, PatternStats & { hostsSeen?: Set<string> }>();
   private readonly rng: Rng;
+  /** Hosts marked clean, and hosts with any difference (the crawl level of the prior, see required). */
+  private cleanHosts = 0;
+  private differingHosts = 0;
   /** Each comparison as it is recorded (the run folder's evidence log, replayed by --resume). */
   onEvidence?: (e: AdaptiveEvidence) => void;
 
@@ -146,15 +155,28 @@ export class AdaptivePolicy {
   }
 
   /**
-   * Enough equivalent renderings in a row. On a host where every comparison so far (at least
-   * minSamples) was equivalent, one is enough for a further pattern: the host's evidence is the
-   * prior. Any difference on the host restores the full count for all its patterns.
+   * Equivalent renderings in a row a pattern of `host` needs before HTTP: a hierarchical prior,
+   * crawl → host → pattern. On a clean host (one of its patterns reached its run and the host
+   * never differed) one is enough: the host's evidence is the prior. On a host still learning its
+   * first pattern, one fewer than minSamples when the crawl's other hosts make a new host more
+   * likely server-rendered than not: the Laplace estimate (clean + 1) / (clean + differing + 2)
+   * over one half, resting on at least two clean hosts (a crawl across many sites of one kind,
+   * each learned host shortens the next one's learning). Any difference on the host restores
+   * the full count for all its patterns.
    */
-  private settled(s: PatternStats | undefined, host?: PatternStats): boolean {
+  private required(hostKey: string): number {
+    const host = this.hosts.get(hostKey);
+    if (host && host.differences > 0) return this.opts.minSamples;
+    if (host?.clean) return 1;
+    const crawlPrior = this.cleanHosts >= 2 && this.cleanHosts > this.differingHosts;
+    return Math.max(1, this.opts.minSamples - (crawlPrior ? 1 : 0));
+  }
+
+  /** Enough equivalent renderings in a row (the whole afterDifference run once it differed). */
+  private settled(s: PatternStats | undefined, hostKey: string): boolean {
     if (!s) return false;
     if (s.differences > 0) return s.streak >= Math.max(this.opts.afterDifference, this.opts.minSamples);
-    const cleanHost = host !== undefined && host.differences === 0 && host.compared >= this.opts.minSamples;
-    return s.streak >= (cleanHost ? 1 : this.opts.minSamples);
+    return s.streak >= this.required(hostKey);
   }
 
   /**
@@ -175,7 +197,7 @@ export class AdaptivePolicy {
     const pattern = urlPattern(url);
     const p = this.patterns.get(pattern);
     const shape = this.shapes.get(urlShape(url));
-    const host = this.hosts.get(hostOf(url));
+    const host = hostOf(url);
     const own = p !== undefined && p.compared > 0;
     let d: Decision;
     /** The evidence an HTTP decision rests on (its run of agreements sets the re-check share). */
@@ -200,15 +222,30 @@ export class AdaptivePolicy {
       d = { mode: 'http', pattern, why: `${own ? 'pattern' : 'new pattern'} ${pattern}; path ${pathPattern(url)} gave the same analysis over HTTP ${t.streak} times on ${others} other hosts, never different` };
       evidence = t;
     } else if (own) {
-      d = { mode: 'browser', pattern, why: `learning pattern ${pattern}: ${p.streak} of ${this.opts.minSamples} equivalent renderings so far` };
+      d = { mode: 'browser', pattern, why: `learning pattern ${pattern}: ${p.streak} of ${this.required(host)} equivalent renderings so far`, learning: true };
     } else {
-      d = { mode: 'browser', pattern, why: `learning pattern ${pattern}: not rendered yet` };
+      d = { mode: 'browser', pattern, why: `learning pattern ${pattern}: not rendered yet (${this.required(host)} equivalent needed)`, learning: true };
     }
     const share = d.mode === 'http' ? this.recheckShareOf(evidence) : 0;
     if (share > 0 && this.rng.float() < share) {
       d = { mode: 'browser', pattern, why: `re-check (${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of this pattern's HTTP pages are rendered): ${d.why}`, recheck: true };
     }
     return d;
+  }
+
+  /**
+   * Equivalent renderings the page's pattern still needs when `decide` would render it to learn
+   * (no difference on it, not decided by itself, its shape or its template); undefined otherwise.
+   * Draws nothing from the re-check stream, so asking does not change later decisions.
+   */
+  learningNeed(url: string): number | undefined {
+    const p = this.patterns.get(urlPattern(url));
+    const host = hostOf(url);
+    if (p && p.differences > 0) return undefined;
+    if (p && p.compared > 0 && this.settled(p, host)) return undefined;
+    const shape = this.shapes.get(urlShape(url));
+    if ((shape && shape.differences === 0 && this.settled(shape, host)) || this.templateSettled(url)) return undefined;
+    return this.required(host) - (p?.streak ?? 0);
   }
 
   /**
@@ -254,7 +291,14 @@ export class AdaptivePolicy {
   private apply(url: string, equivalent: boolean, differences: string[], renderedTextLength: number): void {
     const path = this.stats(this.paths, pathPattern(url)) as PatternStats & { hostsSeen?: Set<string> };
     (path.hostsSeen ??= new Set()).add(hostOf(url));
-    for (const s of [this.stats(this.patterns, urlPattern(url)), this.stats(this.shapes, urlShape(url)), this.stats(this.hosts, hostOf(url)), path]) {
+    const host = this.stats(this.hosts, hostOf(url));
+    const pattern = this.stats(this.patterns, urlPattern(url));
+    if (!equivalent) {
+      if (host.clean) this.cleanHosts--;
+      if (host.differences === 0) this.differingHosts++;
+      host.clean = false;
+    }
+    for (const s of [pattern, this.stats(this.shapes, urlShape(url)), host, path]) {
       s.compared++;
       if (equivalent) {
         s.equivalent++;
@@ -267,6 +311,11 @@ export class AdaptivePolicy {
       s.textLengths.push(renderedTextLength);
       if (s.textLengths.length > 15) s.textLengths.shift();
     }
+    // a host that never differed reached a run (in one pattern, or over its patterns): it is clean
+    if (equivalent && host.differences === 0 && !host.clean && Math.max(pattern.streak, host.streak) >= this.required(hostOf(url))) {
+      host.clean = true;
+      this.cleanHosts++;
+    }
   }
 
   /** Count what was done (for the summary). */
@@ -278,7 +327,7 @@ export class AdaptivePolicy {
   table(): { pattern: string; mode: FetchMode; compared: number; equivalent: number; http: number; browser: number; lastDifference?: string }[] {
     return [...this.patterns.entries()].map(([pattern, s]) => ({
       pattern,
-      mode: this.settled(s, this.hosts.get(pattern.split('/')[0])) ? 'http' : 'browser',
+      mode: this.settled(s, pattern.split('/')[0]) ? 'http' : 'browser',
       compared: s.compared,
       equivalent: s.equivalent,
       http: s.http,

@@ -20,6 +20,7 @@ import type { Page, Route } from 'playwright';
 import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
 import { analyzePage, type AnalysisLimits } from '../extract/page.js';
 import type { PageAnalysis } from '../extract/types.js';
+import { LearningRenders } from './adaptive-learning.js';
 import { KeptPages } from './adaptive-render.js';
 import { createBrowserFetcher, type BrowserFetcherOptions, type RenderedPage } from './crawler.js';
 import type { FetchGate } from './gate.js';
@@ -201,6 +202,10 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
   const docOpts: DocumentFetchOptions = { ...DEFAULT_DOCUMENT_FETCH, timeoutMs: opts.navigationTimeoutSecs * 1000, ...opts.documentFetch };
   const policy = opts.policy;
   const limits = { limits: opts.analysisLimits };
+  const learning = new LearningRenders(policy);
+  // A page waiting for its pattern's learning renders: at most half the navigation timeout, so
+  // that wait and a render of its own stay within Crawlee's handler timeout (navigation + 30 s).
+  const maxLearningWaitMs = (opts.navigationTimeoutSecs * 1000) / 2;
   /** Documents fetched over HTTP that the browser is about to render, by request uniqueKey. */
   const pending = new Map<string, { doc: FetchedDocument; decision: Decision }>();
 
@@ -322,7 +327,9 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     // Error pages, non-HTML responses and pages with nothing that can run script are the same
     // without JavaScript: never worth a render, and no evidence about the pattern's other pages.
     const sure = html === undefined ? 'not HTML' : doc.status >= 400 ? `HTTP ${doc.status}` : scriptOn(html) ? undefined : 'no script on the page: JavaScript cannot change it';
-    let decision: Decision = sure ? { mode: 'http', pattern: urlPattern(request.url), why: sure } : policy.decide(request.url);
+    let decision: Decision = policy.opts.renderAll
+      ? { mode: 'browser', pattern: urlPattern(request.url), why: 'every page rendered (adaptive.renderAll)', compare: false }
+      : sure ? { mode: 'http', pattern: urlPattern(request.url), why: sure } : await learning.decide(request.url, maxLearningWaitMs);
     let analysis: PageAnalysis | undefined;
     const fetchedAt = new Date();
     if (decision.mode === 'http' && html !== undefined && doc.status < 400) {
@@ -331,9 +338,14 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
       if (guard) decision = { mode: 'browser', pattern: decision.pattern, why: `text guard: ${guard}` };
     }
     if (decision.mode === 'browser') {
-      if (kept) return kept.render(request, doc, (r) => analyseRendering({ ...r, request, fetchedAt: new Date() }, { doc, decision }));
-      pending.set(request.uniqueKey, { doc, decision });
-      return renderInBrowser(ctx);
+      const learnt = decision.learning ? learning.begin(request.url) : undefined;
+      try {
+        if (kept) return await kept.render(request, doc, (r) => analyseRendering({ ...r, request, fetchedAt: new Date() }, { doc, decision }));
+        pending.set(request.uniqueKey, { doc, decision });
+        return await renderInBrowser(ctx);
+      } finally {
+        learnt?.();
+      }
     }
     policy.count(request.url, 'http');
     await opts.onPage({
