@@ -21,6 +21,7 @@
 import type { Request } from 'crawlee';
 import type { CDPSession, Page, Response } from 'playwright';
 import { trackNetworkActivity, waitForQuietNetwork, type NetworkActivity } from './crawler.js';
+import { serialisedDom } from './dom-read.js';
 import { guardDialogs, STAY_ON_PAGE } from './page-guard.js';
 
 /** Resource types a render for analysis never needs (the bytes' analysis ignores them). */
@@ -126,7 +127,7 @@ export class KeptPages {
       const openRequests = await waitForQuietNetwork(kept.page, kept.net, 120, this.opts.settleTimeoutMs, this.opts.navigationTimeoutMs);
       const contentType = response?.headers()['content-type'] ?? doc.contentType;
       const isHtml = !contentType || /html|xml/i.test(contentType);
-      const html = isHtml ? await serialisedDom(kept) : undefined;
+      const html = isHtml ? await serialisedDom(kept.page, kept.cdp) : undefined;
       await use({
         page: kept.page,
         url: kept.page.url(),
@@ -305,25 +306,6 @@ async function documentLoaded(page: Page, deadline: number): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * The rendered DOM as HTML, serialised by Chromium itself (DevTools `DOM.getOuterHTML` of the
- * document: doctype and all, the same string as Playwright's `page.content()`). Playwright's
- * `content()` evaluates a serialiser in its utility world, 35 ms a render against 9 this way
- * (same measurement as above); and nothing the page's scripts did to the DOM's JavaScript
- * interface (a redefined `outerHTML`) can change what is read. Without a session, `content()`.
- */
-async function serialisedDom(kept: Kept): Promise<string> {
-  if (kept.cdp) {
-    try {
-      const { root } = await kept.cdp.send('DOM.getDocument', { depth: 0 });
-      return (await kept.cdp.send('DOM.getOuterHTML', { nodeId: root.nodeId })).outerHTML;
-    } catch {
-      // session gone (a crashed renderer) or the document replaced meanwhile: Playwright's way
-    }
-  }
-  return kept.page.content();
 }
 
 /**

@@ -7,6 +7,7 @@ import './loopback-only.js'; // first: before Crawlee's browser pool opens its p
 import { Configuration, HttpCrawler, PlaywrightCrawler, playwrightUtils, ProxyConfiguration, type IRequestManager, type Request } from 'crawlee';
 import { gateFailure } from './gate-proxy.js';
 import { guardPage } from './page-guard.js';
+import { serialisedDom } from './dom-read.js';
 import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
 import type { LaunchOptions, Page } from 'playwright';
 import type { PageAnalysis } from '../extract/types.js';
@@ -103,6 +104,8 @@ export function crawleeConfig(storageDir: string): Configuration {
 export interface NetworkActivity {
   open: Map<object, number>;
   lastChange: number;
+  /** Called on every change (the waiting waitForQuietNetwork wakes up). */
+  changed?: () => void;
 }
 
 /** Start counting the page's open XHR/fetch requests (call before navigating). */
@@ -113,9 +116,12 @@ export function trackNetworkActivity(page: Page): NetworkActivity {
     if (t !== 'xhr' && t !== 'fetch') return;
     net.open.set(r, Date.now());
     net.lastChange = Date.now();
+    net.changed?.();
   });
   const done = (r: object) => {
-    if (net.open.delete(r)) net.lastChange = Date.now();
+    if (!net.open.delete(r)) return;
+    net.lastChange = Date.now();
+    net.changed?.();
   };
   page.on('requestfailed', done);
   page.on('requestfinished', done);
@@ -130,6 +136,10 @@ export function trackNetworkActivity(page: Page): NetworkActivity {
  * machine the article's own XHR can take longer than the settle window, and a page saved before
  * it lands has no text (seen on CI: a JavaScript-built article saved as "正在加载...").
  * Returns how many requests were still open when it stopped waiting (0: the network went quiet).
+ *
+ * Event-driven: it sleeps until the page's network changes or the next moment a condition can
+ * turn true (the idle time reached, the settle window or the cap ended), instead of polling the
+ * page every 40 ms (each poll a round trip through Playwright, and up to 40 ms late).
  */
 export async function waitForQuietNetwork(page: Page, net: NetworkActivity, idleMs = 120, settleMs = 3000, capMs = 30_000): Promise<number> {
   const start = Date.now();
@@ -146,8 +156,23 @@ export async function waitForQuietNetwork(page: Page, net: NetworkActivity, idle
       continue;
     }
     if (now - start >= capMs) return net.open.size;
-    if (now - start >= settleMs && ![...net.open.values()].some((t) => t < start + settleMs)) return net.open.size;
-    await page.waitForTimeout(40);
+    const early = ![...net.open.values()].some((t) => t < start + settleMs);
+    if (now - start >= settleMs && early) return net.open.size;
+    if (page.isClosed()) throw new Error('page closed while waiting for its network to go quiet');
+    let sleep = start + capMs - now;
+    if (net.open.size === 0) sleep = Math.min(sleep, Math.max(net.lastChange, start) + idleMs - now);
+    else if (early) sleep = Math.min(sleep, start + settleMs - now);
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        net.changed = undefined;
+        page.off('close', wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, Math.max(1, sleep));
+      net.changed = wake;
+      page.once('close', wake);
+    });
   }
 }
 
@@ -258,7 +283,7 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
           url: page.url(),
           status: response?.status() ?? 0,
           contentType,
-          html: isHtml ? await page.content() : undefined,
+          html: isHtml ? await serialisedDom(page) : undefined,
           fetchedAt: new Date(),
           xhrJson: state?.xhrJson ?? [],
           page,
