@@ -23,8 +23,14 @@ import { startTestWeb } from '../src/testweb/index.js';
 import { runCrawleeBaseline } from './baseline.js';
 import { pairedInterval } from './paired-interval.js';
 
-export type AdaptiveCrawler = 'ours (adaptive)' | 'ours (browser)' | 'crawlee PlaywrightCrawler' | 'crawlee AdaptivePlaywrightCrawler';
-export const ADAPTIVE_CRAWLERS: AdaptiveCrawler[] = ['ours (adaptive)', 'ours (browser)', 'crawlee PlaywrightCrawler', 'crawlee AdaptivePlaywrightCrawler'];
+/**
+ * `ours (adaptive, all rendered)`: the adaptive fetcher with `adaptive.renderAll` (every page
+ * rendered on its kept tabs): adaptive / browser = (adaptive / all rendered) × (all rendered /
+ * browser), the share of the ratio that fetching over HTTP gives times the share its cheaper
+ * renders give.
+ */
+export type AdaptiveCrawler = 'ours (adaptive)' | 'ours (adaptive, all rendered)' | 'ours (browser)' | 'crawlee PlaywrightCrawler' | 'crawlee AdaptivePlaywrightCrawler';
+export const ADAPTIVE_CRAWLERS: AdaptiveCrawler[] = ['ours (adaptive)', 'ours (adaptive, all rendered)', 'ours (browser)', 'crawlee PlaywrightCrawler', 'crawlee AdaptivePlaywrightCrawler'];
 
 export interface AdaptiveRun {
   crawler: AdaptiveCrawler;
@@ -175,11 +181,11 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
   const httpTexts = new Map<string, string>();
   const httpWhy = new Map<string, string>();
   try {
-    const ours = async (fetcher: 'adaptive' | 'browser', concurrency = opts.concurrency, budget = opts.budget) => {
+    const ours = async (fetcher: 'adaptive' | 'browser', concurrency = opts.concurrency, budget = opts.budget, renderAll = false) => {
       const capture: CrawlPlugin = {
         name: 'bench-http-texts',
         onPage(e) {
-          if (fetcher === 'adaptive' && e.rendered.fetchedWith === 'http' && e.rendered.status === 200) {
+          if (fetcher === 'adaptive' && !renderAll && e.rendered.fetchedWith === 'http' && e.rendered.status === 200) {
             httpTexts.set(e.rendered.request.url, e.analysis.text);
             httpWhy.set(e.rendered.request.url, e.rendered.fetchWhy ?? '');
           }
@@ -191,6 +197,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
         maxPages: budget,
         maxConcurrency: concurrency,
         fetcher,
+        adaptive: { renderAll },
         storageDir: opts.storageDir,
         randomSeed: 1,
       });
@@ -198,7 +205,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
       const log = CrawlLog.read(r.logPath);
       const rendered = fetcher === 'browser' ? log.length : log.filter((e) => e.fetchedWith === 'browser').length;
       const needed = log.filter((e) => e.fetchedWith === 'browser' && /needs the browser|HTTP differs/.test(e.fetchWhy ?? '')).length;
-      return { fetched: r.fetched, elapsedMs: r.elapsedMs, harvest: r.truthHarvestRate ?? 0, renderedShare: log.length ? rendered / log.length : 0, neededShare: fetcher === 'adaptive' && log.length ? needed / log.length : undefined, urls: log.map((e) => e.url) };
+      return { fetched: r.fetched, elapsedMs: r.elapsedMs, harvest: r.truthHarvestRate ?? 0, renderedShare: log.length ? rendered / log.length : 0, neededShare: fetcher === 'adaptive' && !renderAll && log.length ? needed / log.length : undefined, urls: log.map((e) => e.url) };
     };
     const plain = async () => {
       const r = await runCrawleeBaseline({ seeds: web.demo.seeds, maxPages: opts.budget, maxConcurrency: opts.concurrency, fetcher: 'browser', storageDir: opts.storageDir, truth });
@@ -206,6 +213,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
     };
     const run: Record<AdaptiveCrawler, () => Promise<{ fetched: number; elapsedMs: number; harvest: number; renderedShare: number; neededShare?: number }>> = {
       'ours (adaptive)': () => ours('adaptive'),
+      'ours (adaptive, all rendered)': () => ours('adaptive', opts.concurrency, opts.budget, true),
       'ours (browser)': () => ours('browser'),
       'crawlee PlaywrightCrawler': plain,
       'crawlee AdaptivePlaywrightCrawler': () => crawleeAdaptive(web.demo.seeds, opts.budget, opts.concurrency, opts.storageDir, truth),
@@ -323,6 +331,27 @@ export function adaptiveMd(b: AdaptiveBench): string {
   if (paired) {
     const { mean: m, sd, low, high } = paired;
     lines.push(`Harvest, adaptive − browser, paired by rep: mean ${m >= 0 ? '+' : ''}${m.toFixed(1)} points, 95% interval ${low.toFixed(1)} … ${high.toFixed(1)} (sd ${sd.toFixed(1)} over ${diffs.length} reps: at concurrency ${b.concurrency} the crawl path varies with timing).`);
+  }
+  // The ratio per rep, and its split: fetching over HTTP (adaptive vs its own all-rendered run) ×
+  // cheaper renders (all rendered on kept tabs vs the browser fetcher); intervals on log ratios.
+  const ratioOf = (x: AdaptiveCrawler, y: AdaptiveCrawler) =>
+    [...new Set(b.runs.map((r) => r.rep))].flatMap((rep) => {
+      const a = b.runs.find((r) => r.rep === rep && r.crawler === x);
+      const w = b.runs.find((r) => r.rep === rep && r.crawler === y);
+      return a && w ? [a.pagesPerSecond / Math.max(1e-9, w.pagesPerSecond)] : [];
+    });
+  const geo = (xs: number[]) => {
+    const iv = pairedInterval(xs.map(Math.log));
+    const mean = Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+    return `${mean.toFixed(2)}×${iv ? ` (95% interval ${Math.exp(iv.low).toFixed(2)}–${Math.exp(iv.high).toFixed(2)}×)` : ''}`;
+  };
+  const total = ratioOf('ours (adaptive)', 'ours (browser)');
+  const http = ratioOf('ours (adaptive)', 'ours (adaptive, all rendered)');
+  const renders = ratioOf('ours (adaptive, all rendered)', 'ours (browser)');
+  if (total.length && http.length && renders.length) {
+    lines.push(
+      `Where the ratio comes from, per rep paired (geometric means): adaptive / browser ${geo(total)} = adaptive / adaptive with every page rendered ${geo(http)} (fetching over HTTP what needs no browser) × every page rendered on adaptive's kept tabs / browser ${geo(renders)} (adaptive's cheaper renders: kept tabs, nothing loaded the analysis does not read).`,
+    );
   }
   const fp = b.fixedPath;
   if (fp) {

@@ -96,6 +96,8 @@ export const AdaptiveOptionsSchema = z
     recheckShare: z.number().min(0).max(1).default(0.1),
     /** Render an HTTP page whose main text is under this share of its pattern's rendered median. */
     textGuard: z.number().min(0).max(1).default(0.5),
+    /** Render every page on the adaptive fetcher's kept tabs, never answering from HTTP (what its renders alone cost; bench/adaptive.ts). */
+    renderAll: z.boolean().default(false),
   })
   .strict();
 
