@@ -151,3 +151,19 @@ describe('Traditional → Simplified fast path', () => {
     }
   });
 });
+
+describe('tokenize remembers short texts', () => {
+  it('gives each caller its own copy: changing one result changes no later one', () => {
+    const first = tokenize('汶川地震救援 news');
+    const again = tokenize('汶川地震救援 news');
+    expect(again).toEqual(first);
+    first[0] = 'changed';
+    first.push('extra');
+    expect(tokenize('汶川地震救援 news')).toEqual(again);
+    // options are part of what is remembered
+    expect(tokenize('the quake', { keepStopwords: true })).toContain('the');
+    expect(tokenize('the quake')).not.toContain('the');
+    const keep = new Set(['the']);
+    expect(tokenize('the quake', { keep })).toContain('the');
+  });
+});
