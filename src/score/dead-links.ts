@@ -12,9 +12,10 @@
  */
 
 import { ownString } from './own-string.js';
+import { refill } from './state-data.js';
 
 /** One key (a host, or a directory of it): its answers, and its queued URLs for re-scoring. */
-interface KeyStats {
+export interface KeyStats {
   n: number;
   dead: number;
   /** The one queued URL while there is one (most directories of a news site), then a Set (~150 bytes). */
@@ -121,4 +122,18 @@ export class DeadLinkTracker {
     }
     return [...out];
   }
+
+  /** Its state as plain data, live (see src/score/state-data.ts); queued URLs' `deadKeys` point into it. */
+  state(): DeadLinkState {
+    return { v: 1, stats: this.stats };
+  }
+
+  restore(s: DeadLinkState): void {
+    refill(this.stats, s.stats);
+  }
+}
+
+export interface DeadLinkState {
+  v: 1;
+  stats: Map<string, KeyStats>;
 }

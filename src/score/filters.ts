@@ -1,4 +1,5 @@
 /** URL filter, site table and site cutoff: METHODS §3.6 (seed 002). */
+import { refill } from './state-data.js';
 
 export interface UrlFilterOptions {
   skipExtensions: readonly string[];
@@ -132,4 +133,22 @@ export class SiteTable {
   entries(): IterableIterator<[string, SiteStats]> {
     return this.sites.entries();
   }
+
+  /** Its state as plain data, live (serialise it before the next record), for a scorer snapshot (src/score/state-data.ts). */
+  state(): SiteTableState {
+    return { v: 1, sites: this.sites, pages: this.pages, relevantPages: this.relevantPages };
+  }
+
+  restore(s: SiteTableState): void {
+    refill(this.sites, s.sites);
+    this.pages = s.pages;
+    this.relevantPages = s.relevantPages;
+  }
+}
+
+export interface SiteTableState {
+  v: 1;
+  sites: Map<string, SiteStats>;
+  pages: number;
+  relevantPages: number;
 }

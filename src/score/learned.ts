@@ -83,6 +83,29 @@ export class OnlineLogistic {
     this.negatives += 1 - Number(y);
     this.updates++;
   }
+
+  /** Its state as plain data (src/score/state-data.ts). */
+  state(): OnlineLogisticState {
+    return { v: 1, weights: [...this.weights], bias: this.bias, updates: this.updates, positives: this.positives, negatives: this.negatives };
+  }
+
+  restore(s: OnlineLogisticState): void {
+    if (s.weights.length !== this.o.size) throw new Error(`scorer snapshot: learned weights for ${s.weights.length} features, this model has ${this.o.size}`);
+    this.weights.splice(0, this.weights.length, ...s.weights);
+    this.bias = s.bias;
+    this.updates = s.updates;
+    this.positives = s.positives;
+    this.negatives = s.negatives;
+  }
+}
+
+export interface OnlineLogisticState {
+  v: 1;
+  weights: number[];
+  bias: number;
+  updates: number;
+  positives: number;
+  negatives: number;
 }
 
 export function sigmoid(z: number): number {

@@ -129,6 +129,26 @@ class SparseLogistic {
     this.updates++;
     this.positives += Number(y);
   }
+
+  state(): SparseLogisticState {
+    return { w: this.w, g2: this.g2, bias: this.bias, biasG2: this.biasG2, updates: this.updates, positives: this.positives };
+  }
+
+  restore(s: SparseLogisticState): void {
+    if (s.w.length !== this.w.length) throw new Error(`scorer snapshot: link ranker of ${s.w.length} features, this one has ${this.w.length}`);
+    this.w.set(s.w);
+    this.g2.set(s.g2);
+    ({ bias: this.bias, biasG2: this.biasG2, updates: this.updates, positives: this.positives } = s);
+  }
+}
+
+interface SparseLogisticState {
+  w: Float32Array;
+  g2: Float32Array;
+  bias: number;
+  biasG2: number;
+  updates: number;
+  positives: number;
 }
 
 /**
@@ -152,6 +172,16 @@ class FeatureSlab {
     const start = this.used;
     this.used += n;
     return { chunk: this.chunk, start };
+  }
+
+  /** The chunk being filled is shared with the links' features (one v8.serialize keeps it one object). */
+  state(): { chunk: FeatureChunk; used: number } {
+    return { chunk: this.chunk, used: this.used };
+  }
+
+  restore(s: { chunk: FeatureChunk; used: number }): void {
+    this.chunk = s.chunk;
+    this.used = s.used;
   }
 }
 
@@ -238,4 +268,22 @@ export class LinkRanker {
   learnBeyond(f: LinkFeatures, relevant: boolean | number, weight = 1): void {
     this.beyond.update(f, relevant, weight);
   }
+
+  /** Its state as plain data, live (src/score/state-data.ts): queued links' features point into `slab.chunk`. */
+  state(): LinkRankerState {
+    return { v: 1, slab: this.slab.state(), target: this.target.state(), beyond: this.beyond.state() };
+  }
+
+  restore(s: LinkRankerState): void {
+    this.target.restore(s.target);
+    this.beyond.restore(s.beyond);
+    this.slab.restore(s.slab);
+  }
+}
+
+export interface LinkRankerState {
+  v: 1;
+  slab: { chunk: FeatureChunk; used: number };
+  target: SparseLogisticState;
+  beyond: SparseLogisticState;
 }

@@ -96,5 +96,27 @@ export class LinkWordModel {
     }
     return n ? s / n : 0;
   }
+
+  /** Its state as plain data, live (src/score/state-data.ts). */
+  state(): LinkWordState {
+    return { v: 1, relevantCounts: this.relevantCounts, allCounts: this.allCounts, relevantMass: this.relevantMass, allMass: this.allMass, pages: this.pages, relevantPages: this.relevantPages };
+  }
+
+  restore(s: LinkWordState): void {
+    if (s.allCounts.length !== this.allCounts.length) throw new Error(`scorer snapshot: link-word model of ${s.allCounts.length} words, this one has ${this.allCounts.length}`);
+    this.relevantCounts.set(s.relevantCounts);
+    this.allCounts.set(s.allCounts);
+    ({ relevantMass: this.relevantMass, allMass: this.allMass, pages: this.pages, relevantPages: this.relevantPages } = s);
+  }
+}
+
+export interface LinkWordState {
+  v: 1;
+  relevantCounts: Float32Array;
+  allCounts: Float32Array;
+  relevantMass: number;
+  allMass: number;
+  pages: number;
+  relevantPages: number;
 }
 

@@ -3,8 +3,9 @@
  * fetched pages, and the queued URLs of each host (for the site cutoff). Strategies read it;
  * only the scorer (src/score/scorer.ts) changes it.
  */
-import type { Contribution, FetchedInfo, Pending } from './types.js';
+import type { Contribution, FetchedInfo, LinkBookState, Pending } from './types.js';
 import { ownString } from './own-string.js';
+import { refill } from './state-data.js';
 
 /** `host[:port]`, or ''. A copy of src/frontier/url-key.ts's: that module imports crawlee, and scoring stays plain data. */
 export function hostOf(url: string): string {
@@ -65,6 +66,31 @@ export class LinkBook {
 
   pendingOnHost(host: string): Iterable<string> {
     return this.pendingByHost.get(host) ?? [];
+  }
+
+  /** Its state as plain data, live (see src/score/state-data.ts); the per-host index and interned hosts are rebuilt on restore. */
+  state(): LinkBookState {
+    return { v: 1, pending: this.pending, fetched: this.fetched, seq: this.seq };
+  }
+
+  restore(s: LinkBookState): void {
+    refill(this.pending, s.pending);
+    refill(this.fetched, s.fetched);
+    this.seq = s.seq;
+    this.pendingByHost.clear();
+    this.hostKeys.clear();
+    for (const p of this.pending.values()) {
+      // The shared empty array is a sentinel (addContribution replaces it): a deserialised one would be shared and pushed to.
+      if (p.contributions.length === 0) p.contributions = EMPTY_CONTRIBUTIONS;
+      let host = this.hostKeys.get(p.host);
+      if (host === undefined) this.hostKeys.set((host = p.host), host);
+      p.host = host;
+      if (this.byHost) {
+        let set = this.pendingByHost.get(host);
+        if (!set) this.pendingByHost.set(host, (set = new Set()));
+        set.add(p.url);
+      }
+    }
   }
 }
 

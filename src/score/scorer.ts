@@ -5,7 +5,7 @@
  * ./links.ts (the known link graph, tunnel buffers, feedback runs, the site table, IPageRank
  * values); what differs between strategies lives in ./strategies/ (one file each).
  */
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { xoroshiro128plus, xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { parseScoreOptions, type ScoreOptions } from './options.js';
 import { dateFromUrl, pageLinkTerm, timeAwarePriority } from './priority.js';
@@ -16,6 +16,7 @@ import { bestBuffer, hostOf, LinkBook } from './links.js';
 import { DeadLinkTracker } from './dead-links.js';
 import { scoreBands, strategyBandScore } from './bands.js';
 import { getStrategy, strategyNames } from './strategies/registry.js';
+import { restoreScorerParts, scorerState } from './snapshot.js';
 import type { Evaluation, InlinkSummary, StrategyEnv } from './strategy.js';
 import type { Contribution, FetchedInfo, FetchedPage, OutLink, Pending, Scorer, ScorerDeps, ScoreUpdate } from './types.js';
 
@@ -31,7 +32,7 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
   const bands = scoreBands(o);
   const strategy = def.create(o, deps);
   const t = strategy.traits;
-  const rng = xoroshiro128plus(deps.randomSeed ?? 1);
+  let rng = xoroshiro128plus(deps.randomSeed ?? 1);
   const random = () => uniformFloat64(rng);
   const graph = new LinkGraph(o.scaleFreeAlpha);
   const sites = new SiteTable();
@@ -381,5 +382,11 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
     graph,
     learner: strategy.learner,
     readsPageWords: !!strategy.readsPageWords,
+    state: () => scorerState({ graph, sites, book, deadLinks, strategy }, rng.getState(), ipr),
+    restore(s) {
+      restoreScorerParts({ graph, sites, book, deadLinks, strategy }, s);
+      rng = xoroshiro128plusFromState(s.rng);
+      ipr = s.ipr;
+    },
   };
 }

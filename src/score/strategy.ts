@@ -114,6 +114,11 @@ export interface Strategy {
   readonly readsPageWords?: boolean;
   /** Re-score the whole queue every this many fetched pages (learned weights moved). */
   readonly rescoreEvery?: number;
+  /** What it learned, as plain data with a version (src/score/state-data.ts); a strategy that keeps state has both or its scorer cannot be snapshotted. */
+  state?(): { v: number };
+  /** Check a `state()`'s versions (throws) before `restore` changes anything. */
+  checkState?(s: { v: number }): void;
+  restore?(s: { v: number }): void;
 }
 
 export interface StrategyDefinition {

@@ -1,4 +1,5 @@
 /** Link-structure terms of the topic-weight formula: METHODS §3.2 (seed 000, claims 2–3). */
+import { refill } from './state-data.js';
 
 export type PathRelation = 'under' | 'sibling' | 'redundant' | 'other';
 
@@ -100,7 +101,7 @@ export function scaleFreeBias(degree: number, meanBiasTerm: number, alpha = 0.5)
   return Math.pow(degree + 1, alpha) / meanBiasTerm;
 }
 
-interface GraphPage {
+export interface GraphPage {
   rel: number;
   relevant: boolean;
   validLinks: number;
@@ -175,6 +176,24 @@ export class LinkGraph {
     if (n === 0) return 1;
     return scaleFreeBias(this.degree(url), this.biasSum / n, this.alpha);
   }
+
+  /** Its state as plain data, live (see src/score/state-data.ts). */
+  state(): LinkGraphState {
+    return { v: 1, pages: this.pages, inLinks: this.inLinks, biasSum: this.biasSum };
+  }
+
+  restore(s: LinkGraphState): void {
+    refill(this.pages, s.pages);
+    refill(this.inLinks, s.inLinks);
+    this.biasSum = s.biasSum;
+  }
+}
+
+export interface LinkGraphState {
+  v: 1;
+  pages: Map<string, GraphPage>;
+  inLinks: Map<string, string | Set<string>>;
+  biasSum: number;
 }
 
 const EMPTY: ReadonlySet<string> = new Set();

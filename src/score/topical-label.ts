@@ -14,7 +14,7 @@
  * little: for the first `warmup` pages the label is the verdict. A page without term evidence
  * (no term model) is labelled by its verdict.
  */
-import { RunningRank } from '../topic/running-rank.js';
+import { RunningRank, type RunningRankState } from '../topic/running-rank.js';
 
 export type LabelMode = 'mean' | 'rank' | 'verdict';
 
@@ -48,4 +48,20 @@ export class TopicalLabel {
     const topical = rank ** this.o.power;
     return this.o.mode === 'rank' ? topical : (verdict + topical) / 2;
   }
+
+  /** Its state as plain data (src/score/state-data.ts). */
+  state(): TopicalLabelState {
+    return { v: 1, ranks: this.ranks.state(), last: this.last && { ...this.last } };
+  }
+
+  restore(s: TopicalLabelState): void {
+    this.ranks.restore(s.ranks);
+    this.last = s.last && { ...s.last };
+  }
+}
+
+export interface TopicalLabelState {
+  v: 1;
+  ranks: RunningRankState;
+  last: { url: string; label: number } | undefined;
 }

@@ -1,11 +1,11 @@
 /** Plain data the scorer takes and gives (METHODS §3), shared by the scorer, strategies and callers. */
-import type { FeedbackState, LinkGraph, PathRelation } from './structure.js';
+import type { FeedbackState, LinkGraph, LinkGraphState, PathRelation } from './structure.js';
 import type { RwbDecision } from './ipagerank.js';
-import type { SiteTable } from './filters.js';
+import type { SiteTable, SiteTableState } from './filters.js';
 import type { ScoreOptions } from './options.js';
 import type { LinkFeatures } from './link-ranker.js';
 import type { OnlineLogistic } from './learned.js';
-import type { DeadLinkKeys } from './dead-links.js';
+import type { DeadLinkKeys, DeadLinkState } from './dead-links.js';
 
 export interface OutLink {
   url: string;
@@ -91,6 +91,37 @@ export interface Scorer {
   readonly learner?: OnlineLogistic;
   /** The strategy's word model reads the page's own words: give them in `FetchedPage.words`. */
   readonly readsPageWords?: boolean;
+  /**
+   * Everything the scorer learned from the pages it took in, as plain data (LIVE: serialise it
+   * before the next page; src/score/state-data.ts). A scorer restored from it scores every later
+   * page exactly as this one does.
+   */
+  state(): ScorerState;
+  /** Take a `state()` back (deserialised), replacing this scorer's; throws, changing nothing, on a version this code does not read. */
+  restore(s: ScorerState): void;
+}
+
+/** A scorer's state (`Scorer.state()`): one version per part, each part's own. */
+export interface ScorerState {
+  v: 1;
+  /** Pages taken in. */
+  pages: number;
+  rng: readonly number[];
+  ipr: Map<string, number>;
+  graph: LinkGraphState;
+  sites: SiteTableState;
+  book: LinkBookState;
+  deadLinks: DeadLinkState;
+  /** The strategy's own learned state (src/score/strategy.ts), when it keeps any. */
+  strategy?: { v: number };
+}
+
+/** src/score/links.ts's LinkBook as plain data. */
+export interface LinkBookState {
+  v: 1;
+  pending: Map<string, Pending>;
+  fetched: Map<string, FetchedInfo>;
+  seq: number;
 }
 
 /** One in-link of an unfetched URL from a fetched parent, with everything its terms need. */

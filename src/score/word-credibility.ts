@@ -22,6 +22,7 @@
  *
  * Written by hand: six running sums per host.
  */
+import { refill } from './state-data.js';
 
 interface Sums {
   n: number;
@@ -73,5 +74,14 @@ export class WordCredibility {
     const n = this.hosts.get(host)?.n ?? 0;
     if (n === 0) return 0;
     return (n / (n + this.o.prior)) * Math.min(1, Math.max(0, this.o.scale * this.correlation(host)));
+  }
+
+  /** Its state as plain data, live (src/score/state-data.ts). */
+  state(): { v: 1; hosts: Map<string, Sums> } {
+    return { v: 1, hosts: this.hosts };
+  }
+
+  restore(s: { v: 1; hosts: Map<string, Sums> }): void {
+    refill(this.hosts, s.hosts);
   }
 }

@@ -3,10 +3,11 @@
  * with `learnWeights`, a logistic model over the components (src/score/learned.ts) re-weights
  * them online from the crawl's own verdicts.
  */
-import { OnlineLogistic } from '../learned.js';
-import { LinkRanker, type LinkFeatures } from '../link-ranker.js';
-import { linkWords, LinkWordModel } from '../link-words.js';
-import { TopicalLabel } from '../topical-label.js';
+import { OnlineLogistic, type OnlineLogisticState } from '../learned.js';
+import { LinkRanker, type LinkFeatures, type LinkRankerState } from '../link-ranker.js';
+import { linkWords, LinkWordModel, type LinkWordState } from '../link-words.js';
+import { checkStateVersion } from '../state-data.js';
+import { TopicalLabel, type TopicalLabelState } from '../topical-label.js';
 import { WordCredibility } from '../word-credibility.js';
 import { childLinkSmoothing, parentAnchorPriority } from '../priority.js';
 import type { LearnerFeatures, StrategyDefinition } from '../strategy.js';
@@ -55,6 +56,16 @@ function logShare(n: number, of: number): number {
 function linkWordEvidence(words: LinkWordModel, f: LinkFeatures): number {
   const from = f.start + f.n;
   return words.evidence(f.chunk.idx, from, from + (f.words ?? 0));
+}
+
+/** combined's learned state (src/score/state-data.ts). */
+interface CombinedState {
+  v: 1;
+  learner?: OnlineLogisticState;
+  ranker?: LinkRankerState;
+  words?: LinkWordState;
+  credibility?: ReturnType<WordCredibility['state']>;
+  labels: TopicalLabelState;
 }
 
 /** Pages ranked before a page's rank in the judge's evidence counts in its label (src/score/topical-label.ts). */
@@ -207,6 +218,25 @@ export const combined: StrategyDefinition = {
         : undefined,
       learner,
       rescoreEvery: learner || ranker ? o.learnRescoreEvery : undefined,
+      // What the learners learned (src/score/state-data.ts); a part this scorer has not got is absent.
+      state: (): CombinedState => ({ v: 1, learner: learner?.state(), ranker: ranker?.state(), words: words?.state(), credibility: credibility?.state(), labels: labels.state() }),
+      checkState(raw) {
+        const s = raw as CombinedState;
+        checkStateVersion('combined', s, 1);
+        for (const [name, mine, theirs] of [['learned weights', learner, s.learner], ['link ranker', ranker, s.ranker], ['link-word model', words, s.words], ['word credibility', credibility, s.credibility]] as const) {
+          if (!mine !== !theirs) throw new Error(`scorer snapshot: ${name} ${mine ? 'missing' : 'present'} (snapshot from other score options)`);
+          if (theirs) checkStateVersion(name, theirs, 1);
+        }
+        checkStateVersion('topical label', s.labels, 1);
+      },
+      restore(raw) {
+        const s = raw as CombinedState;
+        if (s.learner) learner?.restore(s.learner);
+        if (s.ranker) ranker?.restore(s.ranker);
+        if (s.words) words?.restore(s.words);
+        if (s.credibility) credibility?.restore(s.credibility);
+        labels.restore(s.labels);
+      },
     };
   },
 };
