@@ -17,9 +17,10 @@
  *
  * What it saves (bench/scorer-archive-bytes.ts on two real crawls' inputs): an archived page
  * costs Redis ~1.6 KB against ~18 KB as a stream entry (gzip of JSON full of similar URLs), and
- * the stream holds at most 2 × CHUNK entries. What it does not: a late worker still replays every
- * page (a snapshot of the scorer's state would need state()/restore() across src/score), and the
- * archive grows with the crawl.
+ * the stream holds at most 2 × CHUNK entries. The archive itself is cut behind the scorer's
+ * snapshot (./redis-scorer-state.ts): a read records its worker's position (`<stream>:cursors`),
+ * and what every live worker has read and the snapshot covers is deleted (`<stream>:trimmed`:
+ * the last id gone); a reader behind that id gets `TrimmedPastError` and restores the snapshot.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
@@ -37,21 +38,29 @@ local function after(a, b) local am, as = parse(a); local bm, bs = parse(b); ret
 `;
 
 /**
- * KEYS: stream, archive, ends, archived. ARGV: reader's last id, count, most chunks.
- * → [archived-or-0, chunks after the id, entries after them (none when the chunks were cut at the most), stream length].
+ * KEYS: stream, archive, ends, archived, cursors, cursors' times, trimmed, snapshot.
+ * ARGV: reader's last id, count, most chunks, reader.
+ * → [archived-or-0, chunks after the id, entries after them (none when the chunks were cut at the most), stream length,
+ *    trimmed-or-0 (the reader is behind it: nothing else returned), [snapshot id, its bytes]].
  */
 const READ = `${ID_CMP}
 local from = ARGV[1]
+local t = redis.call('TIME')
+redis.call('HSET', KEYS[5], ARGV[4], from)
+redis.call('HSET', KEYS[6], ARGV[4], tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+local trimmed = redis.call('GET', KEYS[7]) or '0'
+local snap = redis.call('HMGET', KEYS[8], 'id', 'bytes')
+if after(trimmed, from) then return { '0', {}, {}, 0, trimmed, snap } end
 local ends = redis.call('LRANGE', KEYS[3], 0, -1)
 local chunks = {}
 local most = tonumber(ARGV[3])
 for i = 1, #ends do
   if #chunks < most and after(ends[i], from) then table.insert(chunks, redis.call('LINDEX', KEYS[2], i - 1)) end
 end
-if #chunks == most then return { redis.call('GET', KEYS[4]) or '0', chunks, {}, redis.call('XLEN', KEYS[1]) } end
+if #chunks == most then return { redis.call('GET', KEYS[4]) or '0', chunks, {}, redis.call('XLEN', KEYS[1]), trimmed, snap } end
 if #ends > 0 and after(ends[#ends], from) then from = ends[#ends] end
 local entries = redis.call('XRANGE', KEYS[1], '(' .. from, '+', 'COUNT', tonumber(ARGV[2]))
-return { redis.call('GET', KEYS[4]) or '0', chunks, entries, redis.call('XLEN', KEYS[1]) }
+return { redis.call('GET', KEYS[4]) or '0', chunks, entries, redis.call('XLEN', KEYS[1]), trimmed, snap }
 `;
 
 /** KEYS: stream, archive, ends, archived. ARGV: archived id the chunk follows, chunk's last id, chunk. → 1 appended, 0 someone else did. */
@@ -67,21 +76,28 @@ return 1
 
 type Entry = [id: string, fields: string[]];
 type Commands = {
-  fcPagesReadBuffer(stream: string, archive: string, ends: string, archived: string, from: string, count: number, most: number): Promise<[Buffer, Buffer[], [Buffer, Buffer[]][], number]>;
+  fcPagesReadBuffer(...keysAndArgs: (string | number)[]): Promise<[Buffer, Buffer[], [Buffer, Buffer[]][], number, Buffer, [Buffer | null, Buffer | null]]>;
   fcPagesArchive(stream: string, archive: string, ends: string, archived: string, prev: string, last: string, chunk: Buffer): Promise<number>;
 };
 
 function commands(redis: Redis): Redis & Commands {
   const r = redis as Redis & Commands & { fcPagesArchive?: unknown };
   if (!r.fcPagesArchive) {
-    redis.defineCommand('fcPagesRead', { numberOfKeys: 4, lua: READ });
+    redis.defineCommand('fcPagesRead', { numberOfKeys: 8, lua: READ });
     redis.defineCommand('fcPagesArchive', { numberOfKeys: 4, lua: ARCHIVE });
   }
   return r;
 }
 
+/** The inputs before `trimmed` are gone (./redis-scorer-state.ts cut them behind a snapshot) and this reader had not read them. */
+export class TrimmedPastError extends Error {
+  constructor(readonly trimmed: string) {
+    super(`scorer inputs up to ${trimmed} were trimmed behind a snapshot before this worker read them`);
+  }
+}
+
 /** Stream ids compared as Redis does (ms, then sequence). */
-function idAfter(a: string, b: string): boolean {
+export function idAfter(a: string, b: string): boolean {
   const [am, as = 0] = a.split('-').map(Number);
   const [bm, bs = 0] = b.split('-').map(Number);
   return am > bm || (am === bm && as > bs);
@@ -95,19 +111,42 @@ function idAfter(a: string, b: string): boolean {
 export class ArchivedInputStream<T> extends SharedInputStream<T> {
   /** Chunks this worker archived (for tests and stats). */
   archivedChunks = 0;
+  /** Its own inputs are returned too (after its scorer was restored from a snapshot that may lack some; the scorer skips pages it has). */
+  includeOwn = false;
+  /** Characters of input JSON read (others') or published (own): what a snapshot saves replaying. */
+  inputChars = 0;
+  /** The crawl's latest snapshot as of the last read: its id ('' none) and bytes. */
+  snapshotSeen = { id: '', bytes: 0 };
   private readonly scripts: Redis & Commands;
-  private readonly keys: [string, string, string, string];
+  private readonly keys: string[];
 
   constructor(redis: Redis, key: string, workerId: string, revive: (raw: unknown) => T, private readonly chunk = CHUNK) {
     super(redis, key, workerId, revive);
     this.scripts = commands(redis);
-    this.keys = [key, `${key}:archive`, `${key}:archive:ends`, `${key}:archived`];
+    this.keys = [key, `${key}:archive`, `${key}:archive:ends`, `${key}:archived`, `${key}:cursors`, `${key}:cursors:at`, `${key}:trimmed`, `${key}:snapshot`];
+  }
+
+  /** The last stream id this worker has read (its scorer holds every input up to it); set after a snapshot is restored. */
+  get position(): string {
+    return this.lastId;
+  }
+
+  set position(id: string) {
+    this.lastId = id;
+  }
+
+  override publish(input: T): Promise<unknown> {
+    this.inputChars += JSON.stringify(input).length;
+    return super.publish(input);
   }
 
   private take(out: T[], id: string, worker: string, input: string): void {
     if (!idAfter(id, this.lastId)) return;
     this.lastId = id;
-    if (worker !== this.workerId) out.push(this.revive(JSON.parse(input)));
+    if (worker !== this.workerId || this.includeOwn) {
+      out.push(this.revive(JSON.parse(input)));
+      this.inputChars += input.length;
+    }
   }
 
   protected override async read(): Promise<T[]> {
@@ -115,7 +154,9 @@ export class ArchivedInputStream<T> extends SharedInputStream<T> {
     let length = 0;
     let archived = '0';
     for (;;) {
-      const [arch, chunks, entries, len] = await this.scripts.fcPagesReadBuffer(...this.keys, this.lastId, BATCH, CHUNKS_PER_READ);
+      const [arch, chunks, entries, len, trimmed, [snapId, snapBytes]] = await this.scripts.fcPagesReadBuffer(...this.keys, this.lastId, BATCH, CHUNKS_PER_READ, this.workerId);
+      if (idAfter(trimmed.toString(), this.lastId)) throw new TrimmedPastError(trimmed.toString());
+      this.snapshotSeen = { id: snapId?.toString() ?? '', bytes: Number(snapBytes ?? 0) };
       archived = arch.toString();
       length = Number(len);
       for (const c of chunks) for (const [id, w, p] of JSON.parse(gunzipSync(c).toString()) as [string, string, string][]) this.take(out, id, w, p);
@@ -141,6 +182,6 @@ export class ArchivedInputStream<T> extends SharedInputStream<T> {
       return [id, f.w, f.p];
     });
     const last = entries[entries.length - 1][0];
-    if (await this.scripts.fcPagesArchive(...this.keys, archived, last, gzipSync(JSON.stringify(rows)))) this.archivedChunks++;
+    if (await this.scripts.fcPagesArchive(...(this.keys.slice(0, 4) as [string, string, string, string]), archived, last, gzipSync(JSON.stringify(rows)))) this.archivedChunks++;
   }
 }

@@ -28,8 +28,8 @@ import { HOLD_MS, SharedHostPoliteness } from './redis-politeness.js';
 import { FrontierRequestManager } from './request-manager.js';
 import { startLeaseHeartbeat, type LeaseHeartbeat } from './redis-lease-heartbeat.js';
 import type { SharedInputStream } from './redis-input-stream.js';
+import { SharedScorerState, type SnapshotPolicy } from './redis-scorer-state.js';
 import { sharedJudgeInputs } from './redis-judge-inputs.js';
-import { sharedScorerPages } from './redis-scorer-pages.js';
 import { REDIS_SCRIPTS } from './redis-scripts.js';
 import type { RobotsCache } from './robots.js';
 import type { JudgedPage } from '../crawl/judge.js';
@@ -60,9 +60,9 @@ export interface RedisFrontierOptions {
    * The workers share their scorers' inputs (./redis-scorer-pages.ts): every scorer has the
    * whole crawl's evidence, so a re-prioritisation from any worker wins ("latest wins"), a
    * demotion included. Without it a worker's score only raises another worker's (max).
-   * The function revives a page's dates from JSON.
+   * `revive` brings a page's dates back from JSON; the rest, when to snapshot (./redis-scorer-state.ts; tests).
    */
-  shareScorer?: { revive: (p: FetchedPage) => FetchedPage };
+  shareScorer?: { revive: (p: FetchedPage) => FetchedPage } & SnapshotPolicy & { chunk?: number };
   /**
    * The workers share what their page judges learn (./redis-judge-inputs.ts): every judge takes
    * in every page of the crawl (IDF, seed set and its growth, term models, classifier).
@@ -111,11 +111,11 @@ export class RedisFrontier implements CrawlFrontier {
   private status: SharedStatus = { exists: true, handedOut: 0, queued: 0, leases: 0, readyHosts: 0, maxPages: 0, finished: 0, seeded: false };
   private lastEnd: 'budget' | 'empty' | 'gone' | undefined;
   private readonly heartbeat: LeaseHeartbeat;
-  private readonly scorerPages?: SharedInputStream<FetchedPage>;
+  /** With shareScorer: the scorer inputs' stream, the evidence count and the snapshot (./redis-scorer-state.ts). */
+  readonly scorerSync?: SharedScorerState;
   private readonly judgeInputs?: SharedInputStream<JudgedPage>;
   /** Whose score an entry holds, for the re-prioritisation rule: this worker, or all of them alike. */
   private readonly scoreOwner: string;
-  private evidence = 0; // scorer inputs taken in (shareScorer): a less informed score never lowers a queued one (fcOffer)
 
   constructor(
     readonly crawl: RedisCrawl,
@@ -126,7 +126,7 @@ export class RedisFrontier implements CrawlFrontier {
     this.maxTries = o.maxTries ?? 3;
     this.log = o.log ?? ((l) => process.stderr.write(`${l}\n`));
     this.requestManager = new FrontierRequestManager(this);
-    if (o.shareScorer) this.scorerPages = sharedScorerPages(crawl.redis, crawl.prefix, crawl.workerId, o.shareScorer.revive);
+    if (o.shareScorer) this.scorerSync = new SharedScorerState(crawl.redis, `${crawl.prefix}pages`, crawl.workerId, o.shareScorer.revive, this.log, o.shareScorer);
     if (o.shareJudge) this.judgeInputs = sharedJudgeInputs(crawl.redis, crawl.prefix, crawl.workerId);
     this.scoreOwner = o.shareScorer ? 'shared' : crawl.workerId;
     const s = crawl.settings;
@@ -164,7 +164,7 @@ export class RedisFrontier implements CrawlFrontier {
   }
 
   private entry(item: Omit<QueuedUrl, 'uniqueKey' | 'queuedAt'> & { uniqueKey: string }): string {
-    const e: Omit<StoredEntry, 'queuedAt'> = { ...item, host: hostOf(item.url), w: this.scoreOwner, v: this.scorerPages && this.evidence };
+    const e: Omit<StoredEntry, 'queuedAt'> = { ...item, host: hostOf(item.url), w: this.scoreOwner, v: this.scorerSync?.evidence };
     return JSON.stringify(e);
   }
 
@@ -183,7 +183,7 @@ export class RedisFrontier implements CrawlFrontier {
   }
 
   rescore(uniqueKey: string, score: number, components?: ScoreComponents): boolean {
-    this.send(this.crawl.call('fcOffer', uniqueKey, JSON.stringify({ score, components, w: this.scoreOwner, v: this.scorerPages && this.evidence }), 'rescore'));
+    this.send(this.crawl.call('fcOffer', uniqueKey, JSON.stringify({ score, components, w: this.scoreOwner, v: this.scorerSync?.evidence }), 'rescore'));
     return true;
   }
 
@@ -217,16 +217,15 @@ export class RedisFrontier implements CrawlFrontier {
 
   /** Publish this worker's scorer input of a page for the other workers (with shareScorer). */
   shareScorerInput(page: FetchedPage): void {
-    if (this.scorerPages) this.send(this.scorerPages.publish(page));
-    this.evidence++;
+    if (this.scorerSync) this.send(this.scorerSync.publish(page));
   }
 
-  /** This worker's scorer takes in another worker's page (`replayOthers`). */
-  tookInOthersPage(): void { this.evidence++; }
+  /** This worker's scorer took in another worker's page (`replayOthers` counts them itself). */
+  tookInOthersPage(): void { if (this.scorerSync) this.scorerSync.evidence++; }
 
   /** The other workers' scorer inputs since the last call (with shareScorer), each returned once to overlapping callers. */
   async othersScorerInputs(): Promise<FetchedPage[]> {
-    return this.scorerPages ? this.scorerPages.pull() : [];
+    return this.scorerSync ? this.scorerSync.stream.pull() : [];
   }
 
   /** Publish what this worker's judge learned from a page for the other workers (with shareJudge). */
@@ -239,8 +238,7 @@ export class RedisFrontier implements CrawlFrontier {
     return this.judgeInputs ? this.judgeInputs.pull() : [];
   }
 
-  /** Mutators are on the wire in order already; Redis applies them before anything sent later. */
-  flush(): void {}
+  flush(): void {} // mutators are on the wire in order already; Redis applies them before anything sent later
 
   /** Entries live in Redis; the engine's callers treat unknown as "not queued here". */
   get(): QueuedUrl | undefined {
@@ -392,6 +390,7 @@ export class RedisFrontier implements CrawlFrontier {
   }
 
   async close(): Promise<void> {
+    await this.scorerSync?.idle(); // a snapshot being written goes in whole
     await this.heartbeat.close();
     await this.settle().catch(() => undefined);
     await this.crawl.close();
