@@ -2,7 +2,10 @@
  * `npx tsx bench/redis-runs.ts DIR` — reads the runs `npm run bench:redis -- --keep` kept in DIR
  * and says, per crawl, what its harvest hinged on: the pages in fetch order over all workers, the
  * harvest (test web's truth) of each hundred, where the forum board came and how many threads
- * followed, which worker fetched each seed, and each worker's pages and harvest.
+ * followed, which worker fetched each seed, and each worker's pages and harvest; then what sat
+ * above the board: its score when handed out (and the link ranker's evidence in it), the
+ * off-topic pages fetched before it by kind, and the hosts each 50 pages came from (the shared
+ * per-host concurrency decides how far down the queue extra slots reach).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -49,8 +52,26 @@ for (const [id, ws] of [...crawls].sort()) {
   console.log(
     `${id}: harvest ${h(0, all.length)}% (by 50: ${[0, 50, 100, 150].map((i) => h(i, i + 50)).join('/')}), board at ${board < 0 ? 'never' : board + 1}, threads ${threads.length} (${threadsAfter} after the board), relevant threads ${threads.filter((e) => relevant(e.url)).length}; seeds by ${seeds.join(',')}; ${perWorker.join(', ')}`,
   );
+  const kind = (url: string) => (/\/ad\//.test(url) ? 'ads' : /\/photo\//.test(url) ? 'photos' : /forum|thread/.test(url) ? 'forum' : 'other');
+  const offBefore = new Map<string, number>();
+  for (const [i, e] of all.slice(0, board < 0 ? all.length : board).entries()) if (!rel[i]) offBefore.set(kind(e.url), (offBefore.get(kind(e.url)) ?? 0) + 1);
+  const hostMix = [0, 50, 100, 150].map((from) => {
+    const n = new Map<string, number>();
+    for (const e of all.slice(from, from + 50)) n.set(new URL(here(e.url)).host, (n.get(new URL(here(e.url)).host) ?? 0) + 1);
+    return [...n].sort((a, b) => b[1] - a[1]).map(([host, c]) => `${siteName(host)} ${c}`).join(' ');
+  });
+  const b = board < 0 ? undefined : all[board];
+  console.log(
+    `  board: ${b ? `score ${b.score?.toFixed(3)} (link ranker ${b.components?.linkRanker?.toFixed(2) ?? '–'}), handed out by ${b.w}` : 'never fetched'}; off-topic before it: ${[...offBefore].map(([k, c]) => `${k} ${c}`).join(', ')}; hosts by 50: ${hostMix.join(' | ')}`,
+  );
 }
 await web.close();
+
+/** A test-web site's key (or the host). */
+function siteName(host: string): string {
+  const site = web.sites.find((s) => new URL(s.origin).host === host);
+  return site ? site.key : host;
+}
 
 /** The forum board the demo topic's threads hang off (the earthquake forum's first page). */
 function relevantBoard(url: string): boolean {

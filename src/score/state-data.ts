@@ -8,6 +8,8 @@
  * Maps and objects, so it must be serialised (v8.serialize, which keeps shared references: a
  * queued URL's dead-link keys and its in-links' link-ranker features point into other parts)
  * before the scorer takes in another page. `restore()` takes such data back, once deserialised.
+ * A new stateful part of the scorer needs both (and its version bumped when its shape changes):
+ * test/scorer-snapshot-state.test.ts fails on any state a snapshot misses.
  */
 
 /** Replace a Map's (or Set's) contents in place, keeping its order: parts hand their Maps out by reference. */
