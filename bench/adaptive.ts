@@ -75,11 +75,38 @@ export interface FixedPath {
   browserAgain?: { harvest: number; samePrefix: number };
 }
 
-/** CPU time of this process and its reaped children (Chromium once closed), in ms. */
+/**
+ * CPU time of the process tree, in ms: this process with its reaped children, plus every live
+ * descendant with its own reaped children. Reaped children alone (what /proc/self/stat's cutime
+ * says) miss Chromium whenever a crawl returns before its browser has exited and been waited for
+ * (Crawlee's pool closes it in the background), and the gate proxy process while it runs; a
+ * process that exits during a measurement moves from the live sum into its parent's reaped time,
+ * so the total neither loses nor counts it twice.
+ */
 function treeCpuMs(): number {
-  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
   const tick = 100; // USER_HZ on Linux
-  return ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / tick;
+  const parent = new Map<number, number>();
+  const cpu = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const f = readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ');
+      parent.set(Number(d), Number(f[1]));
+      cpu.set(Number(d), ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / tick);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  let total = 0;
+  for (const [pid, ms] of cpu) {
+    for (let p: number | undefined = pid; p && p > 1; p = parent.get(p)) {
+      if (p === process.pid) {
+        total += ms;
+        break;
+      }
+    }
+  }
+  return total;
 }
 
 /** Sum of RSS over this process and all its descendants, in MB (shared pages counted per process). */
@@ -334,11 +361,11 @@ export function adaptiveMd(b: AdaptiveBench): string {
   }
   // The ratio per rep, and its split: fetching over HTTP (adaptive vs its own all-rendered run) ×
   // cheaper renders (all rendered on kept tabs vs the browser fetcher); intervals on log ratios.
-  const ratioOf = (x: AdaptiveCrawler, y: AdaptiveCrawler) =>
+  const ratioOf = (x: AdaptiveCrawler, y: AdaptiveCrawler, of: (r: AdaptiveRun) => number = (r) => r.pagesPerSecond) =>
     [...new Set(b.runs.map((r) => r.rep))].flatMap((rep) => {
       const a = b.runs.find((r) => r.rep === rep && r.crawler === x);
       const w = b.runs.find((r) => r.rep === rep && r.crawler === y);
-      return a && w ? [a.pagesPerSecond / Math.max(1e-9, w.pagesPerSecond)] : [];
+      return a && w ? [of(a) / Math.max(1e-9, of(w))] : [];
     });
   const geo = (xs: number[]) => {
     const iv = pairedInterval(xs.map(Math.log));
@@ -351,6 +378,7 @@ export function adaptiveMd(b: AdaptiveBench): string {
   if (total.length && http.length && renders.length) {
     lines.push(
       `Where the ratio comes from, per rep paired (geometric means): adaptive / browser ${geo(total)} = adaptive / adaptive with every page rendered ${geo(http)} (fetching over HTTP what needs no browser) × every page rendered on adaptive's kept tabs / browser ${geo(renders)} (adaptive's cheaper renders: kept tabs, nothing loaded the analysis does not read).`,
+      `CPU per page, per rep paired: adaptive / browser ${geo(ratioOf('ours (adaptive)', 'ours (browser)', (r) => r.cpuMsPerPage))}; every page rendered / browser ${geo(ratioOf('ours (adaptive, all rendered)', 'ours (browser)', (r) => r.cpuMsPerPage))}.`,
     );
   }
   const fp = b.fixedPath;
