@@ -77,9 +77,9 @@ describe.skipIf(!!missing)('the scorer snapshot in Redis (real redis-server)', (
       await round();
     }
 
-    // A worker joining now: the snapshot, then the tail.
+    // A worker joining now: the snapshot, then the tail (two pages routed at once: both wait for the restore).
     const late = worker(key, 'late', 1e9);
-    await late.catchUp();
+    await Promise.all([late.catchUp(), late.catchUp()]);
     expect(late.sync.restored).toBe(1);
     expect(late.sync.stream.replayed).toBeLessThan(i - 200);
     // The one left behind restores the snapshot (with a line saying so) and takes in every input after it.

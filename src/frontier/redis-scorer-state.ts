@@ -115,7 +115,7 @@ export class SharedScorerState {
   written = 0;
   restored = 0;
   lastWrite?: { bytes: number; stateBytes: number; serialiseMs: number; trimmed: string; streamLength: number; chunksLeft: number };
-  private joined = false;
+  private joined?: Promise<void>;
   /** Inputs (count, characters) taken in since the latest snapshot this worker knows of. */
   private since = { snapshot: '', evidence: 0, chars: 0 };
   /** 'locked': this worker holds the writer's lock and captures on its next call; 'busy': a lock request or a write is under way. */
@@ -158,10 +158,15 @@ export class SharedScorerState {
    * and write a snapshot when one is due.
    */
   async catchUp(scorer: SyncedScorer, onUpdates: (page: FetchedPage, updates: ScoreUpdate[]) => void): Promise<void> {
-    if (!this.joined) {
-      this.joined = true;
-      if (scorer.restore && scorer.graph?.fetchedCount === 0) await this.restore(scorer, 'join');
-    }
+    // Pages routed at once wait for the first one's restore (else they would replay from the start meanwhile).
+    this.joined ??= scorer.restore && scorer.graph?.fetchedCount === 0 ? this.restore(scorer, 'join').then(
+      () => undefined,
+      (e: Error) => {
+        this.joined = undefined; // tried again on the next page
+        throw e;
+      },
+    ) : Promise.resolve();
+    await this.joined;
     let pages: FetchedPage[];
     for (;;) {
       try {
