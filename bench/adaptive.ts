@@ -76,32 +76,27 @@ export interface FixedPath {
 }
 
 /**
- * CPU time of the process tree, in ms: this process with its reaped children, plus every live
- * descendant with its own reaped children. Reaped children alone (what /proc/self/stat's cutime
- * says) miss Chromium whenever a crawl returns before its browser has exited and been waited for
- * (Crawlee's pool closes it in the background), and the gate proxy process while it runs; a
- * process that exits during a measurement moves from the live sum into its parent's reaped time,
- * so the total neither loses nor counts it twice.
+ * Sum over this process and its live descendants of one figure of /proc/PID/stat (fields after
+ * the command name, 0-based: 11-14 utime, stime, cutime, cstime; 21 rss in pages).
  */
-function treeCpuMs(): number {
-  const tick = 100; // USER_HZ on Linux
+function treeSum(figure: (f: string[]) => number): number {
   const parent = new Map<number, number>();
-  const cpu = new Map<number, number>();
+  const value = new Map<number, number>();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const f = readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ');
       parent.set(Number(d), Number(f[1]));
-      cpu.set(Number(d), ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / tick);
+      value.set(Number(d), figure(f));
     } catch {
       // exited meanwhile
     }
   }
   let total = 0;
-  for (const [pid, ms] of cpu) {
+  for (const [pid, v] of value) {
     for (let p: number | undefined = pid; p && p > 1; p = parent.get(p)) {
       if (p === process.pid) {
-        total += ms;
+        total += v;
         break;
       }
     }
@@ -109,31 +104,18 @@ function treeCpuMs(): number {
   return total;
 }
 
+/**
+ * CPU time of the process tree, in ms: this process with its reaped children, plus every live
+ * descendant with its own reaped children. Reaped children alone (what /proc/self/stat's cutime
+ * says) miss Chromium whenever a crawl returns before its browser has exited and been waited for
+ * (Crawlee's pool closes it in the background), and the gate proxy process while it runs; a
+ * process that exits during a measurement moves from the live sum into its parent's reaped time,
+ * so the total neither loses nor counts it twice.
+ */
+const treeCpuMs = () => treeSum((f) => ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / 100); // USER_HZ 100
+
 /** Sum of RSS over this process and all its descendants, in MB (shared pages counted per process). */
-function treeRssMb(): number {
-  const parent = new Map<number, number>();
-  const rss = new Map<number, number>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const f = readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ');
-      parent.set(Number(d), Number(f[1]));
-      rss.set(Number(d), Number(f[21]) * 4096);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  let total = 0;
-  for (const [pid, bytes] of rss) {
-    for (let p: number | undefined = pid; p && p > 1; p = parent.get(p)) {
-      if (p === process.pid) {
-        total += bytes;
-        break;
-      }
-    }
-  }
-  return total / 2 ** 20;
-}
+const treeRssMb = () => treeSum((f) => Number(f[21]) * 4096) / 2 ** 20;
 
 async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; cpuMs: number; peakRssMb: number }> {
   const c0 = treeCpuMs();
