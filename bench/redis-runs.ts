@@ -4,8 +4,7 @@
  * harvest (test web's truth) of each hundred, where the forum board came and how many threads
  * followed, which worker fetched each seed, and each worker's pages and harvest; then what sat
  * above the board: its score when handed out (and the link ranker's evidence in it), the
- * off-topic pages fetched before it by kind, and the hosts each 50 pages came from (the shared
- * per-host concurrency decides how far down the queue extra slots reach).
+ * off-topic pages fetched before it by kind, and the hosts each 50 pages came from.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
