@@ -15,7 +15,7 @@
  *
  *   npm run bench:replay -- [--web testweb,wikispeedia] [--test-pages 150] [--wiki-pages 500]
  *                           [--strategies a,b] [--score '{"learningRate":0.05}'] [--topics quake,birds]
- *                           [--split tune|holdout|all|fresh|all,fresh] [--wiki-seeds 3]
+ *                           [--split tune|holdout|all|fresh|all,fresh] [--wiki-seeds 3] [--compare earlier.json]
  *
  * Wikispeedia topics are crawled as a user would start them: the topic's `query` (two or three
  * words) and `--wiki-seeds` seed articles drawn reproducibly from the category. The summary gives,
@@ -24,6 +24,7 @@
  * topics (WIKI_TOPICS `holdout`) are summarised apart, and `--split tune` leaves them out
  * entirely while tuning. `--split fresh` crawls a second held-out set instead, drawn by rule from
  * the categories (src/testweb/wikispeedia-fresh.ts); `--split all,fresh` both, summarised apart.
+ * `--compare` pairs each topic with an earlier run's `--json` (./replay-compare.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,6 +49,7 @@ import { trackNetworkActivity, waitForQuietNetwork } from '../src/fetch/crawler.
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
 import { hash32, Rng } from '../src/testweb/rng.js';
 import { distinctHarvestCurve, summarizeTopics, type TopicRuns } from './metrics.js';
+import { compareRuns, formatChange, type CurveRun } from './replay-compare.js';
 import { startWikispeediaWeb, wikispeediaMissing, type WikispeediaWeb } from '../src/testweb/wikispeedia.js';
 
 interface Cached {
@@ -257,8 +259,9 @@ async function main(): Promise<number> {
     .option('--json <file>', 'write the curves here')
     .option('--misjudged <file>', "write the pages the judge got wrong on BFS crawls (what it saw of each) here")
     .option('--judged <file>', 'write every page of the BFS crawls as the judge saw it here (to study the judge)')
+    .option('--compare <file>', "an earlier run's --json: each strategy's harvest against it, paired per topic, with a 95% interval")
     .parse()
-    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string }>();
+    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string }>();
   const webs = o.web.split(',');
   for (const w of webs) if (w !== 'testweb' && w !== 'wikispeedia') throw new UserError(`--web: unknown web "${w}" (testweb, wikispeedia)`);
   const wantTopic = (id: string) => !o.topics || o.topics.split(',').includes(id);
@@ -279,6 +282,7 @@ async function main(): Promise<number> {
   }
   // Bad score fields are reported by the config schema before any page is fetched.
   parseConfig({ topics: [{ keywords: ['x'] }], score });
+  const earlier = o.compare ? readEarlierRuns(o.compare) : undefined;
   const runs: ReplayRun[] = [];
   const report = (web: string, topic: string, budget: number) => {
     const mine = runs.filter((r) => r.web === web && r.topic === topic);
@@ -395,6 +399,7 @@ async function main(): Promise<number> {
             (s.mean.combined !== undefined ? `  | combined: ${ratio('combined', 'best-first')} best-first, ${ratio('combined', 'bfs')} BFS, ${((s.mean.combined / s.best) * 100).toFixed(0)}% of best possible` : '') +
             '\n',
         );
+        if (earlier && !label) for (const c of compareRuns(earlier, mine, b)) process.stdout.write(`${web} ${name} at ${b} against ${o.compare}: ${formatChange(c)}\n`);
       }
     }
   }
@@ -411,6 +416,19 @@ async function main(): Promise<number> {
     process.stderr.write(`${all.length} judged pages written to ${o.judged}\n`);
   }
   return 0;
+}
+
+/** The runs of an earlier `--json` (for --compare). */
+function readEarlierRuns(file: string): CurveRun[] {
+  if (!existsSync(file)) throw new UserError(`--compare: no file ${file}`);
+  let runs: unknown;
+  try {
+    runs = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw new UserError(`--compare: ${file} is not JSON`);
+  }
+  if (!Array.isArray(runs) || !runs.every((r) => r && typeof r.topic === 'string' && typeof r.strategy === 'string' && Array.isArray(r.curve))) throw new UserError(`--compare: ${file} is not a bench:replay --json file`);
+  return runs as CurveRun[];
 }
 
 process.exitCode = await reportUserErrors(main);
