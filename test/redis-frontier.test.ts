@@ -391,4 +391,31 @@ describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
     expect(rest.length).toBe(4);
     expect(new Set([e!.url, ...rest]).size).toBe(5);
   }, 60_000);
+  it("fetches an origin's robots.txt once when the worker fetching it stores it and lets go between another's read and lock", async () => {
+    const id = `robots-once-${n++}`;
+    const settings = { maxPages: 0, perHostDelayMs: 0, perHostConcurrency: 2 };
+    const a = await RedisCrawl.join({ url: redis.url, crawlId: id, worker: false, settings });
+    const b = await RedisCrawl.join({ url: redis.url, crawlId: id, worker: true, settings });
+    const robotsUrl = 'http://127.0.0.7:8080/robots.txt';
+    let requests = 0;
+    let letGo!: () => void;
+    const bMayAnswer = new Promise<void>((r) => (letGo = r));
+    const answer = async () => ((requests += 1), { status: 200, text: 'User-agent: *\nDisallow: /private/\n' });
+    // B holds the origin's lock and fetches; its answer waits until A has read Redis's copy (none yet).
+    const bBusy = b.sharedRobotsFetch(async () => (await bMayAnswer, answer()))(robotsUrl, 5_000);
+    await until(async () => (await a.redis.keys(`*robotslock*`)).some((k) => k.includes(id)));
+    const realGet = a.redis.hget.bind(a.redis);
+    let reads = 0;
+    (a.redis as unknown as { hget: (...args: string[]) => Promise<string | null> }).hget = async (...args: string[]) => {
+      const got = await realGet(args[0], args[1]);
+      // A's first read missed: B stores the file and lets go of the lock before A tries to take it.
+      if (reads++ === 0) (letGo(), await bBusy);
+      return got;
+    };
+    const seenByA = await a.sharedRobotsFetch(answer)(robotsUrl, 5_000);
+    expect(requests).toBe(1);
+    expect(seenByA?.text).toContain('Disallow: /private/');
+    await a.close();
+    await b.close();
+  });
 });

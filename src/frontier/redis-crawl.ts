@@ -178,16 +178,24 @@ export class RedisCrawl {
     return async (url, timeoutMs) => {
       const { origin, host } = new URL(url);
       const lock = `${this.prefix}robotslock:${origin}`;
-      for (;;) {
+      const stored = async (): Promise<{ hit: true; value: RobotsText } | { hit: false }> => {
         const cached = await this.redis.hget(`${this.prefix}robots`, origin);
-        if (cached) {
-          const c = JSON.parse(cached) as { status: number; text: string; at: number };
-          if ((c.status >= 200 && c.status < 500) || Date.now() - c.at < 60_000) return c.status ? { status: c.status, text: c.text } : undefined;
-        }
+        if (!cached) return { hit: false };
+        const c = JSON.parse(cached) as { status: number; text: string; at: number };
+        if ((c.status >= 200 && c.status < 500) || Date.now() - c.at < 60_000) return { hit: true, value: c.status ? { status: c.status, text: c.text } : undefined };
+        return { hit: false };
+      };
+      for (;;) {
+        const before = await stored();
+        if (before.hit) return before.value;
         if (await this.redis.set(lock, this.workerId, 'PX', timeoutMs + 5_000, 'NX')) break;
         await new Promise((ok) => setTimeout(ok, 50)); // another worker is fetching it
       }
       try {
+        // Read again under the lock: the worker that held it may have stored the file and let go
+        // between this worker's read above and its lock (clean-clone CI at load 20: two fetches).
+        const meanwhile = await stored();
+        if (meanwhile.hit) return meanwhile.value;
         const r = await fetchText(url, timeoutMs);
         this.robotsFetchedHere.add(origin);
         await this.call('fcRobots', origin, JSON.stringify({ status: r?.status ?? 0, text: r?.text ?? '', at: Date.now() }), host);
