@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WordCredibility } from '../src/score/word-credibility.js';
 import { createScorer } from '../src/score/index.js';
+import { parseScoreOptions } from '../src/score/options.js';
 import type { FetchedPage } from '../src/score/types.js';
 
 describe('word-evidence credibility per host', () => {
@@ -17,6 +18,22 @@ describe('word-evidence credibility per host', () => {
     // n / (n + prior): shrunk towards 0 while few pages are seen, near 1 after many.
     expect(rounds[0]).toBeCloseTo(2 / 7, 6);
     expect(rounds.at(-1)).toBeGreaterThan(0.85);
+    expect(c.of('new.test')).toBe(0);
+  });
+
+  it("by default (combined's options) counts fully from a host's first pages once the evidence has predicted them, with no shrink towards 0", () => {
+    const o = parseScoreOptions({});
+    const c = new WordCredibility({ prior: o.linkWordsCredibilityPrior, scale: o.linkWordsCredibilityScale });
+    c.record('w.test', 0.2, 1);
+    // One page: no correlation yet, so none of it.
+    expect(c.of('w.test')).toBe(0);
+    c.record('w.test', -0.1, 0);
+    c.record('w.test', 0.15, 0.8);
+    expect(c.of('w.test')).toBe(1);
+    // Still 0 where it did not predict, and on a host not fetched.
+    c.record('x.test', 0.2, 0);
+    c.record('x.test', -0.1, 1);
+    expect(c.of('x.test')).toBe(0);
     expect(c.of('new.test')).toBe(0);
   });
 

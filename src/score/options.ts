@@ -132,8 +132,12 @@ export const ScoreOptionsSchema = z
      * of that host's fetched pages (src/score/word-credibility.ts). false = everywhere in full.
      */
     linkWordsCredibility: z.boolean().default(true),
-    /** Pseudo-pages of zero credibility each host starts with: credibility × n / (n + this). */
-    linkWordsCredibilityPrior: z.number().min(0).default(5),
+    /**
+     * Pseudo-pages of zero credibility each host starts with: credibility × n / (n + this). 0: the
+     * correlation alone from a host's second page (5 held the seeds' own host back for its first
+     * pages, and measured no better on any web: README Benchmarks, "Word credibility without the shrink").
+     */
+    linkWordsCredibilityPrior: z.number().min(0).default(0),
     /** A correlation of 1/this or more between the evidence and the outcome counts fully (8: the credibility gates more than it scales). */
     linkWordsCredibilityScale: z.number().gt(0).default(8),
     /** Weight of that word evidence in combined's log-odds (learned weights start here). */

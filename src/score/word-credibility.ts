@@ -13,9 +13,11 @@
  *
  * Per host, over its fetched pages: the correlation between the word evidence a page's best link
  * had when it was fetched and the page's label (the word model's own: its topical rank, 0 for a
- * near-duplicate or an error), clipped to [0, 1] and shrunk towards 0 by the host's fetched
- * pages, n / (n + prior): 0 on a host not fetched yet, near the measured correlation after a few
- * dozen pages. A correlation is scale-free (the evidence is a mean log ratio, small numbers) and
+ * near-duplicate or an error), clipped to [0, 1]; 0 on a host not fetched yet (and with fewer
+ * than two pages). Optionally shrunk towards 0 by the host's fetched pages, n / (n + prior);
+ * combined's default prior is 0: the gate is the correlation's sign and size alone (a shrink of 5
+ * pseudo-pages held the words back on the seeds' own host for its first pages and measured no
+ * better on either benchmark web). A correlation is scale-free (the evidence is a mean log ratio, small numbers) and
  * needs no labelled truth, only the crawl's own outcomes; `scale` says which correlation counts
  * fully (8: 1/8 and above, so it gates more than it scales: on Wikispeedia the evidence's
  * correlation with the judge's labels is 0.1–0.3 where it raises the true harvest most).
