@@ -51,6 +51,20 @@ describe('HarvestSample', () => {
     expect(e.high).toBeCloseTo(scale * wilsonInterval(60, 100).high, 12);
   });
 
+  it('takes its mean from the verdict\'s own second judgement where it is not the rule, the rule\'s count still in the interval', () => {
+    const s = new HarvestSample(1000);
+    // 100 pages, all judged relevant at fetch time is not the point: 10 of them are.
+    for (let i = 0; i < 100; i++) s.add(new Map([[`p${i}`, 1]]), `u${i}`, i < 10);
+    // The rule calls 40 relevant (margin ≥ 1), the verdict's own judgement (the log-odds rank) 10.
+    const e = s.estimate((t) => {
+      const i = Number([...t.keys()][0].slice(1));
+      return { margin: i < 40 ? 2 : 0.5, spread: 0, relevant: i < 10 };
+    });
+    expect(e.mean).toBeCloseTo(0.1, 12);
+    expect(e.low).toBeCloseTo(wilsonInterval(10, 100).low, 12);
+    expect(e.high).toBeCloseTo(wilsonInterval(40, 100).high, 12);
+  });
+
   it('keeps a uniform sample of a long crawl', () => {
     const s = new HarvestSample(200, 5);
     for (let i = 0; i < 5000; i++) s.add(new Map([[i % 4 === 0 ? 'yes' : 'no', 1]]), `u${i}`, false);

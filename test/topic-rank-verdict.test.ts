@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { PageJudge } from '../src/crawl/judge.js';
 import { analyzePage } from '../src/extract/page.js';
-import { RankVerdict } from '../src/topic/rank-verdict.js';
+import { prevalenceBound, RankVerdict, type RankScorer } from '../src/topic/rank-verdict.js';
 import { TopicTermModel } from '../src/topic/term-model.js';
 
 const tf = (text: string) => {
@@ -17,15 +17,19 @@ const tf = (text: string) => {
   return m;
 };
 
+/** A page standing for one score: the scorer reads it back, shifted by the model's drift. */
+const at = (x: number) => new Map([['x', x]]);
+const fixed: RankScorer = { score: (p) => p.get('x')!, version: 0 };
+
 describe('RankVerdict', () => {
   it('keeps the rule during warm-up, then calls the top π̂ of pages by log-odds relevant', () => {
     const v = new RankVerdict(4);
     // Warm-up: the rule's verdict whatever the log-odds.
-    expect([v.judge(true, -5), v.judge(false, 5), v.judge(true, 0), v.judge(false, 1)]).toEqual([true, false, true, false]);
+    expect([v.judge(true, at(-5), fixed), v.judge(false, at(5), fixed), v.judge(true, at(0), fixed), v.judge(false, at(1), fixed)]).toEqual([true, false, true, false]);
     // The rule says no, but the page outranks every page so far: relevant (π̂ = 2/5).
-    expect(v.judge(false, 9)).toBe(true);
+    expect(v.judge(false, at(9), fixed)).toBe(true);
     // The rule says yes, but the page ranks below all: not relevant.
-    expect(v.judge(true, -9)).toBe(false);
+    expect(v.judge(true, at(-9), fixed)).toBe(false);
     expect(v.ruleShare).toBeCloseTo(3 / 6, 12);
   });
 
@@ -37,7 +41,7 @@ describe('RankVerdict', () => {
     for (let i = 0; i < n; i++) {
       const x = ((i * 7919) % 1000) / 1000; // a deterministic scramble of [0, 1)
       const rule = ((i * 104729) % 1000) / 1000 < 0.3; // the rule: 30% relevant, unrelated to x
-      const y = v.judge(rule, x);
+      const y = v.judge(rule, at(x), fixed);
       if (i >= 20) byRank += y ? 1 : 0;
       if (i >= 20 && y === x >= 0.7) agree++;
     }
@@ -47,22 +51,29 @@ describe('RankVerdict', () => {
     expect(agree / (n - 20)).toBeGreaterThan(0.95);
   });
 
-  it("pulls the count back towards the rule's when later pages' log-odds drift upwards (each page outranking the earlier ones)", () => {
+  it('ranks a page against earlier pages as the model scores them now, not as it scored them then', () => {
+    // Every page's log-odds rise as examples join (the model's version): a page judged later
+    // scores higher than an equal page judged earlier did. Ranked against the scores as they
+    // were, every page after the warm-up would outrank the earlier ones.
+    let version = 0;
+    const drifting: RankScorer = { score: (p) => p.get('x')! + version, get version() { return version; } };
     const v = new RankVerdict(20);
     let called = 0;
-    let rule = 0;
+    let agree = 0;
     const n = 1000;
     for (let i = 0; i < n; i++) {
-      const r = ((i * 104729) % 1000) / 1000 < 0.3;
-      rule += r ? 1 : 0;
-      // Log-odds grow as examples join: the newest page ranks at the top of all judged before it.
-      called += v.judge(r, i + ((i * 7919) % 13) / 13) ? 1 : 0;
+      version = i; // an example joins with every page
+      const x = ((i * 7919) % 1000) / 1000;
+      const y = v.judge(((i * 104729) % 1000) / 1000 < 0.3, at(x), drifting);
+      if (i >= 20) {
+        called += y ? 1 : 0;
+        if (y === x >= 0.7) agree++;
+      }
     }
-    // Ranked by the top π̂ alone, every page after the warm-up would be called relevant (~98%);
-    // the correction keeps the count under twice the rule's.
-    expect(called).toBeLessThanOrEqual(2 * rule + 1);
-    expect(called).toBeGreaterThanOrEqual(rule);
-    expect(v.state().called).toBe(called);
+    // Re-scored, the reference moves with the page: the rule's share, by the pages' own standing.
+    expect(called / (n - 20)).toBeGreaterThan(0.25);
+    expect(called / (n - 20)).toBeLessThan(0.35);
+    expect(agree / (n - 20)).toBeGreaterThan(0.95);
   });
 
   it('ranks against a bounded uniform sample on a long crawl, still calling the top π̂ relevant', () => {
@@ -73,33 +84,65 @@ describe('RankVerdict', () => {
     for (let i = 0; i < n; i++) {
       const x = ((i * 7919) % 10007) / 10007;
       const rule = ((i * 104729) % 1000) / 1000 < 0.3;
-      const y = v.judge(rule, x);
+      const y = v.judge(rule, at(x), fixed);
       if (i >= n / 2) {
         byRank += y ? 1 : 0;
         if (y === x >= 0.7) agree++;
       }
     }
     const s = v.state();
-    expect(s.sorted.length).toBe(200);
-    expect(s.sorted).toEqual([...s.sorted].sort((a, b) => a - b));
+    expect(s.reference!.length).toBe(200);
+    const kept = s.reference!.map((p) => p[0][1]).sort((a, b) => a - b);
     // The sample spans the whole range, not the first 200 pages only.
-    expect(s.sorted[0]).toBeLessThan(0.05);
-    expect(s.sorted[199]).toBeGreaterThan(0.95);
+    expect(kept[0]).toBeLessThan(0.05);
+    expect(kept[199]).toBeGreaterThan(0.95);
     expect(byRank / (n / 2)).toBeGreaterThan(0.25);
     expect(byRank / (n / 2)).toBeLessThan(0.35);
     expect(agree / (n / 2)).toBeGreaterThan(0.9);
-    // A snapshot bigger than the sample (from before it was bounded) is thinned on restore.
-    const big = new RankVerdict(20, 50);
-    big.restore({ ...s, rng: undefined });
-    expect(big.state().sorted.length).toBe(50);
   });
 
   it('comes back from its state', () => {
     const a = new RankVerdict(2);
-    for (const [r, x] of [[true, 1], [false, 0], [true, 3]] as const) a.judge(r, x);
+    for (const [r, x] of [[true, 1], [false, 0], [true, 3]] as const) a.judge(r, at(x), fixed);
     const b = new RankVerdict(2);
-    b.restore(a.state());
-    expect([b.judge(false, 2), b.judge(true, -1)]).toEqual([a.judge(false, 2), a.judge(true, -1)]);
+    b.restore(JSON.parse(JSON.stringify(a.state())));
+    expect([b.judge(false, at(2), fixed), b.judge(true, at(-1), fixed)]).toEqual([a.judge(false, at(2), fixed), a.judge(true, at(-1), fixed)]);
+  });
+
+  it('judges a page again by the reference as the model scores it now, without moving its own state', () => {
+    let version = 0;
+    const drifting: RankScorer = { score: (p) => p.get('x')! + version, get version() { return version; } };
+    const v = new RankVerdict(20);
+    for (let i = 0; i < 200; i++) v.judge(i % 4 === 0, at(((i * 7919) % 1000) / 1000), drifting);
+    const before = JSON.stringify(v.state());
+    version = 50; // the model moved since the last page
+    const again = v.rejudge(drifting)!;
+    // The top quarter (the rule's share) of the pages' own scores.
+    expect(again(at(0.9))).toBe(true);
+    expect(again(at(0.6))).toBe(false);
+    expect(JSON.stringify(v.state())).toBe(before);
+    expect(new RankVerdict(20).rejudge(drifting)).toBeUndefined();
+  });
+});
+
+describe('prevalenceBound', () => {
+  it('bounds the relevant share by the pages scoring at least as high as the lowest example page', () => {
+    const sorted = Array.from({ length: 100 }, (_, i) => i / 100);
+    // 10 pages score ≥ 0.9, the lowest of three examples: at most 10% / (3/4) relevant.
+    expect(prevalenceBound(sorted, [0.95, 0.9, 0.99])).toBeCloseTo(0.1 / 0.75, 12);
+    // Examples that score like any page bound nothing.
+    expect(prevalenceBound(sorted, [0.0, 0.5])).toBe(1);
+    expect(prevalenceBound(sorted, [])).toBe(1);
+  });
+
+  it('bounds the verdict\'s second judgement where the rule calls more pages than the examples allow', () => {
+    const v = new RankVerdict(20);
+    const scorer: RankScorer = { score: (p) => p.get('x')!, version: 0, examples: () => [0.9, 0.92, 0.95] };
+    for (let i = 0; i < 100; i++) v.judge(true, at(i / 100), scorer); // the rule calls every page relevant
+    const again = v.rejudge(scorer)!;
+    const called = Array.from({ length: 100 }, (_, i) => again(at(i / 100))).filter(Boolean).length;
+    expect(called).toBeGreaterThanOrEqual(12);
+    expect(called).toBeLessThanOrEqual(15);
   });
 });
 
@@ -116,6 +159,18 @@ describe('TopicTermModel.logOdds', () => {
     expect(m.logOdds(tf(dish))).toBeGreaterThan(m.logOdds(tf(country)));
     // Words the examples never use count against a page.
     expect(m.logOdds(tf('city river bridge mayor council'))).toBeLessThan(0);
+  });
+
+  it('scores an example left out as the same model without it would', () => {
+    const pages = ['bread flour dough bake oven', 'cheese milk curd rennet', 'rice grain paddy bowl', 'city river bridge mayor'];
+    const withIt = new TopicTermModel(tf('food'));
+    const without = new TopicTermModel(tf('food'));
+    for (const p of pages) (withIt.observe(tf(p)), without.observe(tf(p)));
+    for (const e of pages.slice(0, 3)) withIt.addExample(tf(e));
+    for (const e of pages.slice(0, 2)) without.addExample(tf(e));
+    const rice = tf(pages[2]);
+    expect(withIt.logOdds(rice, rice)).toBeCloseTo(without.logOdds(rice), 12);
+    expect(withIt.logOdds(rice)).toBeGreaterThan(withIt.logOdds(rice, rice));
   });
 });
 

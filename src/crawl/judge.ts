@@ -18,7 +18,7 @@ import { type Relevance } from '../topic/model.js';
 import { MultiTopicModel, type MultiTopicState } from '../topic/multi-topic.js';
 import { HarvestSample, type HarvestEstimate, type Rejudged, type SampledPageState } from '../topic/harvest-sample.js';
 import { PageClassifier, type PageClassifierState, type PageEvidence } from '../topic/page-classifier.js';
-import { RankVerdict, type RankVerdictState } from '../topic/rank-verdict.js';
+import { RankVerdict, type RankScorer, type RankVerdictState } from '../topic/rank-verdict.js';
 import { seedCalibratedThreshold, seedThresholdSpread } from '../topic/seed-threshold.js';
 import { loadThesaurus } from '../topic/semantic.js';
 import { TopicTermModel, type TopicTermModelState } from '../topic/term-model.js';
@@ -66,7 +66,7 @@ export interface JudgeState {
   terms: TopicTermModelState[];
   classifiers: PageClassifierState[];
   sample: ReservoirState<SampledPageState>;
-  examples: { tf: [string, number][]; url?: string; topicId: string }[];
+  examples: { tf: [string, number][]; url?: string; topicId: string; joined?: true }[];
   /** Absent in snapshots from before the log-odds rank verdict. */
   rankVerdicts?: RankVerdictState[];
 }
@@ -98,7 +98,7 @@ export class PageJudge {
    * The given seed pages with content (not list, error or out-of-window pages), per topic: the
    * user's examples of the topic, judged again at the end for the harvest estimate's recall term.
    */
-  private readonly examples: { tf: SparseVector; url?: string; topicId: string }[] = [];
+  private readonly examples: { tf: SparseVector; url?: string; topicId: string; joined?: true }[] = [];
   /** Called with each input before the judge learns from it (the `--resume` journal). */
   onInput?: (input: JudgedPage) => void;
 
@@ -208,15 +208,17 @@ export class PageJudge {
       // rel 0 shares no word with the keywords or D: never relevant, even at a θ calibrated to 0.
       const rule = verdict.rel > 0 && verdict.rel >= verdict.threshold;
       // With seed pages to learn from, which pages are relevant is the examples' log-odds rank's call, how many the rule's.
-      const byRank = this.rankVerdicts.get(verdict.topicId)!.judge(rule, terms.logOdds(tf));
+      const byRank = this.rankVerdicts.get(verdict.topicId)!.judge(rule, tf, this.rankScorer(verdict.topicId));
       verdict.relevant = this.calibrated(verdict.topicId) ? verdict.rel > 0 && byRank : rule;
     }
     this.sample.add(tf, url, verdict.relevant);
     if (input.isSeed) {
-      this.examples.push({ tf, url, topicId: verdict.topicId });
+      const example: (typeof this.examples)[number] = { tf, url, topicId: verdict.topicId };
+      this.examples.push(example);
       // A seed joins D (METHODS §1) and the positive examples only when it is itself about the
       // topic: a portal home page given as an entry point would otherwise teach navigation pages.
       if (verdict.cosine >= topic.threshold) {
+        example.joined = true;
         topic.addSeedTerms(tf, url, false);
         terms.addExample(tf);
         classifier.addExample(ev, true);
@@ -226,6 +228,16 @@ export class PageJudge {
       classifier.addExample(ev, true);
     }
     return verdict;
+  }
+
+  /** What the topic's rank verdict ranks by: its term log-odds now, and its seed pages' (each left out of the examples it joined). */
+  private rankScorer(topicId: string): RankScorer {
+    const terms = this.terms.get(topicId)!;
+    return {
+      score: (tf) => terms.logOdds(tf),
+      version: terms.exampleMass,
+      examples: () => this.examples.filter((e) => e.topicId === topicId).map((e) => terms.logOdds(e.tf, e.joined ? e.tf : undefined)),
+    };
   }
 
   /** The topic's θ is calibrated from its given seed pages (not given by the user, not θ_page). */
@@ -238,7 +250,6 @@ export class PageJudge {
    * calibrated from its seed pages as they score now (src/topic/seed-threshold.ts), else θ_page.
    * Computed afresh (no cache): the same state gives the same θ, so `--resume` needs nothing more.
    */
-
   verdictThreshold(topicId: string): number {
     const topic = this.model.topic(topicId);
     if (this.model.thresholdGiven.has(topicId)) return topic.threshold;
@@ -247,9 +258,7 @@ export class PageJudge {
 
   /** The topic's given seed pages with content, each judged again as it stands now. */
   private exampleRels(topicId: string): number[] {
-    const rels: number[] = [];
-    for (const e of this.examples) if (e.topicId === topicId) rels.push(this.model.rejudgeAs(topicId, e.tf, e.url).rel);
-    return rels;
+    return this.examples.filter((e) => e.topicId === topicId).map((e) => this.model.rejudgeAs(topicId, e.tf, e.url).rel);
   }
 
   /** θ's relative 90% half-width (src/topic/seed-threshold.ts), 0 where θ is not calibrated from seed pages. */
@@ -330,19 +339,19 @@ export class PageJudge {
    * as not relevant). An estimate, not the truth.
    */
   harvestEstimate(fetched?: number): HarvestEstimate {
-    const thresholds = new Map<string, { theta: number; spread: number }>();
+    const thresholds = new Map<string, { theta: number; spread: number; byRank?: (tf: SparseVector) => boolean }>();
     const again = (tf: SparseVector, url: string | undefined): Rejudged => {
       const r = this.model.rejudge(tf, url);
       if (this.mode === 'learned') return this.classifiers.get(r.topicId)!.probability(this.evidenceOf(r, tf, this.terms.get(r.topicId)!)) >= 0.5;
-      let t = thresholds.get(r.topicId);
-      if (!t) thresholds.set(r.topicId, (t = { theta: this.verdictThreshold(r.topicId), spread: this.thresholdSpread(r.topicId) }));
+      const id = r.topicId;
+      // Judged again as the verdict judges: by the log-odds rank where θ is calibrated from seed pages (`relevant`), the rule's margin for the interval.
+      const byRank = () => (this.calibrated(id) ? this.rankVerdicts.get(id)!.rejudge(this.rankScorer(id)) : undefined);
+      let t = thresholds.get(id);
+      if (!t) thresholds.set(id, (t = { theta: this.verdictThreshold(id), spread: this.thresholdSpread(id), byRank: byRank() }));
       // rel 0 is never relevant (as the verdict), even at a θ calibrated to 0.
-      return { margin: r.rel <= 0 ? 0 : t.theta > 0 ? r.rel / t.theta : Infinity, spread: t.spread };
+      return { margin: r.rel <= 0 ? 0 : t.theta > 0 ? r.rel / t.theta : Infinity, spread: t.spread, ...(t.byRank ? { relevant: r.rel > 0 && t.byRank(tf) } : {}) };
     };
-    const recognised = this.examples.filter((e) => {
-      const r = again(e.tf, e.url);
-      return typeof r === 'boolean' ? r : r.margin >= 1;
-    }).length;
+    const recognised = this.examples.map((e) => again(e.tf, e.url)).filter((r) => (typeof r === 'boolean' ? r : r.margin >= 1)).length;
     const spreads = this.model.topics.map((t) => this.thresholdSpread(t.id)).filter((x) => x > 0);
     const examples = { recognised, given: this.examples.length, ...(spreads.length ? { thresholdSpread: Math.max(...spreads) } : {}) };
     return this.sample.estimate(again, fetched, examples);

@@ -61,7 +61,7 @@ export interface ExampleRecall {
  * A sampled page judged again: relevant or not, or its rel/θ (`margin`, relevant at ≥ 1) with θ's
  * relative 90% half-width (`spread`): relevant for sure at margin ≥ 1 + spread.
  */
-export type Rejudged = boolean | { margin: number; spread: number };
+export type Rejudged = boolean | { margin: number; spread: number; relevant?: boolean };
 
 /**
  * One sampled page: its term frequencies (absent for a page that can never be relevant) and its
@@ -157,21 +157,25 @@ export class HarvestSample {
     let again = 0;
     let judged = 0;
     let sure = 0;
+    let byRule = 0;
     for (const p of items) {
       // A kept page's verdict stands for every judgement of it.
       const r: Rejudged = p.kept ? p.judged : p.tf ? rejudge(p.tf, p.url) : false;
       const { margin, spread } = typeof r === 'boolean' ? { margin: r ? Infinity : 0, spread: 0 } : r;
       if (spread > 0) uncertain = true;
-      if (margin >= 1) again++;
+      if (margin >= 1) byRule++;
+      if (typeof r === 'boolean' || r.relevant === undefined ? margin >= 1 : r.relevant) again++;
       if (margin >= 1 + spread) sure++;
       if (p.judged) judged++;
     }
     const scale = this.pages.seen / pages;
     const a = wilsonInterval(again, n);
     const b = wilsonInterval(judged, n);
+    // Where the verdict is not the rule (the log-odds rank), the rule's own count bounds it too.
+    const c = wilsonInterval(byRule, n);
     const withExamples = examples !== undefined && examples.given > 0;
-    let low = Math.min(a.low, b.low);
-    let high = Math.max(a.high, b.high);
+    let low = Math.min(a.low, b.low, c.low);
+    let high = Math.max(a.high, b.high, c.high);
     if (withExamples) high = missedBound(high, examples);
     if (uncertain) low = Math.min(low, wilsonInterval(sure, n).low);
     return {

@@ -8,74 +8,137 @@
  * agriculture crop") calls country articles relevant that mention crops. The log-odds of a page's
  * words under the examples (seed pages, keywords, pages that joined the seed set) against every
  * page seen rank pages by how much they talk like the examples. So the rule's verdicts so far
- * give the share π̂ of relevant pages, and a page is relevant when its log-odds rank among the
- * pages judged before it (their log-odds when they were judged) is within the top π̂: a quantile
- * transfer, needing no labels and no scale for the log-odds. The first `warmUp` pages of a topic
- * (too few to rank against) keep the rule's verdict.
+ * give the share π̂ of relevant pages, and a page is relevant when its log-odds rank within the
+ * top π̂ of a reference: a quantile transfer, needing no labels and no scale for the log-odds.
+ *
+ * The reference is a uniform sample of the topic's pages judged so far, kept by their terms and
+ * scored again by the model as it is now whenever it has moved (an example joined, or the
+ * background grew by a tenth): a page is ranked against earlier pages as the same model scores
+ * them. Ranked against earlier pages' log-odds as they were when judged, a topical page's
+ * log-odds rising as examples join, the top π̂ called far more pages relevant than the rule
+ * (Wikispeedia: the judged harvest 10.7 points over the truth). Until the reference holds
+ * `warmUp` pages the rule's verdict stands.
  */
-
-import { RunningRank } from './running-rank.js';
+import type { SparseVector } from '../text/vector.js';
+import { SeededRandom, type RandomState } from './sampling.js';
 
 /** Pages of a topic judged by the rule alone before the log-odds rank takes over. */
 export const RANK_VERDICT_WARM_UP = 20;
 
 /**
- * Pages whose log-odds are kept to rank against: a uniform sample (reservoir) of those judged, so
- * a long crawl costs bounded memory and an insert into a bounded sorted array (a rank within the
- * sample's resolution, 1/5,000, is as good as the exact one for a share).
+ * Pages kept to rank against: a uniform sample (reservoir) of those judged. Re-scoring it costs
+ * one log-odds per kept page each time the model moves (as many times as examples join, ≤ 50,
+ * and once per tenth of growth), so it is kept small; a rank within 1/500 is as good as the
+ * exact one for a share.
  */
-export const RANK_VERDICT_SAMPLE = 5000;
+export const RANK_VERDICT_SAMPLE = 500;
+
+/** The reference is scored again once the pages judged have grown by this share since it last was. */
+export const RESCORE_GROWTH = 0.1;
+
+/** What ranks pages: the topic's log-odds now, and a number that changes whenever the model has moved. */
+export interface RankScorer {
+  score(tf: SparseVector): number;
+  /** Changes when earlier pages' scores may have moved (an example joined the topic). */
+  version: number;
+  /** The user's example pages of the topic, each scored as a page that is not an example would be (left out). */
+  examples?(): number[];
+}
 
 export interface RankVerdictState {
-  sorted: number[];
   judged: number;
   ruleRelevant: number;
-  /** The sample's replacement draws; absent in snapshots from before the sample was bounded. */
-  rng?: number;
-  /** Pages called relevant; absent in older snapshots (taken as the rule's count). */
+  /** Older snapshots' count of pages called relevant (not used). */
   called?: number;
+  /**
+   * The reference pages' terms, their scores when last scored, the model version and page count
+   * they were scored at, and the sample's draws. Absent in snapshots from before the reference
+   * was re-scored (which kept only `sorted` scores): the reference then starts again.
+   */
+  reference?: [string, number][][];
+  scores?: number[];
+  scoredVersion?: number;
+  scoredAt?: number;
+  random?: RandomState;
+  /** Older snapshots' sorted log-odds (not used). */
+  sorted?: number[];
 }
 
 export class RankVerdict {
-  /** The log-odds of a uniform sample of the pages judged so far. */
-  private ranks: RunningRank;
   private judged = 0;
   private ruleRelevant = 0;
-  /** Pages this verdict called relevant (warm-up included). */
-  private called = 0;
+  /** The reference pages' terms and their scores (parallel), and the scores sorted. */
+  private reference: SparseVector[] = [];
+  private scores: number[] = [];
+  private sorted: number[] = [];
+  private scoredVersion = -1;
+  private scoredAt = 0;
+  private random: SeededRandom;
 
   constructor(
     private readonly warmUp = RANK_VERDICT_WARM_UP,
     private readonly capacity = RANK_VERDICT_SAMPLE,
+    randomSeed = 1,
   ) {
-    this.ranks = new RunningRank(capacity);
+    this.random = new SeededRandom(randomSeed + 211);
   }
 
   /**
-   * The verdict on one page: `rule` is the calibrated rule's (rel ≥ θ), `logOdds` the page's
-   * term log-odds now. Learns from the page whatever the answer.
+   * The verdict on one page: `rule` is the calibrated rule's (rel ≥ θ), `tf` the page's terms,
+   * scored with `scorer`. Learns from the page whatever the answer.
    */
-  judge(rule: boolean, logOdds: number): boolean {
+  judge(rule: boolean, tf: SparseVector, scorer: RankScorer): boolean {
     this.judged++;
     if (rule) this.ruleRelevant++;
-    // The share of the sampled earlier pages below this one (none to rank against for the first).
-    const rank = this.ranks.rankThenAdd(logOdds);
-    const relevant = this.judged <= this.warmUp ? rule : this.judged > 1 && rank >= this.bar();
-    if (relevant) this.called++;
+    this.refresh(scorer);
+    const x = scorer.score(tf);
+    // The share of the reference below this page, the reference scored by the model as it is now.
+    const rank = this.sorted.length ? lowerBound(this.sorted, x) / this.sorted.length : 0;
+    const relevant = this.sorted.length < this.warmUp ? rule : rank >= this.bar();
+    this.keep(tf, x);
     return relevant;
   }
 
-  /**
-   * The rank a page needs: the top π̂, moved by the share by which the pages called relevant so
-   * far run ahead of (or behind) the rule's count. Each page is ranked against earlier pages'
-   * log-odds as they were then, and a topical page's log-odds grow as examples join, so the top
-   * π̂ alone calls more pages relevant than the rule does (Wikispeedia: the judged harvest 10.7
-   * points over the truth, the rule's 2.3). A proportional correction, not a cap: it pulls the
-   * count back towards the rule's (there 7.3 over the truth) and, in the worst case of every new
-   * page outranking all earlier ones, keeps it under twice the rule's.
-   */
+  /** Scores the reference again when the model has moved since it last was. */
+  private refresh(scorer: RankScorer): void {
+    if (scorer.version === this.scoredVersion && this.judged <= this.scoredAt * (1 + RESCORE_GROWTH)) return;
+    this.scores = this.reference.map((tf) => scorer.score(tf));
+    this.sorted = [...this.scores].sort((a, b) => a - b);
+    this.scoredVersion = scorer.version;
+    this.scoredAt = this.judged;
+  }
+
+  /** The page joins the reference (Vitter's algorithm R: every page judged equally likely to be kept). */
+  private keep(tf: SparseVector, x: number): void {
+    let at = this.reference.length;
+    if (at >= this.capacity) {
+      at = Math.floor(this.random.next() * this.judged);
+      if (at >= this.capacity) return;
+      this.sorted.splice(lowerBound(this.sorted, this.scores[at]), 1);
+    }
+    this.reference[at] = tf;
+    this.scores[at] = x;
+    this.sorted.splice(lowerBound(this.sorted, x), 0, x);
+  }
+
+  /** The rank a page needs: the top π̂ (the rule's share of the pages judged so far). */
   private bar(): number {
-    return 1 - this.ruleRelevant / this.judged + (this.called - this.ruleRelevant) / this.judged;
+    return 1 - this.ruleRelevant / this.judged;
+  }
+
+  /**
+   * The verdict as it would be given now on any page (the harvest estimate's second judgement):
+   * the reference scored by the model as it is, the bar the top π̂, π̂ the rule's share bounded by
+   * what the user's example pages allow (`prevalenceBound`: the rule alone over-counts where a
+   * vague topic's keywords are common words). Leaves the verdict's own state as it was (a crawl
+   * that reports its estimate judges as one that does not). Undefined while the reference is too
+   * small to rank against.
+   */
+  rejudge(scorer: RankScorer): ((tf: SparseVector) => boolean) | undefined {
+    if (this.reference.length < this.warmUp || this.judged === 0) return undefined;
+    const sorted = this.reference.map((tf) => scorer.score(tf)).sort((a, b) => a - b);
+    const bar = 1 - Math.min(this.ruleRelevant / this.judged, prevalenceBound(sorted, scorer.examples?.() ?? []));
+    return (tf) => lowerBound(sorted, scorer.score(tf)) / sorted.length >= bar;
   }
 
   /** The share of pages the rule has called relevant (π̂). */
@@ -84,15 +147,50 @@ export class RankVerdict {
   }
 
   state(): RankVerdictState {
-    const r = this.ranks.state();
-    return { sorted: r.sorted, judged: this.judged, ruleRelevant: this.ruleRelevant, rng: r.rng, called: this.called };
+    return {
+      judged: this.judged,
+      ruleRelevant: this.ruleRelevant,
+      reference: this.reference.map((tf) => [...tf]),
+      scores: [...this.scores],
+      scoredVersion: this.scoredVersion,
+      scoredAt: this.scoredAt,
+      random: this.random.state(),
+    };
   }
 
   restore(s: RankVerdictState): void {
-    this.ranks = new RunningRank(this.capacity);
-    this.ranks.restore({ sorted: s.sorted, seen: s.judged, rng: s.rng ?? 1 });
     this.judged = s.judged;
     this.ruleRelevant = s.ruleRelevant;
-    this.called = s.called ?? s.ruleRelevant;
+    this.reference = (s.reference ?? []).map((tf) => new Map(tf));
+    this.scores = s.reference ? [...(s.scores ?? [])] : [];
+    this.sorted = [...this.scores].sort((a, b) => a - b);
+    this.scoredVersion = s.scoredVersion ?? -1;
+    this.scoredAt = s.scoredAt ?? 0;
+    if (s.random) this.random = SeededRandom.at(s.random);
   }
+}
+
+/**
+ * Mixture proportion estimation (Blanchard, Lee & Scott 2010; Scott 2015) with the user's example
+ * pages as the positive sample: the pages scoring at least as high as the lowest example are
+ * about m/(m+1) of the relevant ones (the lowest of m draws from the relevant pages' scores) plus
+ * some irrelevant ones, so the relevant share is at most their share over m/(m+1). 1 without examples.
+ */
+export function prevalenceBound(sorted: readonly number[], examples: readonly number[]): number {
+  const m = examples.length;
+  if (m === 0 || sorted.length === 0) return 1;
+  const lowest = Math.min(...examples);
+  const above = (sorted.length - lowerBound(sorted, lowest)) / sorted.length;
+  return Math.min(1, (above * (m + 1)) / m);
+}
+
+function lowerBound(sorted: readonly number[], x: number): number {
+  let lo = 0,
+    hi = sorted.length;
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (sorted[m] < x) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
 }

@@ -138,18 +138,30 @@ export class TopicTermModel {
    * `evidence`, a word the examples do not use counts against the page (ln(μ/(E+μ)) < 0), so a
    * page that shares a few topic words with the examples but talks mostly of other things (a
    * country article on a food topic) ranks below one that talks like the examples throughout.
+   * `leaveOut`: an example's own TF, taken out of the mixture (so a seed page scores as a page
+   * that is not an example would).
    */
-  logOdds(tf: SparseVector): number {
-    const e = this.shares.mass;
+  logOdds(tf: SparseVector, leaveOut?: SparseVector): number {
+    // An example judged as any other page: its own unit taken out of the mixture (leave-one-out).
+    let outMass = 0;
+    if (leaveOut) for (const f of leaveOut.values()) outMass += f;
+    const out = (t: string) => (leaveOut && outMass > 0 ? (leaveOut.get(t) ?? 0) / outMass : 0);
+    const e = this.shares.mass - (outMass > 0 ? 1 : 0);
     let s = 0;
     let n = 0;
     for (const [t, f] of tf) {
       n += f;
       const pBg = ((this.background.counts.get(t) ?? 0) + 1) / (this.background.mass + 1);
-      const pTopic = ((this.shares.counts.get(t) ?? 0) + LOG_ODDS_PRIOR * pBg) / (e + LOG_ODDS_PRIOR);
+      const share = Math.max(0, (this.shares.counts.get(t) ?? 0) - out(t));
+      const pTopic = (share + LOG_ODDS_PRIOR * pBg) / (e + LOG_ODDS_PRIOR);
       s += f * Math.log(pTopic / pBg);
     }
     return n ? s / n : 0;
+  }
+
+  /** Examples in the mixture (keywords count one unit each): grows as pages join the seed set. */
+  get exampleMass(): number {
+    return this.shares.mass;
   }
 
   /** The same against the negative examples (0 without any). */
