@@ -1,8 +1,9 @@
 /**
  * The rank of a value among the values seen before it (the share below it, 0 for the first),
  * over a bounded uniform sample (Vitter's algorithm R, a deterministic stream), so a long crawl
- * keeps a fixed memory and the rank follows the values' drift. Used by the page judge's rank
- * verdict (./rank-verdict.ts) and combined's topical label (src/score/topical-label.ts).
+ * keeps a fixed memory and the rank follows the values' drift. Used by combined's topical label
+ * (src/score/topical-label.ts); the page judge's rank verdict keeps its reference by terms, to
+ * score it again (./rank-verdict.ts).
  */
 
 export interface RunningRankState {
