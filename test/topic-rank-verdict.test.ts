@@ -76,6 +76,23 @@ describe('RankVerdict', () => {
     expect(agree / (n - 20)).toBeGreaterThan(0.95);
   });
 
+  it("pulls the count back towards the rule's when the crawl brings pages that outrank the earlier ones", () => {
+    const v = new RankVerdict(20);
+    let called = 0;
+    let rule = 0;
+    const n = 1000;
+    for (let i = 0; i < n; i++) {
+      const r = ((i * 104729) % 1000) / 1000 < 0.3;
+      rule += r ? 1 : 0;
+      // Not drift of the model (the scorer is fixed): the order. Each page outranks all earlier ones.
+      called += v.judge(r, at(i + ((i * 7919) % 13) / 13), fixed) ? 1 : 0;
+    }
+    // By the top π̂ alone every page after the warm-up would be called relevant (~98%).
+    expect(called).toBeLessThanOrEqual(2 * rule + 1);
+    expect(called).toBeGreaterThanOrEqual(rule);
+    expect(v.state().called).toBe(called);
+  });
+
   it('ranks against a bounded uniform sample on a long crawl, still calling the top π̂ relevant', () => {
     const v = new RankVerdict(20, 200);
     let byRank = 0;

@@ -48,7 +48,7 @@ export interface RankScorer {
 export interface RankVerdictState {
   judged: number;
   ruleRelevant: number;
-  /** Older snapshots' count of pages called relevant (not used). */
+  /** Pages called relevant; absent in older snapshots (taken as the rule's count). */
   called?: number;
   /**
    * The reference pages' terms, their scores when last scored, the model version and page count
@@ -67,6 +67,8 @@ export interface RankVerdictState {
 export class RankVerdict {
   private judged = 0;
   private ruleRelevant = 0;
+  /** Pages this verdict called relevant (warm-up included). */
+  private called = 0;
   /** The reference pages' terms and their scores (parallel), and the scores sorted. */
   private reference: SparseVector[] = [];
   private scores: number[] = [];
@@ -96,6 +98,7 @@ export class RankVerdict {
     const rank = this.sorted.length ? lowerBound(this.sorted, x) / this.sorted.length : 0;
     const relevant = this.sorted.length < this.warmUp ? rule : rank >= this.bar();
     this.keep(tf, x);
+    if (relevant) this.called++;
     return relevant;
   }
 
@@ -121,9 +124,16 @@ export class RankVerdict {
     this.sorted.splice(lowerBound(this.sorted, x), 0, x);
   }
 
-  /** The rank a page needs: the top π̂ (the rule's share of the pages judged so far). */
+  /**
+   * The rank a page needs: the top π̂ (the rule's share of the pages judged so far), moved by the
+   * share by which the pages called relevant so far run ahead of (or behind) the rule's count.
+   * The reference no longer drifts, but the order does: a crawl that fetches pages like the ones
+   * it called relevant (combined learns from the verdict) brings pages that outrank the earlier
+   * ones, and the top π̂ alone then called more than the rule (Wikispeedia, combined: judged −
+   * true harvest +5.7 points without this, +4.5 with it; fresh topics +33.2, +31.1).
+   */
   private bar(): number {
-    return 1 - this.ruleRelevant / this.judged;
+    return 1 - this.ruleRelevant / this.judged + (this.called - this.ruleRelevant) / this.judged;
   }
 
   /**
@@ -150,6 +160,7 @@ export class RankVerdict {
     return {
       judged: this.judged,
       ruleRelevant: this.ruleRelevant,
+      called: this.called,
       reference: this.reference.map((tf) => [...tf]),
       scores: [...this.scores],
       scoredVersion: this.scoredVersion,
@@ -161,6 +172,7 @@ export class RankVerdict {
   restore(s: RankVerdictState): void {
     this.judged = s.judged;
     this.ruleRelevant = s.ruleRelevant;
+    this.called = s.called ?? s.ruleRelevant;
     this.reference = (s.reference ?? []).map((tf) => new Map(tf));
     this.scores = s.reference ? [...(s.scores ?? [])] : [];
     this.sorted = [...this.scores].sort((a, b) => a - b);
