@@ -25,6 +25,7 @@ import { Frontier } from '../src/frontier/frontier.js';
 import { RobotsCache } from '../src/frontier/robots.js';
 import { crawlUserData } from '../src/frontier/user-data.js';
 import { startTestWeb } from '../src/testweb/index.js';
+import { rebaseOntoOrigins } from './rebase-origins.js';
 
 const { values } = parseArgs({ options: { k: { type: 'string', default: '1,2,3,4,8,16' }, seeds: { type: 'string', default: '1-6' }, budget: { type: 'string', default: '200' } } });
 const ks = values.k.split(',').map(Number);
@@ -42,11 +43,7 @@ if (!existsSync(cacheFile)) {
 
 const web = await startTestWeb();
 // The cache was written with other ports: URLs rebased onto today's origins by hostname (as bench:replay does).
-const byHost = new Map(web.sites.map((s) => [new URL(s.origin).hostname, s.origin]));
-const rebase = (u: string) => {
-  const x = new URL(u);
-  return (byHost.get(x.hostname) ?? x.origin) + x.pathname + x.search;
-};
+const rebase = rebaseOntoOrigins(web.sites.map((s) => s.origin));
 const cached = new Map<string, { status: number; analysis?: PageAnalysis }>();
 for (const [u, c] of Object.entries(JSON.parse(readFileSync(cacheFile, 'utf8')) as Record<string, { status: number; analysis?: PageAnalysis }>)) {
   const a = c.analysis;

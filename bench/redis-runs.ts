@@ -10,6 +10,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';
 import { startTestWeb } from '../src/testweb/index.js';
+import { rebaseOntoOrigins } from './rebase-origins.js';
 
 const dir = process.argv[2];
 if (!dir || !existsSync(join(dir, 'runs'))) {
@@ -18,11 +19,7 @@ if (!dir || !existsSync(join(dir, 'runs'))) {
 }
 const web = await startTestWeb();
 // The kept runs' test web had other ports: each site has its own 127.0.0.x address.
-const originOfIp = new Map(web.sites.map((s) => [new URL(s.origin).hostname, s.origin]));
-const here = (url: string) => {
-  const u = new URL(url);
-  return (originOfIp.get(u.hostname) ?? u.origin) + u.pathname + u.search;
-};
+const here = rebaseOntoOrigins(web.sites.map((s) => s.origin));
 const relevant = (url: string) => web.isRelevant(here(url), web.demo.topic);
 const crawls = new Map<string, { worker: string; entries: CrawlLogEntry[] }[]>();
 for (const d of readdirSync(join(dir, 'runs'))) {

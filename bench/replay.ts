@@ -51,6 +51,7 @@ import { hash32, Rng } from '../src/testweb/rng.js';
 import { distinctHarvestCurve, summarizeTopics, type TopicRuns } from './metrics.js';
 import { compareRuns, formatChange, type CurveRun } from './replay-compare.js';
 import { startWikispeediaWeb, wikispeediaMissing, type WikispeediaWeb } from '../src/testweb/wikispeedia.js';
+import { rebaseOntoOrigins } from './rebase-origins.js';
 
 interface Cached {
   status: number;
@@ -67,12 +68,7 @@ class PageCache {
   /** Servers listen on ephemeral ports: cached URLs are rebased onto today's origins by hostname. */
   constructor(private readonly file: string, origins: string[]) {
     if (!existsSync(file)) return;
-    const byHost = new Map(origins.map((o) => [new URL(o).hostname, o]));
-    const rebase = (u: string) => {
-      const x = new URL(u);
-      const o = byHost.get(x.hostname);
-      return o ? o + x.pathname + x.search : u;
-    };
+    const rebase = rebaseOntoOrigins(origins);
     for (const [u, c] of Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, Cached>)) {
       // A failed fetch (status 0) is never an answer of the web: fetched again (older caches kept them).
       if (c.status === 0) continue;
