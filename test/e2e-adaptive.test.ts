@@ -16,6 +16,7 @@ import type { CrawlContext } from '../src/crawl/types.js';
 import { uniqueKeyOf } from '../src/frontier/url-key.js';
 import { DEFAULT_SCORE_BANDS } from '../src/score/bands.js';
 import { analyzePage } from '../src/extract/page.js';
+import { commentsFromXhr } from '../src/extract/replies/xhr.js';
 import { DEFAULT_POLICY, shingleF1, urlPattern } from '../src/fetch/adaptive.js';
 import { browserLaunchOptions } from '../src/fetch/browser.js';
 import { ProgressReporter } from '../src/report/progress.js';
@@ -31,6 +32,8 @@ let web: TestWeb;
 let result: CrawlResult;
 let log: CrawlLogEntry[];
 const texts = new Map<string, string>();
+/** The API JSON the data path fed to the analysis, by URL (http+data pages). */
+const dataXhr = new Map<string, { url: string; json: unknown }[]>();
 let storage: string;
 const model = (() => {
   const o = resolveOptions(OPTIONS);
@@ -154,6 +157,7 @@ describe('adaptive fetcher on the mixed test web (headless Chromium)', () => {
       name: 'test-capture',
       onPage(e) {
         texts.set(e.rendered.request.url, e.analysis.text);
+        if (e.rendered.fetchedWith === 'http+data') dataXhr.set(e.rendered.request.url, e.rendered.xhrJson);
       },
     };
     const config = parseConfig({
@@ -180,12 +184,13 @@ describe('adaptive fetcher on the mixed test web (headless Chromium)', () => {
     expect(html.filter((e) => e.fetchedWith === 'http').length).toBeGreaterThan(5);
     expect(html.filter((e) => e.fetchedWith === 'browser').length).toBeGreaterThan(5);
     for (const e of html) expect(e.fetchWhy, e.url).toBeTruthy();
-    // the JavaScript portals' articles are rendered, with the comparison saying why
+    // the JavaScript portals' articles are never taken from the bare HTTP page: rendered (with the
+    // comparison saying why) or, once their data recipe is learnt, served from their data
     // (articles the generator marks `static` — /broken.html, the unclosed-markup article served
     // on every site, and the misc site's GBK article — are server-rendered: HTTP is right for them.)
     const js = html.filter((e) => articleOf(e.url) && !articleOf(e.url)!.render && !articleOf(e.url)!.static);
     expect(js.length).toBeGreaterThan(0);
-    for (const e of js) expect(e.fetchedWith, e.url).toBe('browser');
+    for (const e of js) expect(e.fetchedWith, e.url).not.toBe('http');
     expect(js.some((e) => /main text differs/.test(e.fetchWhy ?? ''))).toBe(true);
     // pages with nothing that can run script (the portals' list pages) are never rendered; the
     // server-rendered articles carry a page-view script, so their patterns are learned
@@ -266,4 +271,41 @@ describe('adaptive fetcher on the mixed test web (headless Chromium)', () => {
       await browser.close();
     }
   }, 120_000);
+
+  it('a JavaScript-only article served from its data (http+data) has the text and the XHR comments the browser shows', async () => {
+    const served = log.filter((e) => e.fetchedWith === 'http+data' && e.status === 200 && articleOf(e.url));
+    // the JavaScript portals' articles: inline ARTICLE_DATA and fetch('/api/article/ID.json'), comments by XHR
+    expect(served.length, log.filter((e) => articleOf(e.url) && !articleOf(e.url)!.render).map((e) => `${e.url} ${e.fetchedWith}: ${e.fetchWhy}`).join('\n')).toBeGreaterThan(0);
+    for (const e of served) expect(e.fetchWhy).toMatch(/needs the browser, but its data rebuilt \d+ rendering\(s\) in a row: /);
+    expect(explainUrl(storage, served[0].url)).toMatch(/fetched with http\+data: .*data rebuilt/);
+    const browser = await chromium.launch((await browserLaunchOptions()).launchOptions);
+    try {
+      let withComments = 0;
+      for (const e of served.slice(0, 4)) {
+        const page = await browser.newPage();
+        const xhr: { url: string; json: unknown }[] = [];
+        page.on('response', async (r) => {
+          if (/json/.test(r.headers()['content-type'] ?? '')) xhr.push({ url: r.url(), json: await r.json().catch(() => null) });
+        });
+        await page.goto(e.url, { waitUntil: 'networkidle' });
+        await page.waitForFunction(() => !document.querySelector('#article .loading'));
+        const html = await page.content();
+        await page.close();
+        const rendered = analyzePage({ html, url: e.url, fetchedAt: new Date() }).text;
+        expect(shingleF1(texts.get(e.url) ?? '', rendered), e.url).toBeGreaterThanOrEqual(0.98);
+        expect(texts.get(e.url), e.url).toContain(articleOf(e.url)!.paras[0].slice(0, 20));
+        // the comments: those the browser's comment widget loaded (the test web's clock may have moved
+        // on since the crawl, adding comments: the crawl's are the browser's first ones)
+        const at = new Date();
+        const mine = commentsFromXhr(dataXhr.get(e.url) ?? [], at, 'Asia/Shanghai')?.posts ?? [];
+        const theirs = commentsFromXhr(xhr.filter((x) => /\/api\/comments/.test(x.url)), at, 'Asia/Shanghai')?.posts ?? [];
+        if (theirs.length) withComments++;
+        expect(mine.map((p) => `${p.author}: ${p.text}`), e.url).toEqual(theirs.slice(0, mine.length).map((p) => `${p.author}: ${p.text}`));
+        expect(mine.length > 0, e.url).toBe(theirs.length > 0);
+      }
+      expect(withComments).toBeGreaterThan(0);
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
 });

@@ -98,6 +98,12 @@ export const AdaptiveOptionsSchema = z
     textGuard: z.number().min(0).max(1).default(0.5),
     /** Render every page on the adaptive fetcher's kept tabs, never answering from HTTP (what its renders alone cost; bench/adaptive.ts). */
     renderAll: z.boolean().default(false),
+    /**
+     * Serve a pattern that needs the browser from the data its script puts into the page (inline
+     * JSON, or the API it fetches) once a learnt recipe rebuilds its renderings (`fetchedWith:
+     * http+data`, src/fetch/adaptive-data.ts); false renders every such page.
+     */
+    dataPath: z.boolean().default(true),
   })
   .strict();
 

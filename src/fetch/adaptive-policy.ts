@@ -75,6 +75,8 @@ export interface AdaptivePolicyOptions extends ComparisonLimits {
   textGuard: number;
   /** Render every page, compared with nothing (what the fetcher's renders alone cost: the benchmark's split of the ratio). */
   renderAll?: boolean;
+  /** Serve patterns that need the browser from their data when a recipe rebuilds the rendering (./adaptive-data.ts); default on. */
+  dataPath?: boolean;
   randomSeed: number;
 }
 
@@ -99,11 +101,13 @@ interface PatternStats {
   textLengths: number[];
   http: number;
   browser: number;
+  /** Pages served by the data path (http+data). */
+  data: number;
   /** Hosts only: a pattern of the host reached its run of equivalent renderings, and the host never differed. */
   clean?: boolean;
 }
 
-export type FetchMode = 'http' | 'browser';
+export type FetchMode = 'http' | 'http+data' | 'browser';
 export interface Decision {
   mode: FetchMode;
   pattern: string;
@@ -115,6 +119,10 @@ export interface Decision {
   compare?: boolean;
   /** Rendered to learn the pattern (no difference seen on it yet): other pages of it may wait for the outcome (./adaptive-learning.ts). */
   learning?: boolean;
+  /** Rendered because the pattern's HTTP analysis differed (the data path may serve it, ./adaptive-data.ts). */
+  needsBrowser?: boolean;
+  /** Rendered to re-check the pattern's data path. */
+  dataRecheck?: boolean;
 }
 
 /**
@@ -150,7 +158,7 @@ export class AdaptivePolicy {
 
   private stats(map: Map<string, PatternStats>, k: string): PatternStats {
     let s = map.get(k);
-    if (!s) map.set(k, (s = { compared: 0, equivalent: 0, streak: 0, differences: 0, textLengths: [], http: 0, browser: 0 }));
+    if (!s) map.set(k, (s = { compared: 0, equivalent: 0, streak: 0, differences: 0, textLengths: [], http: 0, browser: 0, data: 0 }));
     return s;
   }
 
@@ -209,7 +217,7 @@ export class AdaptivePolicy {
       // A pattern that differed on its last renderings (a JavaScript site) is compared only on
       // a seeded share of its pages: the comparison costs a second analysis on every render.
       const compare = p.streak > 0 || p.differences < this.opts.minSamples || this.rng.float() < this.opts.recheckShare;
-      d = { mode: 'browser', pattern, why: `pattern ${pattern} needs the browser: ${p.lastDifference.what.join('; ')} (on ${p.lastDifference.url}); ${p.streak} equivalent since`, compare };
+      d = { mode: 'browser', pattern, why: `pattern ${pattern} needs the browser: ${p.lastDifference.what.join('; ')} (on ${p.lastDifference.url}); ${p.streak} equivalent since`, compare, needsBrowser: true };
     } else if (shape && shape.differences === 0 && this.settled(shape, host)) {
       // Also for a pattern of its own still short of minSamples but never different: agreeing
       // renderings (a re-check of a pattern decided by its shape or template) never cost more
@@ -320,11 +328,11 @@ export class AdaptivePolicy {
 
   /** Count what was done (for the summary). */
   count(url: string, mode: FetchMode): void {
-    this.stats(this.patterns, urlPattern(url))[mode]++;
+    this.stats(this.patterns, urlPattern(url))[mode === 'http+data' ? 'data' : mode]++;
   }
 
   /** Per pattern: mode it would take now, counts and evidence (summary, tests). */
-  table(): { pattern: string; mode: FetchMode; compared: number; equivalent: number; http: number; browser: number; lastDifference?: string }[] {
+  table(): { pattern: string; mode: FetchMode; compared: number; equivalent: number; http: number; browser: number; data: number; lastDifference?: string }[] {
     return [...this.patterns.entries()].map(([pattern, s]) => ({
       pattern,
       mode: this.settled(s, pattern.split('/')[0]) ? 'http' : 'browser',
@@ -332,6 +340,7 @@ export class AdaptivePolicy {
       equivalent: s.equivalent,
       http: s.http,
       browser: s.browser,
+      data: s.data,
       lastDifference: s.lastDifference?.what.join('; '),
     }));
   }

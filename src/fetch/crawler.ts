@@ -30,7 +30,7 @@ export interface RenderedPage {
   /** XHR/fetch requests still open when the rendered page was read (the wait gave up on them). */
   openRequests?: number;
   /** `fetcher: adaptive` (src/fetch/adaptive.ts): which path fetched the page, and why. */
-  fetchedWith?: 'http' | 'browser';
+  fetchedWith?: 'http' | 'http+data' | 'browser';
   fetchWhy?: string;
   /** HTTP vs rendered analysis of the same response, when the adaptive fetcher compared them. */
   comparison?: { equivalent: boolean; textF1: number; linkRecall: number; differences: string[] };

@@ -33,7 +33,7 @@ export interface CrawlLogEntry {
   /** The page is a reply thread: which matcher decided (a template's name, `generic`, …) and how sure it is. */
   thread?: { matcher: string; confidence: number };
   /** `fetcher: adaptive`: fetched over plain HTTP or rendered in the browser, and why (src/fetch/adaptive.ts). */
-  fetchedWith?: 'http' | 'browser';
+  fetchedWith?: 'http' | 'http+data' | 'browser';
   fetchWhy?: string;
   /** Ground-truth label when the crawl runs on a labelled web (test web, benchmarks). */
   truth?: boolean;
