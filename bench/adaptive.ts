@@ -29,8 +29,13 @@ import { pairedInterval } from './paired-interval.js';
  * browser), the share of the ratio that fetching over HTTP gives times the share its cheaper
  * renders give.
  */
-export type AdaptiveCrawler = 'ours (adaptive)' | 'ours (adaptive, all rendered)' | 'ours (browser)' | 'crawlee PlaywrightCrawler' | 'crawlee AdaptivePlaywrightCrawler';
-export const ADAPTIVE_CRAWLERS: AdaptiveCrawler[] = ['ours (adaptive)', 'ours (adaptive, all rendered)', 'ours (browser)', 'crawlee PlaywrightCrawler', 'crawlee AdaptivePlaywrightCrawler'];
+export type AdaptiveCrawler = 'ours (adaptive)' | 'ours (adaptive, no data path)' | 'ours (adaptive, all rendered)' | 'ours (browser)' | 'crawlee PlaywrightCrawler' | 'crawlee AdaptivePlaywrightCrawler';
+/**
+ * `ours (adaptive, no data path)`: `adaptive.dataPath` false, so adaptive / browser splits further
+ * into (adaptive / no data path: pages that need the browser served from their data) × (no data
+ * path / all rendered: plain HTTP where no browser is needed) × (all rendered / browser).
+ */
+export const ADAPTIVE_CRAWLERS: AdaptiveCrawler[] = ['ours (adaptive)', 'ours (adaptive, no data path)', 'ours (adaptive, all rendered)', 'ours (browser)', 'crawlee PlaywrightCrawler', 'crawlee AdaptivePlaywrightCrawler'];
 
 export interface AdaptiveRun {
   crawler: AdaptiveCrawler;
@@ -41,6 +46,9 @@ export interface AdaptiveRun {
   cpuMsPerPage: number;
   peakRssMb: number;
   renderedShare: number;
+  /** Our adaptive runs: share of pages fetched over plain HTTP and served from their data (http+data); the rest were rendered. */
+  httpShare?: number;
+  dataShare?: number;
   /** Pages rendered because their pattern needs the browser (its HTTP analysis differed), of all pages: the part no sampling can save. */
   neededShare?: number;
   harvest: number;
@@ -54,6 +62,8 @@ export interface AdaptiveBench {
   runs: AdaptiveRun[];
   /** Main text of pages fetched over HTTP by `adaptive` vs the browser's rendering of the same pages. */
   f1?: { pages: number; mean: number; min: number; below098: number };
+  /** The same for the pages adaptive served from their data (http+data). */
+  dataF1?: { pages: number; mean: number; min: number; below098: number };
   /** Both fetchers at concurrency 1 (one page at a time: the crawl's order no longer depends on timing). */
   fixedPath?: FixedPath;
 }
@@ -188,14 +198,19 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
   const truth = (u: string) => web.isRelevant(u, web.demo.topic);
   const keywords = web.topics.find((t) => t.id === web.demo.topic)!.keywords.slice(0, 4);
   const httpTexts = new Map<string, string>();
+  const dataTexts = new Map<string, string>();
   const httpWhy = new Map<string, string>();
   try {
-    const ours = async (fetcher: 'adaptive' | 'browser', concurrency = opts.concurrency, budget = opts.budget, renderAll = false) => {
+    const ours = async (fetcher: 'adaptive' | 'browser', concurrency = opts.concurrency, budget = opts.budget, renderAll = false, dataPath = true) => {
       const capture: CrawlPlugin = {
         name: 'bench-http-texts',
         onPage(e) {
           if (fetcher === 'adaptive' && !renderAll && e.rendered.fetchedWith === 'http' && e.rendered.status === 200) {
             httpTexts.set(e.rendered.request.url, e.analysis.text);
+            httpWhy.set(e.rendered.request.url, e.rendered.fetchWhy ?? '');
+          }
+          if (e.rendered.fetchedWith === 'http+data' && e.rendered.status === 200) {
+            dataTexts.set(e.rendered.request.url, e.analysis.text);
             httpWhy.set(e.rendered.request.url, e.rendered.fetchWhy ?? '');
           }
         },
@@ -206,7 +221,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
         maxPages: budget,
         maxConcurrency: concurrency,
         fetcher,
-        adaptive: { renderAll },
+        adaptive: { renderAll, dataPath },
         storageDir: opts.storageDir,
         randomSeed: 1,
       });
@@ -214,14 +229,17 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
       const log = CrawlLog.read(r.logPath);
       const rendered = fetcher === 'browser' ? log.length : log.filter((e) => e.fetchedWith === 'browser').length;
       const needed = log.filter((e) => e.fetchedWith === 'browser' && /needs the browser|HTTP differs/.test(e.fetchWhy ?? '')).length;
-      return { fetched: r.fetched, elapsedMs: r.elapsedMs, harvest: r.truthHarvestRate ?? 0, renderedShare: log.length ? rendered / log.length : 0, neededShare: fetcher === 'adaptive' && !renderAll && log.length ? needed / log.length : undefined, urls: log.map((e) => e.url) };
+      const share = (n: number) => (log.length ? n / log.length : 0);
+      const ways = fetcher === 'adaptive' && !renderAll ? { httpShare: share(log.filter((e) => e.fetchedWith === 'http').length), dataShare: share(log.filter((e) => e.fetchedWith === 'http+data').length) } : {};
+      return { fetched: r.fetched, elapsedMs: r.elapsedMs, harvest: r.truthHarvestRate ?? 0, renderedShare: share(rendered), ...ways, neededShare: fetcher === 'adaptive' && !renderAll ? share(needed) : undefined, urls: log.map((e) => e.url) };
     };
     const plain = async () => {
       const r = await runCrawleeBaseline({ seeds: web.demo.seeds, maxPages: opts.budget, maxConcurrency: opts.concurrency, fetcher: 'browser', storageDir: opts.storageDir, truth });
       return { fetched: r.fetched, elapsedMs: r.elapsedMs, harvest: r.truthHarvestRate, renderedShare: 1 };
     };
-    const run: Record<AdaptiveCrawler, () => Promise<{ fetched: number; elapsedMs: number; harvest: number; renderedShare: number; neededShare?: number }>> = {
+    const run: Record<AdaptiveCrawler, () => Promise<{ fetched: number; elapsedMs: number; harvest: number; renderedShare: number; httpShare?: number; dataShare?: number; neededShare?: number }>> = {
       'ours (adaptive)': () => ours('adaptive'),
+      'ours (adaptive, no data path)': () => ours('adaptive', opts.concurrency, opts.budget, false, false),
       'ours (adaptive, all rendered)': () => ours('adaptive', opts.concurrency, opts.budget, true),
       'ours (browser)': () => ours('browser'),
       'crawlee PlaywrightCrawler': plain,
@@ -241,12 +259,14 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
           cpuMsPerPage: cpuMs / Math.max(1, r.fetched),
           peakRssMb,
           renderedShare: r.renderedShare,
+          httpShare: r.httpShare,
+          dataShare: r.dataShare,
           neededShare: r.neededShare,
           harvest: r.harvest,
           loadAverage,
         };
         out.runs.push(row);
-        opts.say(`  adaptive bench ${who}: ${row.pages} pages, ${row.pagesPerSecond.toFixed(2)} pages/s, ${row.cpuMsPerPage.toFixed(0)} ms CPU/page, peak RSS ${row.peakRssMb.toFixed(0)} MB, rendered ${(row.renderedShare * 100).toFixed(0)}%${row.neededShare !== undefined ? ` (needed ${(row.neededShare * 100).toFixed(0)}%)` : ''}, harvest ${(row.harvest * 100).toFixed(1)}%, load ${loadAverage.toFixed(1)}`);
+        opts.say(`  adaptive bench ${who}: ${row.pages} pages, ${row.pagesPerSecond.toFixed(2)} pages/s, ${row.cpuMsPerPage.toFixed(0)} ms CPU/page, peak RSS ${row.peakRssMb.toFixed(0)} MB, ${row.dataShare !== undefined ? `http ${(row.httpShare! * 100).toFixed(0)}%, http+data ${(row.dataShare * 100).toFixed(0)}%, ` : ''}rendered ${(row.renderedShare * 100).toFixed(0)}%${row.neededShare !== undefined ? ` (needed ${(row.neededShare * 100).toFixed(0)}%)` : ''}, harvest ${(row.harvest * 100).toFixed(1)}%, load ${loadAverage.toFixed(1)}`);
       }
     }
     if (opts.fixedPathBudget) {
@@ -269,12 +289,12 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
       };
       opts.say(`  fixed path (concurrency 1, ${n} pages): harvest adaptive ${(a.harvest * 100).toFixed(1)}% vs browser ${(w.harvest * 100).toFixed(1)}% (again ${(w2.harvest * 100).toFixed(1)}%); same order for ${same} pages (browser vs browser ${out.fixedPath.browserAgain!.samePrefix})${out.fixedPath.divergence ? `; parted at ${out.fixedPath.divergence.adaptive} vs ${out.fixedPath.divergence.browser}` : ''}`);
     }
-    // The same pages both ways: what adaptive read over HTTP vs a browser rendering now.
-    if (httpTexts.size) {
+    // The same pages both ways: what adaptive read over HTTP (and from its data) vs a browser rendering now.
+    const f1Of = async (texts: Map<string, string>, what: string) => {
       const browser = await chromium.launch((await browserLaunchOptions()).launchOptions);
       const f1s: number[] = [];
       try {
-        for (const [url, text] of [...httpTexts].slice(0, 100)) {
+        for (const [url, text] of [...texts].slice(0, 100)) {
           const page = await browser.newPage();
           try {
             await page.goto(url, { waitUntil: 'load' });
@@ -283,7 +303,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
             const f1 = shingleF1(text, rendered);
             f1s.push(f1);
             // name the pages below the bar, with why adaptive read them over HTTP (the crawl logs are not kept)
-            if (f1 < 0.98) opts.say(`    F1 ${f1.toFixed(2)} ${url}: HTTP ${text.length} chars, browser ${rendered.length}; ${httpWhy.get(url) ?? ''}`);
+            if (f1 < 0.98) opts.say(`    F1 ${f1.toFixed(2)} ${url}: ${what} ${text.length} chars, browser ${rendered.length}; ${httpWhy.get(url) ?? ''}`);
           } finally {
             await page.close();
           }
@@ -291,9 +311,12 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
       } finally {
         await browser.close();
       }
-      out.f1 = { pages: f1s.length, mean: f1s.reduce((a, b) => a + b, 0) / f1s.length, min: Math.min(...f1s), below098: f1s.filter((x) => x < 0.98).length };
-      opts.say(`  HTTP vs browser main text on ${f1s.length} pages: shingle F1 mean ${out.f1.mean.toFixed(4)}, min ${out.f1.min.toFixed(4)}`);
-    }
+      const f1 = { pages: f1s.length, mean: f1s.reduce((a, b) => a + b, 0) / f1s.length, min: Math.min(...f1s), below098: f1s.filter((x) => x < 0.98).length };
+      opts.say(`  ${what} vs browser main text on ${f1s.length} pages: shingle F1 mean ${f1.mean.toFixed(4)}, min ${f1.min.toFixed(4)}`);
+      return f1;
+    };
+    if (httpTexts.size) out.f1 = await f1Of(httpTexts, 'HTTP');
+    if (dataTexts.size) out.dataF1 = await f1Of(dataTexts, 'http+data');
   } finally {
     await web.close();
   }
@@ -306,7 +329,9 @@ export function adaptiveMd(b: AdaptiveBench): string {
     const rs = b.runs.filter((r) => r.crawler === c);
     if (!rs.length) return '';
     const mean = (f: (r: AdaptiveRun) => number) => rs.reduce((s, r) => s + f(r), 0) / rs.length;
-    return `| ${c} | ${rs.length} | ${mean((r) => r.pagesPerSecond).toFixed(2)} | ${mean((r) => r.cpuMsPerPage).toFixed(0)} | ${Math.max(...rs.map((r) => r.peakRssMb)).toFixed(0)} | ${(mean((r) => r.renderedShare) * 100).toFixed(0)}% | ${(mean((r) => r.harvest) * 100).toFixed(1)}% |`;
+    const pct = (f: (r: AdaptiveRun) => number) => `${(mean(f) * 100).toFixed(0)}%`;
+    const ways = rs.every((r) => r.dataShare !== undefined) ? `${pct((r) => r.httpShare!)} / ${pct((r) => r.dataShare!)} / ${pct((r) => r.renderedShare)}` : `– / – / ${pct((r) => r.renderedShare)}`;
+    return `| ${c} | ${rs.length} | ${mean((r) => r.pagesPerSecond).toFixed(2)} | ${mean((r) => r.cpuMsPerPage).toFixed(0)} | ${Math.max(...rs.map((r) => r.peakRssMb)).toFixed(0)} | ${ways} | ${(mean((r) => r.harvest) * 100).toFixed(1)}% |`;
   }).filter(Boolean);
   const pps = (c: AdaptiveCrawler) => {
     const rs = b.runs.filter((r) => r.crawler === c);
@@ -315,7 +340,7 @@ export function adaptiveMd(b: AdaptiveBench): string {
   const lines = [
     `**Adaptive rendering** (mixed test web, topic quake, budget ${b.budget} pages, concurrency ${b.concurrency}; runs interleaved, order rotating per rep; CPU and RSS of the whole process tree incl. Chromium and the in-process test web server):`,
     '',
-    '| crawler | runs | pages/s | CPU ms/page | peak RSS MB | pages rendered | harvest |',
+    '| crawler | runs | pages/s | CPU ms/page | peak RSS MB | pages http / http+data / rendered | harvest |',
     '|---|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
@@ -327,7 +352,7 @@ export function adaptiveMd(b: AdaptiveBench): string {
     const w = b.runs.find((r) => r.rep === rep && r.crawler === 'ours (browser)');
     if (!a || !w) return [];
     const load = [a.loadAverage, w.loadAverage].filter((x): x is number => x !== undefined);
-    const needed = a.neededShare !== undefined ? `, needed ${(a.neededShare * 100).toFixed(0)}%` : '';
+    const needed = a.neededShare !== undefined ? `, rendered as needed ${(a.neededShare * 100).toFixed(0)}%, served from data ${((a.dataShare ?? 0) * 100).toFixed(0)}%` : '';
     return [`rep ${rep + 1}: ${(a.pagesPerSecond / Math.max(1e-9, w.pagesPerSecond)).toFixed(2)}× (${a.pagesPerSecond.toFixed(2)} vs ${w.pagesPerSecond.toFixed(2)} pages/s${needed}, harvest ${(a.harvest * 100).toFixed(1)} vs ${(w.harvest * 100).toFixed(1)}%${load.length ? `, load ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}` : ''})`];
   });
   if (reps.length) lines.push(`Per rep: ${reps.join('; ')}.`);
@@ -355,11 +380,12 @@ export function adaptiveMd(b: AdaptiveBench): string {
     return `${mean.toFixed(2)}×${iv ? ` (95% interval ${Math.exp(iv.low).toFixed(2)}–${Math.exp(iv.high).toFixed(2)}×)` : ''}`;
   };
   const total = ratioOf('ours (adaptive)', 'ours (browser)');
-  const http = ratioOf('ours (adaptive)', 'ours (adaptive, all rendered)');
+  const data = ratioOf('ours (adaptive)', 'ours (adaptive, no data path)');
+  const http = ratioOf('ours (adaptive, no data path)', 'ours (adaptive, all rendered)');
   const renders = ratioOf('ours (adaptive, all rendered)', 'ours (browser)');
-  if (total.length && http.length && renders.length) {
+  if (total.length && data.length && http.length && renders.length) {
     lines.push(
-      `Where the ratio comes from, per rep paired (geometric means): adaptive / browser ${geo(total)} = adaptive / adaptive with every page rendered ${geo(http)} (fetching over HTTP what needs no browser) × every page rendered on adaptive's kept tabs / browser ${geo(renders)} (adaptive's cheaper renders: kept tabs, nothing loaded the analysis does not read).`,
+      `Where the ratio comes from, per rep paired (geometric means): adaptive / browser ${geo(total)} = adaptive / adaptive without the data path ${geo(data)} (pages that need the browser served from their data) × without the data path / every page rendered ${geo(http)} (fetching over HTTP what needs no browser) × every page rendered on adaptive's kept tabs / browser ${geo(renders)} (adaptive's cheaper renders: kept tabs, nothing loaded the analysis does not read).`,
       `CPU per page, per rep paired: adaptive / browser ${geo(ratioOf('ours (adaptive)', 'ours (browser)', (r) => r.cpuMsPerPage))}; every page rendered / browser ${geo(ratioOf('ours (adaptive, all rendered)', 'ours (browser)', (r) => r.cpuMsPerPage))}.`,
     );
   }
@@ -367,11 +393,14 @@ export function adaptiveMd(b: AdaptiveBench): string {
   if (fp) {
     lines.push(`At a fixed crawl path (concurrency 1, ${fp.budget} pages, one page at a time): harvest adaptive ${(fp.harvest.adaptive * 100).toFixed(1)}% vs browser ${(fp.harvest.browser * 100).toFixed(1)}%; both fetched the same URLs in the same order for ${fp.samePrefix} of ${fp.budget} pages${fp.divergence ? ` (then ${fp.divergence.adaptive} vs ${fp.divergence.browser})` : ''}${fp.browserAgain ? `; a second browser run: ${(fp.browserAgain.harvest * 100).toFixed(1)}%, same order for ${fp.browserAgain.samePrefix}` : ''}.`);
   }
-  const needed = b.runs.filter((r) => r.neededShare !== undefined).map((r) => r.neededShare!);
-  if (needed.length) {
-    const share = needed.reduce((a, x) => a + x, 0) / needed.length;
-    lines.push(`Pages adaptive rendered because their pattern needs the browser (HTTP analysis differed): ${(share * 100).toFixed(0)}% of the budget (per rep ${needed.map((x) => `${(x * 100).toFixed(0)}%`).join(', ')}). Were each of its renders as costly as a browser-fetcher page, adaptive could not pass ${(1 / Math.max(share, 1e-9)).toFixed(1)}× browser even with every other page free; it goes past that only by rendering cheaper (kept tabs, nothing loaded that the analysis does not read).`);
+  for (const c of ['ours (adaptive)', 'ours (adaptive, no data path)'] as const) {
+    const rs = b.runs.filter((r) => r.crawler === c && r.neededShare !== undefined);
+    if (!rs.length) continue;
+    const avg = (f: (r: AdaptiveRun) => number) => rs.reduce((a, r) => a + f(r), 0) / rs.length;
+    const needs = avg((r) => r.neededShare! + (r.dataShare ?? 0));
+    lines.push(`${c}: pages whose pattern needs the browser (HTTP analysis differed) ${(needs * 100).toFixed(0)}% of the budget, of them rendered ${(avg((r) => r.neededShare!) * 100).toFixed(0)}% and served from their data ${(avg((r) => r.dataShare ?? 0) * 100).toFixed(0)}% (per rep rendered ${rs.map((r) => `${(r.neededShare! * 100).toFixed(0)}%`).join(', ')}).`);
   }
   if (b.f1) lines.push(`Main text of the ${b.f1.pages} pages adaptive fetched over HTTP vs a browser rendering of the same pages: shingle F1 mean ${b.f1.mean.toFixed(4)}, min ${b.f1.min.toFixed(4)} (${b.f1.below098} below 0.98).`);
+  if (b.dataF1) lines.push(`Main text of the ${b.dataF1.pages} pages adaptive served from their data (http+data) vs a browser rendering of the same pages: shingle F1 mean ${b.dataF1.mean.toFixed(4)}, min ${b.dataF1.min.toFixed(4)} (${b.dataF1.below098} below 0.98).`);
   return lines.join('\n');
 }

@@ -21,6 +21,8 @@ import { DEFAULT_POLICY, shingleF1, urlPattern } from '../src/fetch/adaptive.js'
 import { browserLaunchOptions } from '../src/fetch/browser.js';
 import { ProgressReporter } from '../src/report/progress.js';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';
+import { RUN_FILES } from '../src/store/run-dir.js';
+import { SubRequestLog } from '../src/store/sub-requests.js';
 import { generateModel, resolveOptions, startTestWeb, type TestWeb, type TestWebOptions } from '../src/testweb/index.js';
 
 const BUDGET = 90;
@@ -278,6 +280,12 @@ describe('adaptive fetcher on the mixed test web (headless Chromium)', () => {
     expect(served.length, log.filter((e) => articleOf(e.url) && !articleOf(e.url)!.render).map((e) => `${e.url} ${e.fetchedWith}: ${e.fetchWhy}`).join('\n')).toBeGreaterThan(0);
     for (const e of served) expect(e.fetchWhy).toMatch(/needs the browser, but its data rebuilt \d+ rendering\(s\) in a row: /);
     expect(explainUrl(storage, served[0].url)).toMatch(/fetched with http\+data: .*data rebuilt/);
+    // its API requests went through the crawl's polite fetch (gate, robots.txt, host schedule), logged as sub-requests of the page
+    const subs = SubRequestLog.read(join(result.runDir, RUN_FILES.subRequests)).filter((r) => r.kind === 'data-api');
+    for (const e of served) {
+      for (const x of dataXhr.get(e.url) ?? []) expect(subs.some((r) => r.parent === e.url && r.url === x.url && r.outcome === 'fetched'), `${e.url} → ${x.url}`).toBe(true);
+    }
+    expect(served.some((e) => (dataXhr.get(e.url) ?? []).some((x) => /\/api\/comments\?aid=/.test(x.url)))).toBe(true);
     const browser = await chromium.launch((await browserLaunchOptions()).launchOptions);
     try {
       let withComments = 0;

@@ -516,7 +516,7 @@ async function crawlLocked(
   const crawler: Fetcher = !browserOptions
     ? createHttpFetcher({ ...fetchOptions, gateProxy })
     : config.fetcher === 'adaptive'
-      ? createAdaptiveFetcher({ ...browserOptions, documentFetch, policy: adaptive!.policy, analysisLimits })
+      ? createAdaptiveFetcher({ ...browserOptions, documentFetch, policy: adaptive!.policy, analysisLimits, subFetch: subFetch.fetch })
       : createBrowserFetcher(browserOptions);
 
   // A joined worker is ready to fetch: now it waits for the first worker's seeds (its start-up

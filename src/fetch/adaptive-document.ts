@@ -1,7 +1,4 @@
-/**
- * The adaptive fetcher's HTTP path (src/fetch/adaptive.ts): one document, or one sub-request of a
- * page (the data path's API calls, ./adaptive-data.ts), fetched through the fetch gate hop by hop.
- */
+/** The adaptive fetcher's HTTP path (src/fetch/adaptive.ts): one document, fetched through the fetch gate hop by hop. */
 import { UA_TOKEN } from './gate-proxy.js';
 import type { FetchGate } from './gate.js';
 import { loopTime } from './loop-clock.js';
@@ -47,15 +44,6 @@ export interface DocumentFetchOptions {
   hostSchedule?: HostSchedule;
   /** Observer of every refused or failed hop and every fetched one (the crawl's refused.jsonl). */
   onDecision?(d: { url: string; outcome: 'fetched' | 'refused' | 'error'; reason?: string; status?: number }): void;
-  /**
-   * A sub-request of a page (the data path's API call, ./adaptive-data.ts): the frontier never saw
-   * it, so its first request is checked like a redirect hop (gate, robots.txt, the host's delay).
-   */
-  subRequest?: boolean;
-  /** The host of the page a sub-request belongs to (its own request holds a slot there). */
-  pageHost?: string;
-  /** Accept header (default: HTML). */
-  accept?: string;
 }
 
 /**
@@ -106,7 +94,7 @@ export async function fetchDocument(url: string, opts: DocumentFetchOptions): Pr
     } catch {
       return fail('invalid-url', current);
     }
-    if (hop > 0 || opts.subRequest) {
+    if (hop > 0) {
       // A redirect hop is a page fetch the frontier never saw: the gate's cheap checks, robots.txt
       // and the host's delay apply here, as in the gate proxy for the browser.
       const sync = opts.gate.checkSync(current);
@@ -118,7 +106,7 @@ export async function fetchDocument(url: string, opts: DocumentFetchOptions): Pr
         await sleep(wait);
       }
       if (opts.hostSchedule?.holdHop) {
-        release = await opts.hostSchedule.holdHop(host, host === (opts.pageHost ?? new URL(url).host) ? 1 : 0, deadline - loopTime());
+        release = await opts.hostSchedule.holdHop(host, host === new URL(url).host ? 1 : 0, deadline - loopTime());
         if (!release) fail('timeout', `redirect hop to ${host} would wait past the time limit`, 'error');
       }
       opts.hostSchedule?.touched(host);
@@ -126,7 +114,7 @@ export async function fetchDocument(url: string, opts: DocumentFetchOptions): Pr
     let res: GatedResponse;
     try {
       res = await gatedRequest(opts.gate, current, {
-        headers: { 'user-agent': opts.userAgent, accept: opts.accept ?? 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' },
+        headers: { 'user-agent': opts.userAgent, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' },
         maxBodyBytes: opts.maxBytes,
         timeoutMs: Math.max(1, deadline - loopTime()),
       });

@@ -20,6 +20,7 @@ import type { Page, Route } from 'playwright';
 import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
 import { analyzePage, type AnalysisLimits } from '../extract/page.js';
 import type { PageAnalysis } from '../extract/types.js';
+import type { PoliteFetch } from '../crawl/polite-fetch.js';
 import { DataPaths, serveFromData, type Xhr } from './adaptive-data.js';
 import { LearningRenders } from './adaptive-learning.js';
 import { KeptPages } from './adaptive-render.js';
@@ -39,6 +40,12 @@ export interface AdaptiveFetcherOptions extends BrowserFetcherOptions {
   documentFetch: Partial<DocumentFetchOptions> & Pick<DocumentFetchOptions, 'gate'>;
   /** The crawl's bounds on page analysis (src/extract/limits.ts), as the engine's own analyses use. */
   analysisLimits?: Partial<AnalysisLimits>;
+  /**
+   * The crawl's fetch for requests that are not pages (src/crawl/polite-fetch.ts: gate, robots.txt,
+   * the host's delay and concurrency, limits, the sub-request log): the data path's API calls.
+   * Without it there is no data path.
+   */
+  subFetch?: PoliteFetch;
 }
 
 /** What the adaptive fetcher adds to a RenderedPage (also in the crawl log). */
@@ -63,15 +70,17 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
   // that wait and a render of its own stay within Crawlee's handler timeout (navigation + 30 s).
   const maxLearningWaitMs = (opts.navigationTimeoutSecs * 1000) / 2;
   // The data path (./adaptive-data.ts): off with adaptive.dataPath false, and when every page is rendered anyway.
-  const dataPaths = policy.opts.dataPath === false || policy.opts.renderAll ? undefined : new DataPaths({ ...policy.opts, limits: opts.analysisLimits });
-  /** A data-path API request: a sub-request of `pageUrl`, through the gate like every fetch (robots, the host's delay, size and time limits). */
-  const fetchApi = (pageUrl: string) => async (urls: string[]): Promise<Xhr | undefined> => {
-    const got = await fetchDocument(urls[0], { ...docOpts, subRequest: true, pageHost: new URL(pageUrl).host, accept: 'application/json, text/plain, */*' });
-    if (got.status < 200 || got.status >= 300) throw new DocumentFetchError('status', `API ${urls[0]} answered HTTP ${got.status}`);
+  const subFetch = opts.subFetch;
+  const dataPaths = policy.opts.dataPath === false || policy.opts.renderAll || !subFetch ? undefined : new DataPaths({ ...policy.opts, limits: opts.analysisLimits });
+  /** A data-path API request, made for the page `parent` through the crawl's polite fetch like every request that is not a page. */
+  const fetchApi = (parent: { url: string; fetchedAt: Date }) => async (urls: string[]): Promise<Xhr | undefined> => {
+    const res = await subFetch!({ url: urls[0], kind: 'data-api', parent, accept: 'application/json, text/plain, */*' });
+    if (!res.ok) throw new Error(`API ${urls[0]} ${res.refused ? 'refused' : 'failed'}: ${res.reason}`);
+    if (res.status < 200 || res.status >= 300) throw new Error(`API ${urls[0]} answered HTTP ${res.status}`);
     try {
-      return { url: got.url, json: JSON.parse(new TextDecoder('utf-8').decode(got.body)) as unknown };
+      return { url: res.url, json: JSON.parse(res.body.toString('utf8')) as unknown };
     } catch {
-      throw new DocumentFetchError('not-json', `API ${urls[0]} did not answer JSON`);
+      throw new Error(`API ${urls[0]} did not answer JSON`);
     }
   };
   /** Documents fetched over HTTP that the browser is about to render, by request uniqueKey. */
@@ -212,7 +221,7 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     let xhrJson: Xhr[] = [];
     if (dataPaths && decision.needsBrowser && html !== undefined && doc.status < 400) decision = dataPaths.decide(doc.url) ?? decision;
     if (decision.mode === 'http+data') {
-      const served = await serveFromData(dataPaths!, { url: doc.url, html: html!, fetchedAt, limits: opts.analysisLimits }, fetchApi(doc.url));
+      const served = await serveFromData(dataPaths!, { url: doc.url, html: html!, fetchedAt, limits: opts.analysisLimits }, fetchApi({ url: doc.url, fetchedAt }));
       const guard = 'failed' in served ? undefined : policy.guard(request.url, served.analysis.text.length);
       if ('failed' in served || guard) {
         if (guard) dataPaths!.failed(doc.url, `text guard: ${guard}`);
