@@ -10,22 +10,16 @@
  * "Several workers on Redis"). Prints harvest and the page at which the crawl fetched the forum
  * board that decides most of this bench's harvest, per random seed.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../src/config/schema.js';
 import { PageJudge } from '../src/crawl/judge.js';
 import { routePage } from '../src/crawl/route.js';
 import { crawlScorer } from '../src/crawl/scorer.js';
 import { NearDuplicateIndex } from '../src/text/near-duplicate.js';
-import { analyzePage } from '../src/extract/page.js';
-import type { PageAnalysis } from '../src/extract/types.js';
 import { Frontier } from '../src/frontier/frontier.js';
 import { RobotsCache } from '../src/frontier/robots.js';
 import { crawlUserData } from '../src/frontier/user-data.js';
-import { startTestWeb } from '../src/testweb/index.js';
-import { rebaseOntoOrigins } from './rebase-origins.js';
+import { cachedTestWeb } from './redis-cached-web.js';
 
 const { values } = parseArgs({ options: { k: { type: 'string', default: '1,2,3,4,8,16' }, seeds: { type: 'string', default: '1-6' }, budget: { type: 'string', default: '200' } } });
 const ks = values.k.split(',').map(Number);
@@ -35,33 +29,7 @@ if (![...ks, s0, s1 ?? s0, budget].every((n) => Number.isInteger(n) && n >= 1)) 
   process.stderr.write('error: usage: npx tsx bench/in-flight.ts [--k 1,2,8] [--seeds 1-6] [--budget 200]\n');
   process.exit(2);
 }
-const cacheFile = join(process.env.REPLAY_CACHE ?? join(tmpdir(), 'focus-replay-cache'), 'testweb-42.json');
-if (!existsSync(cacheFile)) {
-  process.stderr.write(`bench/in-flight: no cached test web at ${cacheFile}: run npm run bench:replay -- --web testweb first\n`);
-  process.exit(0);
-}
-
-const web = await startTestWeb();
-// The cache was written with other ports: URLs rebased onto today's origins by hostname (as bench:replay does).
-const rebase = rebaseOntoOrigins(web.sites.map((s) => s.origin));
-const cached = new Map<string, { status: number; analysis?: PageAnalysis }>();
-for (const [u, c] of Object.entries(JSON.parse(readFileSync(cacheFile, 'utf8')) as Record<string, { status: number; analysis?: PageAnalysis }>)) {
-  const a = c.analysis;
-  if (c.status !== 0) cached.set(rebase(u), a ? { ...c, analysis: { ...a, url: rebase(a.url), links: a.links.map((l) => ({ ...l, url: rebase(l.url) })) } } : c);
-}
-
-/** A page no replay has cached yet: fetched from the test web over HTTP (as bench:replay does without a browser). */
-async function fetchMiss(url: string): Promise<{ status: number; analysis?: PageAnalysis }> {
-  try {
-    const res = await fetch(url);
-    const html = /html/.test(res.headers.get('content-type') ?? '') ? await res.text() : undefined;
-    const c = { status: res.status, analysis: html !== undefined && res.status < 400 ? analyzePage({ html, url: res.url, fetchedAt: new Date('2008-06-01T04:00:00.000Z') }) : undefined };
-    cached.set(url, c);
-    return c;
-  } catch {
-    return { status: 0 };
-  }
-}
+const { web, pageOf } = await cachedTestWeb('bench/in-flight');
 
 try {
   for (const k of ks) {
@@ -87,7 +55,7 @@ try {
         }
         const req = inFlight.shift();
         if (!req) break;
-        const page = cached.get(req.url) ?? (await fetchMiss(req.url));
+        const page = await pageOf(req.url);
         if (page?.analysis) routePage(page.analysis, { url: req.url, userData: crawlUserData(req), status: page.status }, { judge, scorer, frontier, nearDuplicates });
         if (req.url.endsWith('/forum-2-1.html')) board = fetched;
         if (web.isRelevant(req.url, web.demo.topic)) relevant++;
