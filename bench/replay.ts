@@ -167,6 +167,12 @@ export interface ReplayRun {
   estimateEvidence?: ReturnType<PageJudge['harvestEvidence']> & { truths: boolean[] };
   /** With --misjudged: what the judge saw of each page (to read why a page was misjudged). */
   seen?: JudgedPage[];
+  /**
+   * Test web: where the crawl first fetched a page of the topic's forum board (1-based, undefined
+   * when not within the budget): an off-topic listing whose threads are about a third of the
+   * topic's relevant pages, so its place in the fetch order decides much of the harvest.
+   */
+  boardAt?: number;
 }
 
 /** One page as the judge saw it (--misjudged). */
@@ -285,7 +291,8 @@ async function main(): Promise<number> {
     const marks = [...new Set([50, 150, 500].filter((x) => x < budget).concat(budget))];
     const est = (r: ReplayRun) => (r.strategy === 'combined' ? ` (est ${pct(r.estimate.mean)} [${pct(r.estimate.low)},${pct(r.estimate.high)}] judged ${pct(r.order.filter((x) => x[2]).length / r.order.length)})` : '');
     const once = (r: ReplayRun) => (r.distinctCurve.at(-1) !== r.curve.at(-1) ? ` (each page once ${pct(r.distinctCurve.at(-1))})` : '');
-    process.stdout.write(`${web}/${topic}  ` + mine.map((r) => `${r.strategy} ${marks.map((k) => pct(r.curve[Math.min(k, r.curve.length) - 1])).join('/')}${once(r)}${est(r)}`).join('  ') + '\n');
+    const board = (r: ReplayRun) => (r.web === 'testweb' ? ` board ${r.boardAt ?? '–'}` : '');
+    process.stdout.write(`${web}/${topic}  ` + mine.map((r) => `${r.strategy} ${marks.map((k) => pct(r.curve[Math.min(k, r.curve.length) - 1])).join('/')}${once(r)}${board(r)}${est(r)}`).join('  ') + '\n');
   };
 
   if (webs.includes('testweb')) {
@@ -299,7 +306,8 @@ async function main(): Promise<number> {
       for (const t of web.topics.filter((t) => wantTopic(t.id))) {
         for (const s of strategies) {
           const r = await replay(cache, { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: budget, truth: (u) => web.isRelevant(u, t.id), kind: (u) => web.truth(u)?.kind, pageOf: (u) => web.pageOf(u) }, s, score, judgeMode, robots, !!(o.misjudged || o.judged) && s === 'bfs');
-          runs.push({ web: 'testweb', topic: t.id, relevantAvailable: web.relevantTotal(t.id), strategy: s, fetched: r.curve.length, ...r });
+          const boardAt = r.order.findIndex(([u]) => { const truth = web.truth(u); return truth?.kind === 'board' && truth.topic === t.id; });
+          runs.push({ web: 'testweb', topic: t.id, relevantAvailable: web.relevantTotal(t.id), strategy: s, fetched: r.curve.length, ...r, boardAt: boardAt < 0 ? undefined : boardAt + 1 });
         }
         report('testweb', t.id, budget);
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LinkRanker, type LinkDescription } from '../src/score/link-ranker.js';
+import { LinkRanker, meanFeatures, type LinkDescription } from '../src/score/link-ranker.js';
 import { createScorer } from '../src/score/index.js';
 
 const link = (url: string, anchorText: string, over: Partial<LinkDescription> = {}): LinkDescription => ({
@@ -45,6 +45,35 @@ describe('link ranker', () => {
     expect(r.predict(list).target).toBeLessThan(0.5);
     expect(r.value(list)).toBeGreaterThan(r.value(other));
     expect(r.evidence(list)).toBeGreaterThan(r.evidence(other));
+  });
+
+  it('learns one example from a page, however many links pointed to it (AdaGrad: n steps of weight 1/n move a new feature ~2η√n)', () => {
+    // The same off-topic forum index, reached by 1 or by 50 navigation links: what it teaches
+    // about an unseen link to the same host (a board) must not grow with its in-link count.
+    const boardAfter = (inlinks: number, perLink: boolean) => {
+      const r = new LinkRanker();
+      for (let i = 0; i < 40; i++) r.learnTarget(r.features(link(`http://news.test/a/${i}.html`, `news ${i}`, { host: 'news.test' })), i % 2);
+      const links = Array.from({ length: inlinks }, (_, i) => r.features(link('http://forum.test/forum.php', i % 2 ? 'forum' : 'community', { host: 'forum.test', parentRelevant: i % 3 === 0 })));
+      if (perLink) for (const f of links) r.learnTarget(f, false, 1 / inlinks);
+      else r.learnTargetOfInlinks(links, false);
+      return r.predict(r.features(link('http://forum.test/forum-2-1.html', 'earthquake relief', { host: 'forum.test' }))).target;
+    };
+    expect(Math.abs(boardAfter(50, false) - boardAfter(1, false))).toBeLessThan(0.05);
+    // The per-link weighting this replaced: the same page, 50 times the lesson.
+    expect(boardAfter(1, true) - boardAfter(50, true)).toBeGreaterThan(0.15);
+  });
+
+  it('averages in-links into one feature vector: shared features keep their value, the rest are shared out', () => {
+    const r = new LinkRanker();
+    const a = r.features(link('http://w.test/wiki/Eagle', 'eagle'));
+    const b = r.features(link('http://w.test/wiki/Eagle', 'bird of prey'));
+    const mean = meanFeatures([a, b]);
+    const own = (f: typeof a) => new Map(Array.from({ length: f.n }, (_, i) => [f.chunk.idx[f.start + i], f.chunk.val[f.start + i]] as const));
+    const [ma, mb] = [own(a), own(b)];
+    for (const [j, v] of mean) expect(v).toBeCloseTo(((ma.get(j) ?? 0) + (mb.get(j) ?? 0)) / 2, 6);
+    const shared = [...ma.keys()].filter((j) => mb.has(j) && ma.get(j) === mb.get(j));
+    expect(shared.length).toBeGreaterThan(0); // URL words, host, parent verdict, depth
+    for (const j of shared) expect(mean.get(j)).toBeCloseTo(ma.get(j)!, 6);
   });
 });
 

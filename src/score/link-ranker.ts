@@ -84,6 +84,17 @@ function sigmoid(z: number): number {
 const logit = (p: number) => Math.log(p / (1 - p));
 const clip = (p: number) => Math.min(1 - 1e-4, Math.max(1e-4, p));
 
+/** The mean of several links' hashed features, as index → value. */
+export function meanFeatures(links: readonly LinkFeatures[]): Map<number, number> {
+  const mean = new Map<number, number>();
+  const share = 1 / links.length;
+  for (const f of links) {
+    const { idx, val } = f.chunk;
+    for (let i = f.start, end = f.start + f.n; i < end; i++) mean.set(idx[i], (mean.get(idx[i]) ?? 0) + val[i] * share);
+  }
+  return mean;
+}
+
 /** One sparse online logistic regression with AdaGrad steps. */
 class SparseLogistic {
   private readonly w: Float32Array;
@@ -118,12 +129,30 @@ class SparseLogistic {
   update(f: LinkFeatures, y: boolean | number, weight = 1): void {
     const g = (Number(y) - this.predict(f)) * weight;
     const { idx, val } = f.chunk;
-    for (let i = f.start, end = f.start + f.n; i < end; i++) {
-      const j = idx[i];
-      const grad = g * val[i] - this.l2 * this.w[j];
-      this.g2[j] += grad * grad;
-      this.w[j] += (this.eta * grad) / Math.sqrt(this.g2[j] + 1e-8);
-    }
+    for (let i = f.start, end = f.start + f.n; i < end; i++) this.step(idx[i], g * val[i]);
+    this.stepBias(g, y);
+  }
+
+  /**
+   * One example whose features are the mean of several links' (sparse: index → value). AdaGrad's
+   * first step on a feature is η whatever the gradient's size, so n updates of weight 1/n move a
+   * feature none of them had seen by about 2η√n, not η: one page is one example.
+   */
+  updateMean(mean: Map<number, number>, y: boolean | number, weight = 1): void {
+    let z = this.bias;
+    for (const [j, v] of mean) z += this.w[j] * v;
+    const g = (Number(y) - sigmoid(z)) * weight;
+    for (const [j, v] of mean) this.step(j, g * v);
+    this.stepBias(g, y);
+  }
+
+  private step(j: number, gv: number): void {
+    const grad = gv - this.l2 * this.w[j];
+    this.g2[j] += grad * grad;
+    this.w[j] += (this.eta * grad) / Math.sqrt(this.g2[j] + 1e-8);
+  }
+
+  private stepBias(g: number, y: boolean | number): void {
     this.biasG2 += g * g;
     this.bias += (this.eta * g) / Math.sqrt(this.biasG2 + 1e-8);
     this.updates++;
@@ -262,6 +291,17 @@ export class LinkRanker {
   /** The page a link pointed to was judged. */
   learnTarget(f: LinkFeatures, relevant: boolean | number, weight = 1): void {
     this.target.update(f, relevant, weight);
+  }
+
+  /**
+   * The page these links (its in-links) pointed to was judged: one example, the mean of their
+   * features (features the in-links share, the target's URL words and host, keep their value;
+   * anchors and contexts are averaged). Each in-link as an example of weight 1/n would not be the
+   * same: see SparseLogistic.updateMean.
+   */
+  learnTargetOfInlinks(links: readonly LinkFeatures[], relevant: boolean | number): void {
+    if (!links.length) return;
+    this.target.updateMean(meanFeatures(links), relevant);
   }
 
   /** A page linked from the target of this link was judged. */

@@ -181,7 +181,8 @@ export const combined: StrategyDefinition = {
         ex.stoplist = c.stoplistWeight;
       },
       learn: learner ? (f: LearnerFeatures, _relevant: boolean, page: FetchedPage) => learner.update(featureVector(f as Record<CombinedFeature, number>), topicalLabel(page)) : undefined,
-      // The link ranker learns from this page's label: every in-link's target outcome, and the
+      // The link ranker learns from this page's label: the target outcome of its in-links (one
+      // example, their mean features: a hub's many in-links are not many lessons), and the
       // parent's own in-link's "beyond" outcome (a page linked from its target was judged). Not
       // from a dead link (the scorer does not call this for one): its anchor may have named the
       // topic well; the page is gone.
@@ -191,7 +192,7 @@ export const combined: StrategyDefinition = {
             if (credibility) credibility.record(was.host, wordEvidenceOf(was), topicalLabel(page));
             const links = was.contributions.filter((c) => c.link);
             const label = topicalLabel(page);
-            for (const c of links) ranker.learnTarget(c.link!, label, 1 / links.length);
+            ranker.learnTargetOfInlinks(links.map((c) => c.link!), label);
             const inlink = (links.find((c) => c.parent === page.parentUrl) ?? links[0])?.link;
             const parentIn = page.parentUrl ? env.fetched.get(page.parentUrl)?.inlink : undefined;
             if (parentIn) ranker.learnBeyond(parentIn, label);
