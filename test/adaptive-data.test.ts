@@ -32,14 +32,14 @@ async function learn(dp: DataPaths, url: string, httpHtml: string, renderedHtml:
 
 // ------------------------------------------------------------ Next.js-style __NEXT_DATA__, nested props
 
-function nextStory(id: number, sections: number) {
+function nextStory(id: number, sections: number, section = 'story') {
   const story = {
     headline: `Valley rescue update number ${id}`,
     byline: { name: `Reporter ${id % 3}` },
     sections: Array.from({ length: sections }, (_, s) => ({ heading: `Part ${s + 1} of story ${id}`, paras: paras(id * 10 + s, 1 + ((id + s) % 3)) })),
   };
   const data = { props: { pageProps: { story, related: [{ slug: 'x', title: 'Other story' }] } }, page: '/story/[id]', buildId: 'b1' };
-  const url = `https://news.example/story/${id}`;
+  const url = `https://news.example/${section}/${id}`;
   const http = page('Daily', '<div id="__next"></div>', `<script id="__NEXT_DATA__" type="application/json">${JSON.stringify(data).replace(/</g, '\\u003c')}</script><script src="/_next/main.js"></script>`);
   const article = `<article><h1>${esc(story.headline)}</h1><p class="by">By ${esc(story.byline.name)}</p>${story.sections
     .map((s) => `<section><h2>${esc(s.heading)}</h2>${s.paras.map((p) => `<p>${esc(p)}</p>`).join('')}</section>`)
@@ -166,5 +166,25 @@ describe('data path: recipes learnt from renderings', () => {
     const served = await serveFromData(dp, { url: s.url, html: s.http.replace(/__NEXT_DATA__/, 'OTHER'), fetchedAt: at }, async () => undefined);
     expect(served).toEqual({ failed: 'no inline script#__NEXT_DATA__ on the page' });
     expect(dp.decide(s.url)).toBeUndefined();
+  });
+
+  it("a host's settled recipe serves its other patterns after one rendering it rebuilds (the prior), and is not borrowed where it does not fit", async () => {
+    const dp = paths();
+    for (const [id, n] of [[1, 2], [2, 3], [3, 1]]) {
+      const s = nextStory(id, n);
+      await learn(dp, s.url, s.http, s.rendered);
+    }
+    const sport = nextStory(50, 2, 'sport');
+    expect(dp.decide(sport.url)).toBeUndefined();
+    const l = await learn(dp, sport.url, sport.http, sport.rendered);
+    expect(l.why).toMatch(/data path of pattern news\.example\/story\/# .* serves this pattern too/);
+    expect(dp.decide(nextStory(51, 3, 'sport').url)?.mode).toBe('http+data');
+    // another pattern of the host built another way (the API-token shape): the recipe does not fit, it is induced
+    const other = apiStory(77, 2);
+    const otherUrl = other.url.replace('paper.example/world', 'news.example/world');
+    const o = await learn(dp, otherUrl, other.http, other.rendered.replace(/paper\.example/g, 'news.example'), [{ url: other.api.replace('paper.example', 'news.example'), json: other.json }]);
+    expect(o.why).not.toMatch(/serves this pattern too/);
+    expect(o.why).toMatch(/data path learnt .*1 of 3/);
+    expect(dp.decide(otherUrl)).toBeUndefined();
   });
 });

@@ -130,6 +130,8 @@ interface DataStats {
   streak: number;
   /** Inductions in a row that found no recipe (a pattern whose text is computed, not carried). */
   refusals: number;
+  /** Renderings in a row the recipe must rebuild before it serves: minSamples, or 1 for a recipe borrowed from a settled sibling pattern. */
+  needs: number;
   last?: string;
 }
 
@@ -158,14 +160,14 @@ export class DataPaths {
   private stats(url: string): DataStats {
     const k = urlPattern(url);
     let s = this.patterns.get(k);
-    if (!s) this.patterns.set(k, (s = { streak: 0, refusals: 0 }));
+    if (!s) this.patterns.set(k, (s = { streak: 0, refusals: 0, needs: this.opts.minSamples }));
     return s;
   }
 
   /** The data path for a page whose pattern needs the browser: http+data when its recipe is settled (a seeded share re-checked), else undefined. */
   decide(url: string): Decision | undefined {
     const s = this.patterns.get(urlPattern(url));
-    if (!s?.recipe || s.streak < this.opts.minSamples) return undefined;
+    if (!s?.recipe || s.streak < s.needs) return undefined;
     const pattern = urlPattern(url);
     const why = `pattern ${pattern} needs the browser, but its data rebuilt ${s.streak} rendering(s) in a row: ${describeRecipe(s.recipe)}`;
     if (this.rng.float() < this.opts.recheckShare) return { mode: 'browser', pattern, why: `re-check of the data path (${Math.round(this.opts.recheckShare * 100)}%): ${why}`, recheck: true, dataRecheck: true };
@@ -206,7 +208,11 @@ export class DataPaths {
       before = `the pattern's recipe failed here (${check.why}); `;
       s.recipe = undefined;
       s.streak = 0;
+    } else {
+      const borrowed = await this.borrow(page, captured);
+      if (borrowed) return borrowed;
     }
+    s.needs = this.opts.minSamples;
     const induced = induceRecipe(page);
     if (!induced.recipe) {
       s.refusals++;
@@ -223,6 +229,33 @@ export class DataPaths {
     s.recipe = induced.recipe;
     s.streak = 1;
     return { ...check, why: `${before}data path learnt (${describeRecipe(induced.recipe)}): 1 of ${this.opts.minSamples}` };
+  }
+
+  /**
+   * A hierarchical prior, as the plain-HTTP rule's (crawl → host → pattern): a site's page kinds
+   * are usually built by one script (its channels' article patterns), and sites built from one
+   * template share path patterns across hosts. A recipe settled on another pattern of the page's
+   * host, or on its path pattern on another host, that rebuilds this rendering serves the pattern
+   * after this one rendering (a failure on a later re-check or page drops it like any recipe).
+   */
+  private async borrow(page: { url: string; httpHtml: string; renderedHtml: string; xhr: Xhr[]; fetchedAt: Date; browser: PageSignals }, api: (urls: string[]) => Promise<Xhr | undefined>): Promise<DataLesson | undefined> {
+    const own = urlPattern(page.url);
+    const split = (k: string) => {
+      const slash = k.indexOf('/');
+      return slash < 0 ? [k, ''] : [k.slice(0, slash), k.slice(slash)];
+    };
+    const [host, path] = split(own);
+    const siblings = [...this.patterns].filter(([k, t]) => k !== own && t.recipe && t.streak >= t.needs && t.needs === this.opts.minSamples && (split(k)[0] === host || split(k)[1] === path));
+    for (const [k, t] of siblings.slice(0, 4)) {
+      const recipe = structuredClone(t.recipe!);
+      narrowUrls(recipe, page);
+      const check = await this.check(recipe, page, api);
+      if (!check.equivalent) continue;
+      const s = this.stats(page.url);
+      Object.assign(s, { recipe, streak: 1, needs: 1, refusals: 0 });
+      return { ...check, why: `data path of pattern ${k} (${describeRecipe(recipe)}) rebuilt it: serves this pattern too` };
+    }
+    return undefined;
   }
 
   private async check(recipe: DataRecipe, page: { url: string; httpHtml: string; fetchedAt: Date; browser: PageSignals }, api: (urls: string[]) => Promise<Xhr | undefined>): Promise<DataLesson> {
