@@ -47,6 +47,7 @@ const isRef = (p: Part): p is Ref => typeof p !== 'string';
 /** Leaves shorter than this are bound only when a text node is exactly them (a "12" inside a sentence is a coincidence). */
 const MIN_INNER_LEAF = 2;
 const MAX_LEAVES = 20_000;
+const MAX_INNER_LEAVES = 2_000;
 
 interface Leaf {
   value: string;
@@ -89,6 +90,8 @@ function leavesOf(sources: unknown[]): Leaves {
   };
   sources.forEach((s, i) => walk(s, i, [], 0));
   inner.sort((a, b) => b.value.length - a.value.length);
+  // each text node not equal to a leaf is searched for leaves inside it: bounded on a page with huge data
+  inner.length = Math.min(inner.length, MAX_INNER_LEAVES);
   return { exact, inner, markup, all };
 }
 

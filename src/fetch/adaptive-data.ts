@@ -170,7 +170,10 @@ export class DataPaths {
     if (!s?.recipe || s.streak < s.needs) return undefined;
     const pattern = urlPattern(url);
     const why = `pattern ${pattern} needs the browser, but its data rebuilt ${s.streak} rendering(s) in a row: ${describeRecipe(s.recipe)}`;
-    if (this.rng.float() < this.opts.recheckShare) return { mode: 'browser', pattern, why: `re-check of the data path (${Math.round(this.opts.recheckShare * 100)}%): ${why}`, recheck: true, dataRecheck: true };
+    // the plain rule's re-check share (src/fetch/adaptive-policy.ts recheckShareOf): falling as the run grows, a quarter at the least
+    const base = this.opts.recheckShare;
+    const share = s.streak <= this.opts.minSamples ? base : Math.max(base / 4, (base * this.opts.minSamples) / s.streak);
+    if (this.rng.float() < share) return { mode: 'browser', pattern, why: `re-check of the data path (${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%): ${why}`, recheck: true, dataRecheck: true };
     return { mode: 'http+data', pattern, why };
   }
 
