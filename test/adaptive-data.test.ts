@@ -187,4 +187,29 @@ describe('data path: recipes learnt from renderings', () => {
     expect(o.why).toMatch(/data path learnt .*1 of 3/);
     expect(dp.decide(otherUrl)).toBeUndefined();
   });
+
+  it('window.__INITIAL_STATE__ with HTML-valued leaves (a CMS body as markup): the element is bound to the markup, links included', async () => {
+    const story = (id: number) => {
+      const body = paras(id, 2 + (id % 3)).map((p, i) => `<p>${esc(p)}${i === 0 ? ` <a href="/tag/quake-${id}">more</a>` : ''}</p>`).join('\n');
+      const state = { post: { id, title: { rendered: `Shelter report ${id}` }, content: { rendered: body } } };
+      const script = `<script>window.__INITIAL_STATE__ = ${JSON.stringify(state).replace(/</g, '\\u003c')};</script>`;
+      const url = `https://blog.example/${2024}/05/${id}/`;
+      const http = page('Blog', '<div id="root"><div class="skeleton"></div></div>', script);
+      const rendered = page('Blog', `<div id="root"><article><h1>${esc(state.post.title.rendered)}</h1><div class="entry">${body}</div></article></div>`, script);
+      return { url, http, rendered };
+    };
+    const dp = paths();
+    for (const id of [11, 12, 13]) {
+      const s = story(id);
+      const l = await learn(dp, s.url, s.http, s.rendered);
+      expect(l.equivalent, l.why).toBe(true);
+    }
+    const s = story(14);
+    expect(dp.decide(s.url)?.mode).toBe('http+data');
+    const served = await serveFromData(dp, { url: s.url, html: s.http, fetchedAt: at }, async () => undefined);
+    if ('failed' in served) throw new Error(served.failed);
+    const want = analyzePage({ html: s.rendered, url: s.url, fetchedAt: at });
+    expect(shingleF1(served.analysis.text, want.text)).toBeGreaterThanOrEqual(0.98);
+    expect(served.analysis.links.map((l) => l.url)).toContain('https://blog.example/tag/quake-14');
+  });
 });
