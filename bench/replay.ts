@@ -196,7 +196,7 @@ interface JudgedPage {
 }
 
 /** One crawl replayed: the engine's onPage path (judge → scorer → frontier) over cached analyses. */
-async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined; pageOf?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine', robots?: RobotsCache, keepSeen = false): Promise<Pick<ReplayRun, 'curve' | 'distinctCurve' | 'order' | 'estimate' | 'estimateEvidence' | 'seen' | 'components'>> {
+async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined; pageOf?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine', robots?: RobotsCache, keepSeen = false, dumpJudge?: string): Promise<Pick<ReplayRun, 'curve' | 'distinctCurve' | 'order' | 'estimate' | 'estimateEvidence' | 'seen' | 'components'>> {
   const config = parseConfig({ topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score, judge: judgeMode });
   const judge = await PageJudge.create(config);
   const scorer = crawlScorer(config, judge);
@@ -241,6 +241,8 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
   const distinctCurve = distinctHarvestCurve(order.map(([url, truth]) => ({ url, truth, page: c.pageOf?.(url) })));
   const ev = judge.harvestEvidence();
   const estimateEvidence = { ...ev, truths: ev.pages.map((p) => (p.url ? c.truth(p.url) : false)) };
+  // The judge's whole end state (to study the estimate offline: restore it, judge the sample again).
+  if (dumpJudge) writeFileSync(dumpJudge, JSON.stringify({ keywords: c.keywords, seeds: c.seeds, fetched: order.length, truthOnce: distinctCurve.at(-1) ?? 0, judgedShare: order.filter((x) => x[2]).length / Math.max(1, order.length), truths: estimateEvidence.truths, state: judge.state() }));
   return { curve, distinctCurve, order, components, estimate: judge.harvestEstimate(order.length), estimateEvidence, ...(keepSeen ? { seen } : {}) };
 }
 
@@ -261,9 +263,10 @@ async function main(): Promise<number> {
     .option('--json <file>', 'write the curves here')
     .option('--misjudged <file>', "write the pages the judge got wrong on BFS crawls (what it saw of each) here")
     .option('--judged <file>', 'write every page of the BFS crawls as the judge saw it here (to study the judge)')
+    .option('--judge-states <dir>', "write each crawl's judge end state here (WEB-TOPIC-STRATEGY.json: to study the harvest estimate offline)")
     .option('--compare <file>', "an earlier run's --json: each strategy's harvest against it, paired per topic, with a 95% interval")
     .parse()
-    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string }>();
+    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string; judgeStates?: string }>();
   const webs = o.web.split(',');
   for (const w of webs) if (w !== 'testweb' && w !== 'wikispeedia') throw new UserError(`--web: unknown web "${w}" (testweb, wikispeedia)`);
   const wantTopic = (id: string) => !o.topics || o.topics.split(',').includes(id);
@@ -285,11 +288,13 @@ async function main(): Promise<number> {
   // Bad score fields are reported by the config schema before any page is fetched.
   parseConfig({ topics: [{ keywords: ['x'] }], score });
   const earlier = o.compare ? readEarlierRuns(o.compare) : undefined;
+  if (o.judgeStates) mkdirSync(o.judgeStates, { recursive: true });
+  const dumpOf = (web: string, topic: string, s: string) => (o.judgeStates ? join(o.judgeStates, `${web}-${topic}-${s}.json`) : undefined);
   const runs: ReplayRun[] = [];
   const report = (web: string, topic: string, budget: number) => {
     const mine = runs.filter((r) => r.web === web && r.topic === topic);
     const marks = [...new Set([50, 150, 500].filter((x) => x < budget).concat(budget))];
-    const est = (r: ReplayRun) => (r.strategy === 'combined' ? ` (est ${pct(r.estimate.mean)} [${pct(r.estimate.low)},${pct(r.estimate.high)}] judged ${pct(r.order.filter((x) => x[2]).length / r.order.length)})` : '');
+    const est = (r: ReplayRun) => (r.strategy === 'combined' ? ` (est ${pct(r.estimate.mean)} [${pct(r.estimate.low)},${pct(r.estimate.high)}]${r.estimate.unlearnable ? ' not learnable' : ''} judged ${pct(r.order.filter((x) => x[2]).length / r.order.length)})` : '');
     const once = (r: ReplayRun) => (r.distinctCurve.at(-1) !== r.curve.at(-1) ? ` (each page once ${pct(r.distinctCurve.at(-1))})` : '');
     const board = (r: ReplayRun) => (r.web === 'testweb' ? ` board ${r.boardAt ?? '–'}` : '');
     process.stdout.write(`${web}/${topic}  ` + mine.map((r) => `${r.strategy} ${marks.map((k) => pct(r.curve[Math.min(k, r.curve.length) - 1])).join('/')}${once(r)}${board(r)}${est(r)}`).join('  ') + '\n');
@@ -305,7 +310,7 @@ async function main(): Promise<number> {
       const budget = Number(o.testPages);
       for (const t of web.topics.filter((t) => wantTopic(t.id))) {
         for (const s of strategies) {
-          const r = await replay(cache, { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: budget, truth: (u) => web.isRelevant(u, t.id), kind: (u) => web.truth(u)?.kind, pageOf: (u) => web.pageOf(u) }, s, score, judgeMode, robots, !!(o.misjudged || o.judged) && s === 'bfs');
+          const r = await replay(cache, { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: budget, truth: (u) => web.isRelevant(u, t.id), kind: (u) => web.truth(u)?.kind, pageOf: (u) => web.pageOf(u) }, s, score, judgeMode, robots, !!(o.misjudged || o.judged) && s === 'bfs', dumpOf('testweb', t.id, s));
           const boardAt = r.order.findIndex(([u]) => { const truth = web.truth(u); return truth?.kind === 'board' && truth.topic === t.id; });
           runs.push({ web: 'testweb', topic: t.id, relevantAvailable: web.relevantTotal(t.id), strategy: s, fetched: r.curve.length, ...r, boardAt: boardAt < 0 ? undefined : boardAt + 1 });
         }
@@ -331,7 +336,7 @@ async function main(): Promise<number> {
         for (const t of topics.filter((t) => wantTopic(t.id))) {
           const seeds = web.seeds(t.id, Number(o.wikiSeeds), new Rng(hash32(`seeds:${t.id}:1`)));
           for (const s of strategies) {
-            const r = await replay(cache, { seeds, keywords: t.query, maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score, judgeMode, undefined, !!(o.misjudged || o.judged) && s === 'bfs');
+            const r = await replay(cache, { seeds, keywords: t.query, maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score, judgeMode, undefined, !!(o.misjudged || o.judged) && s === 'bfs', dumpOf('wikispeedia', t.id, s));
             runs.push({ web: 'wikispeedia', topic: t.id, relevantAvailable: web.relevantTotal(t.id), holdout: t.holdout, fresh: t.fresh, strategy: s, fetched: r.curve.length, ...r });
           }
           report('wikispeedia', t.id, budget);
@@ -381,7 +386,8 @@ async function main(): Promise<number> {
         `${web} ${name}: judge on ${judged[0].strategy} pages precision ${(tp / Math.max(1, tp + fp)).toFixed(3)} recall ${(tp / Math.max(1, tp + fn)).toFixed(3)}` +
           `; Brier ${brier((x) => x.p).toFixed(4)} (cosine rule ${brier((x) => x.cos).toFixed(4)}), ECE ${ece((x) => x.p).toFixed(4)} (cosine rule ${ece((x) => x.cos).toFixed(4)})` +
           (gaps.length ? `; combined's judged harvest minus true harvest at the budget: mean ${meanPts(gaps)} points, worst ${(100 * Math.max(...gaps.map(Math.abs))).toFixed(1)}` : '') +
-          (estGaps.length ? `; estimate minus true: mean ${meanPts(estGaps)} points, worst ${(100 * Math.max(...estGaps.map(Math.abs))).toFixed(1)}, 90% interval holds the truth ${covered}/${combinedRuns.length}${covered < combinedRuns.length ? ` (not: ${combinedRuns.filter((r) => !(r.estimate.low <= truthOnce(r) && truthOnce(r) <= r.estimate.high)).map((r) => r.topic).join(', ')})` : ''}, mean width ${meanPts(combinedRuns.map((r) => r.estimate.high - r.estimate.low))} points` : '') +
+          (estGaps.length ? `; estimate minus true: mean ${meanPts(estGaps)} points, worst ${(100 * Math.max(...estGaps.map(Math.abs))).toFixed(1)}, 90% interval holds the truth ${covered}/${combinedRuns.length} (coverage ${((100 * covered) / combinedRuns.length).toFixed(0)}%)${covered < combinedRuns.length ? ` (not: ${combinedRuns.filter((r) => !(r.estimate.low <= truthOnce(r) && truthOnce(r) <= r.estimate.high)).map((r) => r.topic).join(', ')})` : ''}, mean width ${meanPts(combinedRuns.map((r) => r.estimate.high - r.estimate.low))} points` +
+              `, not learnable from its seed pages ${combinedRuns.filter((r) => r.estimate.unlearnable).length}/${combinedRuns.length}` : '') +
           '\n',
       );
       const byTopic = (curveOf: (r: ReplayRun) => number[]) => {

@@ -101,6 +101,16 @@ describe('writeReport', () => {
     expect(html).toContain('数据集标题');
     expect(html).toContain('data-stat="fetched">6<');
     expect(() => writeReport(root, 'nope')).toThrow(/no run "nope".*recent runs: r1/);
+    // A run without a kept estimate (from before it was kept): the judged rate alone, labelled judged.
+    expect(html).toContain('harvest rate (judged)');
+    expect(html).not.toContain('harvest estimate');
+  });
+  it("shows the crawl's kept harvest estimate with its interval, and a topic it cannot learn, beside the judged rate", () => {
+    writeFileSync(join(root, 'runs', 'r1', 'harvest-estimate.json'), JSON.stringify({ mean: 0.45, low: 0, high: 0.9, pages: 6, sampled: 6, unlearnable: [{ topicId: 'history', seedStanding: 0.3 }] }));
+    const html = readFileSync(writeReport(root, 'r1')[1], 'utf8');
+    expect(html).toContain('data-stat="harvest-estimate">45.0%<');
+    expect(html).toContain('harvest estimate, 90% interval 0.0%–90.0% (an estimate, not the truth); NOT LEARNABLE from its seed pages: history');
+    expect(html).toContain('harvest rate (judged)');
   });
 });
 
@@ -108,7 +118,7 @@ describe('progress line', () => {
   const s = { fetched: 10, relevant: 4, failed: 1, failedByReason: { 'HTTP 404': 1 }, frontierSize: 50, budget: 100, elapsedMs: 5000 };
   it('formats counts, harvest, rate, elapsed and an ETA from the budget; threads only when a thread plugin counts them', async () => {
     const { formatProgress } = await import('../src/report/progress.js');
-    expect(formatProgress(s)).toBe('10/100 pages · 4 relevant (harvest 40.0%) · frontier 50 · 2.0 pages/s · 1 failed · 5s · ETA 45s');
+    expect(formatProgress(s)).toBe('10/100 pages · 4 relevant (judged harvest 40.0%) · frontier 50 · 2.0 pages/s · 1 failed · 5s · ETA 45s');
     expect(formatProgress({ ...s, threadsFound: 7, hotThreads: 3 })).toContain('· 7 threads, 3 hot ·');
     // A time limit that comes first wins.
     expect(formatProgress({ ...s, timeLimitSecs: 20 })).toMatch(/ETA 15s$/);
@@ -121,7 +131,7 @@ describe('progress line', () => {
     const at80 = fitProgress(full, 80);
     expect(at80.length).toBeLessThanOrEqual(80);
     // Elapsed time, ETA and the failures survive at 80 columns; frontier size and speed go first.
-    expect(at80).toMatch(/^1234\/5000 pages · \d+ relevant \(harvest [\d.]+%\) · /);
+    expect(at80).toMatch(/^1234\/5000 pages · \d+ relevant \(judged harvest [\d.]+%\) · /);
     expect(at80).toContain('12m34s');
     expect(at80).toMatch(/ETA \d+m\d\ds/);
     expect(at80).not.toContain('frontier');

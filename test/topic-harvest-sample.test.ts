@@ -258,3 +258,27 @@ describe('the summary line of the estimate', () => {
     expect(formatSummary(given, 'crawl')).not.toMatch(/θ, set from/);
   });
 });
+
+describe('the summary line of a topic the judge cannot learn', () => {
+  it('says so in words, beside the judged figure and the estimate', async () => {
+    const { formatSummary } = await import('../src/cli/main.js');
+    const result = {
+      counts: { fetched: 100, relevant: 80, failed: 0, failedByReason: {} },
+      elapsedMs: 1000,
+      pagesPerSecond: 100,
+      harvestRate: 0.8,
+      harvestEstimate: { mean: 0.45, low: 0, high: 0.9, pages: 100, sampled: 100, unlearnable: [{ topicId: 'history', seedStanding: 0.31 }] },
+      stopReason: 'max pages',
+      frontierSize: 0,
+      datasetDir: 'storage/x',
+      logPath: 'storage/x/crawl-log.jsonl',
+      summaryLines: [],
+    } as unknown as Parameters<typeof formatSummary>[0];
+    const text = formatSummary(result, 'crawl');
+    expect(text).toMatch(/relevant \(judged\) 80/);
+    expect(text).toMatch(/harvest estimate +45\.0% \(90% interval 0\.0%–90\.0%\)/);
+    expect(text).toMatch(/NOT LEARNABLE +topic "history": its seed pages score no higher than a typical page fetched \(mean rank 31\.0%/);
+    const learnable = { ...result, harvestEstimate: { ...result.harvestEstimate, unlearnable: undefined } } as typeof result;
+    expect(formatSummary(learnable, 'crawl')).not.toMatch(/NOT LEARNABLE/);
+  });
+});

@@ -161,6 +161,18 @@ describe('prevalenceBound', () => {
     expect(called).toBeGreaterThanOrEqual(12);
     expect(called).toBeLessThanOrEqual(15);
   });
+
+  it("counts the example pages its second judgement calls relevant (the verdict's own recall on them)", () => {
+    const v = new RankVerdict(20);
+    let examples = [0.9, 0.5, 0.1];
+    const scorer: RankScorer = { score: (p) => p.get('x')!, version: 0, examples: () => examples };
+    // The rule calls the top 40% relevant; the examples bound nothing (the lowest scores like a low page).
+    for (let i = 0; i < 100; i++) v.judge(i >= 60, at(i / 100), scorer);
+    expect(v.recognisedExamples(scorer)).toBe(1); // only 0.9 is in the top 40%
+    examples = [0.9, 0.7, 0.65];
+    expect(v.recognisedExamples(scorer)).toBe(3);
+    expect(new RankVerdict(20).recognisedExamples(scorer)).toBeUndefined();
+  });
 });
 
 describe('TopicTermModel.logOdds', () => {

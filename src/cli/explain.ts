@@ -49,7 +49,7 @@ export function explainUrl(storageDir: string, url: string, runId?: string): str
     );
     // fetcher: adaptive (src/fetch/adaptive.ts): which path, and the evidence behind the choice
     if (e.fetchedWith) lines.push(`  fetched with ${e.fetchedWith}: ${e.fetchWhy ?? ''}`);
-    if (e.relevance !== undefined) lines.push(`  relevance    ${fmt(e.relevance)} (${e.relevant ? 'relevant' : 'not relevant'}${e.topic ? `, topic ${e.topic}` : ''})`);
+    if (e.relevance !== undefined) lines.push(`  relevance    ${fmt(e.relevance)} (${e.relevant ? 'judged relevant' : 'judged not relevant'}${e.topic ? `, topic ${e.topic}` : ''})`);
     return lines.join('\n');
   }
 

@@ -148,6 +148,11 @@ export function formatSummary(r: CrawlResult, heading: string, storageAsGiven = 
         (e.examples?.thresholdSpread ? `; θ, set from those pages, is known to ±${(e.examples.thresholdSpread * 100).toFixed(0)}%, and the lower end allows for the pages relevant only because θ may sit too low` : '') +
         (e.sampled ? ': an estimate, not the truth' : ", the judge's estimate, not the truth"),
     );
+  // A topic the judge cannot learn from its seed pages (src/topic/learnability.ts): said in words, not only by a wider interval.
+  for (const u of e?.unlearnable ?? [])
+    lines.push(
+      `  NOT LEARNABLE     topic "${u.topicId}": its seed pages score no higher than a typical page fetched (mean rank ${pct(u.seedStanding)} of the pages, 50% = typical), so the judge cannot tell its pages from the rest: its judged count is not evidence, the estimate's lower end leaves those pages out and its point is the interval's midpoint. Give seed pages typical of the topic, or more specific keywords`,
+    );
   if (r.truthHarvestRate !== undefined) {
     lines.push(`  relevant (truth)  harvest rate ${pct(r.truthHarvestRate)} against the test web's ground truth`);
   }

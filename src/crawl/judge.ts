@@ -115,9 +115,7 @@ export class PageJudge {
   }
 
   /** A judge over a model built elsewhere (tests, benches). */
-  static over(model: MultiTopicModel, mode: JudgeMode = 'learned'): PageJudge {
-    return new PageJudge(model, mode);
-  }
+  static over(model: MultiTopicModel, mode: JudgeMode = 'learned'): PageJudge { return new PageJudge(model, mode); }
 
   static async create(config: CrawlConfig, notice?: (line: string) => void): Promise<PageJudge> {
     const thesaurus = loadThesaurus({ cilinPath: config.cilinPath });
@@ -133,9 +131,7 @@ export class PageJudge {
     return new PageJudge(model, config.judge, config.randomSeed);
   }
 
-  static fields(analysis: PageAnalysis, anchorText?: string): PageFields {
-    return { title: analysis.title, headings: analysis.headings, body: analysis.text, url: analysis.url, anchorText };
-  }
+  static fields(analysis: PageAnalysis, anchorText?: string): PageFields { return { title: analysis.title, headings: analysis.headings, body: analysis.text, url: analysis.url, anchorText }; }
 
   judge(analysis: PageAnalysis, call: JudgeCall): Verdict {
     // Not a page of content: no relevance, no seed, not counted in the IDF (src/crawl/never-relevant.ts).
@@ -349,12 +345,17 @@ export class PageJudge {
       let t = thresholds.get(id);
       if (!t) thresholds.set(id, (t = { theta: this.verdictThreshold(id), spread: this.thresholdSpread(id), byRank: byRank() }));
       // rel 0 is never relevant (as the verdict), even at a θ calibrated to 0.
-      return { margin: r.rel <= 0 ? 0 : t.theta > 0 ? r.rel / t.theta : Infinity, spread: t.spread, ...(t.byRank ? { relevant: r.rel > 0 && t.byRank(tf) } : {}) };
+      return { margin: r.rel <= 0 ? 0 : t.theta > 0 ? r.rel / t.theta : Infinity, spread: t.spread, topicId: id, rel: r.rel, ...(t.byRank ? { relevant: r.rel > 0 && t.byRank(tf) } : {}) };
     };
-    const recognised = this.examples.map((e) => again(e.tf, e.url)).filter((r) => (typeof r === 'boolean' ? r : r.margin >= 1)).length;
+    // The verdict's own recall on the seed pages: by the log-odds rank where it decides (each seed scored left out), else by the rule.
+    const byRule = (id: string) => this.examples.filter((e) => e.topicId === id).filter((e) => ((r) => (typeof r === 'boolean' ? r : r.margin >= 1))(again(e.tf, e.url))).length;
+    const byRank = (id: string) => (this.mode === 'cosine' && this.calibrated(id) ? this.rankVerdicts.get(id)!.recognisedExamples(this.rankScorer(id)) : undefined);
+    const recognised = this.model.topics.reduce((k, t) => k + (byRank(t.id) ?? byRule(t.id)), 0);
     const spreads = this.model.topics.map((t) => this.thresholdSpread(t.id)).filter((x) => x > 0);
     const examples = { recognised, given: this.examples.length, ...(spreads.length ? { thresholdSpread: Math.max(...spreads) } : {}) };
-    return this.sample.estimate(again, fetched, examples);
+    // Where θ is calibrated from seed pages, do they stand out from the pages fetched? (src/topic/learnability.ts)
+    const seedScores = this.mode === 'learned' ? undefined : new Map(this.model.topics.filter((t) => this.calibrated(t.id)).map((t) => [t.id, this.exampleRels(t.id)]));
+    return this.sample.estimate(again, fetched, examples, seedScores);
   }
 
   /**
@@ -371,10 +372,7 @@ export class PageJudge {
     };
     return {
       pages: this.sample.sampled.map((p) => ({ url: p.url, judged: p.judged, ...one(p.tf, p.url) })),
-      examples: this.examples.map((e) => {
-        const { rel, threshold } = one(e.tf, e.url, e.topicId);
-        return { rel, threshold };
-      }),
+      examples: this.examples.map((e) => ({ rel: one(e.tf, e.url, e.topicId).rel, threshold: this.verdictThreshold(e.topicId) })),
     };
   }
 

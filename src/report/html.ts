@@ -11,6 +11,7 @@ import { topicName } from '../config/schema.js';
 import type { RunStateData } from '../store/run-state.js';
 import type { SubRequestCounts } from '../store/sub-requests.js';
 import type { ThreadRecord } from '../store/threads.js';
+import type { HarvestEstimate } from '../topic/harvest-sample.js';
 import { countLog, countThreads, failureReason, harvestRate, latestHotness } from './counts.js';
 
 /** One relevant page as the engine stores it in the run's dataset. */
@@ -44,6 +45,8 @@ export interface ReportInput {
   subRequests?: SubRequestCounts;
   /** Earlier runs of the same topic (same keywords), newest first. */
   earlierRuns?: EarlierRun[];
+  /** The crawl's own harvest estimate at its end (absent for runs from before it was kept). */
+  harvestEstimate?: HarvestEstimate;
   /** Export files written beside the report (relative links), e.g. relevant.csv. */
   exports?: string[];
   generatedAt: Date;
@@ -89,6 +92,16 @@ const hostOf = (url: string): string => {
 /** The hot threshold of a run (its config, else METHODS §4's default). */
 export function hotThresholdOf(state: RunStateData | undefined): number {
   return state?.config.threads?.hotThreshold ?? 15;
+}
+
+/**
+ * The crawl's harvest estimate beside the judged rate: with its interval, never called the truth,
+ * and the topics the judge cannot learn from their seed pages named (src/topic/learnability.ts).
+ */
+function estimateStat(e: HarvestEstimate | undefined, stat: (key: string, value: string, label: string) => string): string {
+  if (!e || e.pages === 0) return '';
+  const unlearnable = e.unlearnable?.length ? `; NOT LEARNABLE from its seed pages: ${e.unlearnable.map((u) => u.topicId).join(', ')}` : '';
+  return stat('harvest-estimate', pct(e.mean), `harvest estimate, 90% interval ${pct(e.low)}–${pct(e.high)} (an estimate, not the truth)${unlearnable}`);
 }
 
 /** Counts shown at the top: the same tally the engine keeps (src/report/counts.ts), over the run's log and thread store. */
@@ -365,7 +378,7 @@ export function renderReport(input: ReportInput): string {
 <body><header><h1>Crawl report <span id="run-id">${esc(input.runId)}</span></h1>
 <div class="meta">${esc(topics)}${st ? ` · strategy ${esc(st.config.strategy)} · budget ${st.config.maxPages} · ${esc(st.status)} · started ${esc(st.startedAt)}${st.finishedAt ? ` · finished ${esc(st.finishedAt)}` : ''}` : ''} · generated ${esc(input.generatedAt.toISOString())}</div></header>
 <main>
-<div class="stats">${stat('fetched', String(c.fetched), 'pages fetched')}${stat('relevant', String(c.relevant), 'relevant (judged)')}${stat('harvest', pct(c.harvestRate), 'harvest rate')}${c.truthHarvestRate !== undefined ? stat('truth-harvest', pct(c.truthHarvestRate), 'harvest rate (truth)') : ''}${stat('failed', String(c.failed), 'failed')}${stat('sites', String(c.sites), 'sites')}${threadStats}${subStats}</div>
+<div class="stats">${stat('fetched', String(c.fetched), 'pages fetched')}${stat('relevant', String(c.relevant), 'relevant (judged)')}${stat('harvest', pct(c.harvestRate), 'harvest rate (judged)')}${estimateStat(input.harvestEstimate, stat)}${c.truthHarvestRate !== undefined ? stat('truth-harvest', pct(c.truthHarvestRate), 'harvest rate (truth)') : ''}${stat('failed', String(c.failed), 'failed')}${stat('sites', String(c.sites), 'sites')}${threadStats}${subStats}</div>
 <div class="grid2"><section id="harvest"><h2>Harvest rate over pages fetched</h2>${harvestSection(input, c)}</section>
 <div><section id="sites"><h2>Top sites</h2>${sites.length ? sortableTable('sites-table', 'sites', [{ label: 'Site' }, { label: 'Fetched', num: true }, { label: 'Relevant', num: true }, { label: 'Harvest', num: true }, { label: 'Mean rel.', num: true }], siteRows) : '<p class="empty">No site visited.</p>'}</section>
 <section id="failures"><h2>Failures by reason</h2>${failures.length ? sortableTable('failures-table', 'failures', [{ label: 'Reason' }, { label: 'Count', num: true }, { label: 'Examples' }], failureRows) : '<p class="empty">No failures.</p>'}</section></div></div>

@@ -13,6 +13,7 @@ import type { RunStateData } from '../store/run-state.js';
 import { listRuns, RUN_FILES } from '../store/run-dir.js';
 import { countSubRequests, SubRequestLog } from '../store/sub-requests.js';
 import type { ThreadRecord } from '../store/threads.js';
+import type { HarvestEstimate } from '../topic/harvest-sample.js';
 import { topicName } from '../config/schema.js';
 import { exportRecords, writeExport, type ExportFormat } from './export.js';
 import { harvestCurve, renderReport, type DatasetItem, type EarlierRun, type ReportInput } from './html.js';
@@ -52,6 +53,7 @@ export function loadReportInput(storageDir: string, runId: string, generatedAt =
     dataset,
     threads: threadsFile ? Object.values(threadsFile.threads ?? {}) : undefined,
     subRequests: existsSync(join(runDir, RUN_FILES.subRequests)) ? countSubRequests(SubRequestLog.read(join(runDir, RUN_FILES.subRequests))) : undefined,
+    harvestEstimate: readJson<HarvestEstimate>(join(runDir, RUN_FILES.harvestEstimate)),
     earlierRuns: state ? earlierRunsOfTopic(root, runId, state) : [],
     generatedAt,
   };
@@ -128,6 +130,8 @@ export class ReportPlugin implements CrawlPlugin {
   async afterRun(result: CrawlResult, ctx: CrawlContext): Promise<void> {
     this.shown = (p) => displayPath(p, ctx.config.storageDir);
     try {
+      // The estimate is computed once, at the end of the crawl: kept so `--report` shows it again.
+      if (result.harvestEstimate) writeFileSync(join(resolve(ctx.storageDir), 'runs', result.runId, RUN_FILES.harvestEstimate), JSON.stringify(result.harvestEstimate));
       this.written = writeReport(ctx.storageDir, result.runId);
       if (this.exportFormats.length) this.exported = writeRunExports(ctx.storageDir, result.runId, this.exportFormats);
     } catch (e) {

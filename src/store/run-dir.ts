@@ -33,6 +33,8 @@ export const RUN_FILES = {
   testweb: 'testweb.json',
   /** The adaptive fetcher's HTTP-vs-browser comparisons (src/fetch/adaptive.ts). */
   adaptiveEvidence: 'adaptive-evidence.jsonl',
+  /** The crawl's own harvest estimate at its end (src/topic/harvest-sample.ts), for the report. */
+  harvestEstimate: 'harvest-estimate.json',
   reportDir: 'report',
 } as const;
 

@@ -22,9 +22,12 @@
  * many pages sit just above θ the judge over-counts, and θ's uncertainty is the crawl's only
  * evidence of how far). The upper end stays the recall term's: spanning the share at θ's lower
  * end too held the truth on one more Wikispeedia topic of 17 for 13 points more width (README).
- * It is the crawler's estimate, never the truth.
+ * A topic whose seed pages do not stand out from the pages fetched (./learnability.ts) cannot be
+ * learned from them: its count is no evidence, so the lower end leaves its pages out and the point
+ * is the interval's midpoint. It is the crawler's estimate, never the truth.
  */
 import type { SparseVector } from '../text/vector.js';
+import { seedStanding } from './learnability.js';
 import { Reservoir, SeededRandom, type ReservoirState } from './sampling.js';
 
 export interface HarvestEstimate {
@@ -44,6 +47,12 @@ export interface HarvestEstimate {
    * the end-of-crawl judge recognises (its recall widens the upper end, `missedBound`).
    */
   examples?: ExampleRecall;
+  /**
+   * Topics the judge cannot learn from their seed pages (./learnability.ts): the seed pages score
+   * no higher than a typical fetched page, so the count of relevant pages is not evidence; the
+   * lower end leaves their pages out.
+   */
+  unlearnable?: { topicId: string; seedStanding: number }[];
 }
 
 /** The judge's recall on the user's examples of the topic, judged again as the sample is. */
@@ -61,7 +70,7 @@ export interface ExampleRecall {
  * A sampled page judged again: relevant or not, or its rel/θ (`margin`, relevant at ≥ 1) with θ's
  * relative 90% half-width (`spread`): relevant for sure at margin ≥ 1 + spread.
  */
-export type Rejudged = boolean | { margin: number; spread: number; relevant?: boolean };
+export type Rejudged = boolean | { margin: number; spread: number; relevant?: boolean; topicId?: string; rel?: number };
 
 /**
  * One sampled page: its term frequencies (absent for a page that can never be relevant) and its
@@ -148,6 +157,7 @@ export class HarvestSample {
     rejudge: (tf: SparseVector, url: string | undefined) => Rejudged,
     fetched = this.pages.seen,
     examples?: ExampleRecall,
+    seedScores?: ReadonlyMap<string, readonly number[]>,
   ): HarvestEstimate {
     const items = this.pages.items;
     const n = items.length;
@@ -158,16 +168,21 @@ export class HarvestSample {
     let judged = 0;
     let sure = 0;
     let byRule = 0;
-    for (const p of items) {
-      // A kept page's verdict stands for every judgement of it.
-      const r: Rejudged = p.kept ? p.judged : p.tf ? rejudge(p.tf, p.url) : false;
+    // A kept page's verdict stands for every judgement of it.
+    const rejudged: Rejudged[] = items.map((p) => (p.kept ? p.judged : p.tf ? rejudge(p.tf, p.url) : false));
+    const unlearnable = unlearnableTopics(rejudged, seedScores);
+    let unsure = 0;
+    items.forEach((p, i) => {
+      const r = rejudged[i];
       const { margin, spread } = typeof r === 'boolean' ? { margin: r ? Infinity : 0, spread: 0 } : r;
       if (spread > 0) uncertain = true;
       if (margin >= 1) byRule++;
-      if (typeof r === 'boolean' || r.relevant === undefined ? margin >= 1 : r.relevant) again++;
+      const relevant = typeof r === 'boolean' || r.relevant === undefined ? margin >= 1 : r.relevant;
+      if (relevant) again++;
+      if (relevant && typeof r !== 'boolean' && r.topicId !== undefined && unlearnable.has(r.topicId)) unsure++;
       if (margin >= 1 + spread) sure++;
       if (p.judged) judged++;
-    }
+    });
     const scale = this.pages.seen / pages;
     const a = wilsonInterval(again, n);
     const b = wilsonInterval(judged, n);
@@ -178,16 +193,43 @@ export class HarvestSample {
     let high = Math.max(a.high, b.high, c.high);
     if (withExamples) high = missedBound(high, examples);
     if (uncertain) low = Math.min(low, wilsonInterval(sure, n).low);
+    // A topic the judge cannot learn from its examples: every page it calls relevant may not be,
+    // and nothing the crawl has says how many are; the point is then the interval's midpoint (the
+    // estimate whose worst error over the interval is least), not the judge's unsupported count.
+    if (unsure > 0) low = Math.min(low, wilsonInterval(again - unsure, n).low);
+    const point = unsure > 0 ? (low + high) / 2 : again / n;
     return {
-      mean: (scale * again) / n,
+      mean: scale * point,
       low: scale * low,
       high: scale * high,
       pages,
       sampled: n,
       judgedShare: (scale * judged) / n,
       ...(withExamples ? { examples } : {}),
+      ...(unlearnable.size ? { unlearnable: [...unlearnable].map(([topicId, seedStanding]) => ({ topicId, seedStanding })) } : {}),
     };
   }
+}
+
+/**
+ * The topics whose seed pages do not stand out from the sampled pages by rel (./learnability.ts),
+ * with the seed pages' mean standing: the judge cannot learn them from their examples.
+ */
+function unlearnableTopics(rejudged: readonly Rejudged[], seedScores?: ReadonlyMap<string, readonly number[]>): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!seedScores?.size) return out;
+  const rels = new Map<string, number[]>();
+  for (const r of rejudged) {
+    if (typeof r === 'boolean' || r.topicId === undefined || r.rel === undefined) continue;
+    const of = rels.get(r.topicId);
+    if (of) of.push(r.rel);
+    else rels.set(r.topicId, [r.rel]);
+  }
+  for (const [topicId, seeds] of seedScores) {
+    const s = seedStanding(seeds, rels.get(topicId) ?? []);
+    if (s && !s.standsOut) out.set(topicId, s.meanStanding);
+  }
+  return out;
 }
 
 /**

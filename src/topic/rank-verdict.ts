@@ -145,10 +145,25 @@ export class RankVerdict {
    * small to rank against.
    */
   rejudge(scorer: RankScorer): ((tf: SparseVector) => boolean) | undefined {
+    const r = this.rejudgeScores(scorer);
+    return r && ((tf) => r.relevant(scorer.score(tf)));
+  }
+
+  /**
+   * How many of the user's example pages (each scored left out, `RankScorer.examples`) the same
+   * second judgement calls relevant: the verdict's own recall on pages drawn without it.
+   */
+  recognisedExamples(scorer: RankScorer): number | undefined {
+    const r = this.rejudgeScores(scorer);
+    return r && r.examples.filter((x) => r.relevant(x)).length;
+  }
+
+  private rejudgeScores(scorer: RankScorer): { relevant: (score: number) => boolean; examples: number[] } | undefined {
     if (this.reference.length < this.warmUp || this.judged === 0) return undefined;
     const sorted = this.reference.map((tf) => scorer.score(tf)).sort((a, b) => a - b);
-    const bar = 1 - Math.min(this.ruleRelevant / this.judged, prevalenceBound(sorted, scorer.examples?.() ?? []));
-    return (tf) => lowerBound(sorted, scorer.score(tf)) / sorted.length >= bar;
+    const examples = scorer.examples?.() ?? [];
+    const bar = 1 - Math.min(this.ruleRelevant / this.judged, prevalenceBound(sorted, examples));
+    return { relevant: (x) => lowerBound(sorted, x) / sorted.length >= bar, examples };
   }
 
   /** The share of pages the rule has called relevant (π̂). */
