@@ -234,51 +234,41 @@ describe("the judge's own misses (examples' recall)", () => {
   });
 });
 
+/** A crawl's result as the summary reads it, with this estimate. */
+const crawlResult = async (relevant: number, harvestEstimate: object) => {
+  const { formatSummary } = await import('../src/cli/main.js');
+  const result = {
+    counts: { fetched: 100, relevant, failed: 0, failedByReason: {} },
+    elapsedMs: 1000,
+    pagesPerSecond: 100,
+    harvestRate: relevant / 100,
+    harvestEstimate,
+    stopReason: 'max pages',
+    frontierSize: 0,
+    datasetDir: 'storage/x',
+    logPath: 'storage/x/crawl-log.jsonl',
+    summaryLines: [],
+  } as unknown as Parameters<typeof formatSummary>[0];
+  return formatSummary(result, 'crawl');
+};
+
 describe('the summary line of the estimate', () => {
   it("says how well θ is known where it is set from the seed pages, and that it is an estimate", async () => {
-    const { formatSummary } = await import('../src/cli/main.js');
-    const result = {
-      counts: { fetched: 100, relevant: 30, failed: 0, failedByReason: {} },
-      elapsedMs: 1000,
-      pagesPerSecond: 100,
-      harvestRate: 0.3,
-      harvestEstimate: { mean: 0.3, low: 0.12, high: 0.5, pages: 100, sampled: 100, examples: { recognised: 2, given: 3, thresholdSpread: 0.42 } },
-      stopReason: 'max pages',
-      frontierSize: 0,
-      datasetDir: 'storage/x',
-      logPath: 'storage/x/crawl-log.jsonl',
-      summaryLines: [],
-    } as unknown as Parameters<typeof formatSummary>[0];
-    const text = formatSummary(result, 'crawl');
+    const estimate = { mean: 0.3, low: 0.12, high: 0.5, pages: 100, sampled: 100, examples: { recognised: 2, given: 3, thresholdSpread: 0.42 } };
+    const text = await crawlResult(30, estimate);
     expect(text).toMatch(/harvest estimate +30\.0% \(90% interval 12\.0%–50\.0%\)/);
     expect(text).toMatch(/recognises 2 of 3 seed pages/);
     expect(text).toMatch(/θ, set from those pages, is known to ±42%/);
     expect(text).toMatch(/an estimate, not the truth/);
-    const given = { ...result, harvestEstimate: { ...result.harvestEstimate, examples: { recognised: 2, given: 3 } } } as typeof result;
-    expect(formatSummary(given, 'crawl')).not.toMatch(/θ, set from/);
+    expect(await crawlResult(30, { ...estimate, examples: { recognised: 2, given: 3 } })).not.toMatch(/θ, set from/);
   });
-});
 
-describe('the summary line of a topic the judge cannot learn', () => {
-  it('says so in words, beside the judged figure and the estimate', async () => {
-    const { formatSummary } = await import('../src/cli/main.js');
-    const result = {
-      counts: { fetched: 100, relevant: 80, failed: 0, failedByReason: {} },
-      elapsedMs: 1000,
-      pagesPerSecond: 100,
-      harvestRate: 0.8,
-      harvestEstimate: { mean: 0.45, low: 0, high: 0.9, pages: 100, sampled: 100, unlearnable: [{ topicId: 'history', seedStanding: 0.31 }] },
-      stopReason: 'max pages',
-      frontierSize: 0,
-      datasetDir: 'storage/x',
-      logPath: 'storage/x/crawl-log.jsonl',
-      summaryLines: [],
-    } as unknown as Parameters<typeof formatSummary>[0];
-    const text = formatSummary(result, 'crawl');
+  it('says in words when the judge cannot learn a topic from its seed pages, beside the judged figure and the estimate', async () => {
+    const estimate = { mean: 0.45, low: 0, high: 0.9, pages: 100, sampled: 100, unlearnable: [{ topicId: 'history', seedStanding: 0.31 }] };
+    const text = await crawlResult(80, estimate);
     expect(text).toMatch(/relevant \(judged\) 80/);
     expect(text).toMatch(/harvest estimate +45\.0% \(90% interval 0\.0%–90\.0%\)/);
     expect(text).toMatch(/NOT LEARNABLE +topic "history": its seed pages score no higher than a typical page fetched \(mean rank 31\.0%/);
-    const learnable = { ...result, harvestEstimate: { ...result.harvestEstimate, unlearnable: undefined } } as typeof result;
-    expect(formatSummary(learnable, 'crawl')).not.toMatch(/NOT LEARNABLE/);
+    expect(await crawlResult(80, { ...estimate, unlearnable: undefined })).not.toMatch(/NOT LEARNABLE/);
   });
 });

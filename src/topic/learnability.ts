@@ -19,6 +19,7 @@
  * seed set). The test is the natural one, with no constant to tune: the seed pages' mean standing
  * is at most ½.
  */
+import { lowerBound, upperBound } from './sorted.js';
 
 /** A seed page's standing: the share of `pageScores` below `score` (ties half); `pageScores` sorted ascending. */
 export function standing(score: number, pageScores: readonly number[]): number {
@@ -48,26 +49,4 @@ export function seedStanding(seedScores: readonly number[], pageScores: readonly
   for (const s of seedScores) sum += standing(s, sorted);
   const meanStanding = sum / seedScores.length;
   return { meanStanding, seeds: seedScores.length, standsOut: meanStanding > 0.5 };
-}
-
-function lowerBound(sorted: readonly number[], x: number): number {
-  let lo = 0,
-    hi = sorted.length;
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (sorted[m] < x) lo = m + 1;
-    else hi = m;
-  }
-  return lo;
-}
-
-function upperBound(sorted: readonly number[], x: number): number {
-  let lo = 0,
-    hi = sorted.length;
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (sorted[m] <= x) lo = m + 1;
-    else hi = m;
-  }
-  return lo;
 }

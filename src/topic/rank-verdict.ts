@@ -21,6 +21,7 @@
  */
 import type { SparseVector } from '../text/vector.js';
 import { SeededRandom, type RandomState } from './sampling.js';
+import { lowerBound } from './sorted.js';
 
 /** Pages of a topic judged by the rule alone before the log-odds rank takes over. */
 export const RANK_VERDICT_WARM_UP = 20;
@@ -209,15 +210,4 @@ export function prevalenceBound(sorted: readonly number[], examples: readonly nu
   const lowest = Math.min(...examples);
   const above = (sorted.length - lowerBound(sorted, lowest)) / sorted.length;
   return Math.min(1, (above * (m + 1)) / m);
-}
-
-function lowerBound(sorted: readonly number[], x: number): number {
-  let lo = 0,
-    hi = sorted.length;
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (sorted[m] < x) lo = m + 1;
-    else hi = m;
-  }
-  return lo;
 }
