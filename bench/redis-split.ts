@@ -14,7 +14,8 @@
  *   1x8 − 1x2 is what 8 pages in flight cost one process (one scorer, one judge), and
  *   4x2 − 1x8 is what the split costs on top of it: four scorers fed in each worker's order,
  *   four judges each learning from a quarter of the pages, scores meeting in Redis.
- * Prints per setup mean harvest (test web's truth) and where the forum board came, and paired by
+ * Prints per setup mean harvest (test web's truth; also of the first 50 pages, before the learners
+ * have much to go on) and where the forum board came, and paired by
  * seed the differences with 95% intervals. Needs the cache (`npm run bench:replay -- --web testweb`).
  */
 import { createHash } from 'node:crypto';
@@ -76,6 +77,8 @@ interface Worker {
 
 interface Result {
   harvest: number;
+  /** Harvest of the first 50 pages (before the learners have much to go on). */
+  first50: number;
   board: number;
   pages: number;
   /** The handed-out URLs' ranks in the reference order. */
@@ -171,6 +174,7 @@ async function crawl(seed: number, nWorkers: number, slots: number): Promise<Res
   for (const x of workers) await x.frontier.close();
   return {
     harvest: fetched.filter((u) => web.isRelevant(u, web.demo.topic)).length / Math.max(1, fetched.length),
+    first50: fetched.slice(0, 50).filter((u) => web.isRelevant(u, web.demo.topic)).length / Math.max(1, Math.min(50, fetched.length)),
     board: fetched.findIndex((u) => u.endsWith('/forum-2-1.html')) + 1,
     pages: fetched.length,
     rank: rankStats(ranks),
@@ -197,7 +201,7 @@ try {
     const boards = rs.map((r) => r.board).filter((b) => b > 0);
     const mean = (f: (r: Result) => number) => rs.reduce((s, r) => s + f(r), 0) / rs.length;
     console.log(
-      `${k}: harvest ${(100 * mean((r) => r.harvest)).toFixed(1)}%, board at ${boards.length ? (boards.reduce((s, b) => s + b, 0) / boards.length).toFixed(0) : '–'} on average (${rs.length - boards.length} never); handed-out URLs' rank in one scorer's order: mean ${mean((r) => r.rank.mean).toFixed(2)}, one scorer's best ${(100 * mean((r) => r.rank.best)).toFixed(0)}%, top 5 ${(100 * mean((r) => r.rank.top5)).toFixed(0)}%; per page ${mean((r) => r.replayMs).toFixed(0)} ms replaying others' pages before its route, ${mean((r) => r.routeMs).toFixed(0)} ms routing it`,
+      `${k}: harvest ${(100 * mean((r) => r.harvest)).toFixed(1)}% (first 50 pages ${(100 * mean((r) => r.first50)).toFixed(1)}%), board at ${boards.length ? (boards.reduce((s, b) => s + b, 0) / boards.length).toFixed(0) : '–'} on average (${rs.length - boards.length} never); handed-out URLs' rank in one scorer's order: mean ${mean((r) => r.rank.mean).toFixed(2)}, one scorer's best ${(100 * mean((r) => r.rank.best)).toFixed(0)}%, top 5 ${(100 * mean((r) => r.rank.top5)).toFixed(0)}%; per page ${mean((r) => r.replayMs).toFixed(0)} ms replaying others' pages before its route, ${mean((r) => r.routeMs).toFixed(0)} ms routing it`,
     );
   }
   for (let i = 0; i < keys.length; i++)
