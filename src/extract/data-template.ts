@@ -281,6 +281,19 @@ export function induceFills(httpHtml: string, renderedHtml: string, sources: unk
   return fills;
 }
 
+/** The fills reading source `map.get(n)` where they read source n (a recipe keeps only the sources it uses). */
+export function renumberSources(fills: Fill[], map: Map<number, number>): Fill[] {
+  const ref = (r: Ref): Ref => ({ src: map.get(r.src) ?? r.src, path: r.path });
+  const part = (p: Part): Part => (isRef(p) ? ref(p) : p);
+  const walk = (n: TNode): TNode => {
+    if (n.t === 'text') return { t: 'text', parts: n.parts.map(part) };
+    if (n.t === 'html') return { t: 'html', ref: ref(n.ref) };
+    if (n.t === 'repeat') return { ...n, ref: ref(n.ref), item: n.item.map(walk) };
+    return { ...n, attrs: n.attrs.map(([k, ps]) => [k, ps.map(part)]), kids: n.kids.map(walk) };
+  };
+  return fills.map((f) => ({ selector: f.selector, kids: f.kids.map(walk) }));
+}
+
 /** Source numbers the fills read. */
 export function sourcesUsed(fills: Fill[]): Set<number> {
   return new Set(fills.flatMap((f) => refsOf(f.kids).map((r) => r.src)));

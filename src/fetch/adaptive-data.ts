@@ -16,7 +16,7 @@
  * cannot be had, drops it and the pattern renders again); the text guard applies as for HTTP.
  */
 import { analyzePage, type AnalysisLimits } from '../extract/page.js';
-import { applyFills, induceFills, sourcesUsed, type Fill } from '../extract/data-template.js';
+import { applyFills, induceFills, renumberSources, sourcesUsed, type Fill } from '../extract/data-template.js';
 import { inlineJsonOf } from '../extract/inline-json.js';
 import { DEFAULT_TIME_ZONE } from '../extract/replies/index.js';
 import { commentsFromXhr } from '../extract/replies/xhr.js';
@@ -52,24 +52,24 @@ export function induceRecipe(page: { url: string; httpHtml: string; renderedHtml
   const inline = inlineJsonOf(page.httpHtml);
   const xhr = [...new Map(page.xhr.map((x) => [x.url, x])).values()];
   const all = [...inline.map((b) => b.json), ...xhr.map((x) => x.json)];
-  const used = sourcesUsed(induceFills(page.httpHtml, page.renderedHtml, all));
+  const fills = induceFills(page.httpHtml, page.renderedHtml, all);
+  const used = sourcesUsed(fills);
   xhr.forEach((x, i) => hasComments(x, page.fetchedAt) && used.add(inline.length + i));
   if (used.size === 0) return { why: `none of the rendered changes is in the page's JSON (${inline.length} inline block(s), ${xhr.length} XHR JSON response(s))` };
   const sources: DataSource[] = [];
-  const values: unknown[] = [];
+  const renumber = new Map<number, number>();
   for (const i of [...used].sort((a, b) => a - b)) {
+    renumber.set(i, sources.length);
     if (i < inline.length) {
       sources.push({ kind: 'inline', key: inline[i].key });
-      values.push(inline[i].json);
       continue;
     }
     const x = xhr[i - inline.length];
     const urls = learnUrlTemplates(x.url, page.url, page.httpHtml).filter((t) => urlFromTemplate(t, page.url, page.httpHtml) === new URL(x.url).href);
     if (!urls.length) return { why: `the page's request ${x.url} cannot be named from its URL or HTML` };
     sources.push({ kind: 'api', urls });
-    values.push(x.json);
   }
-  return { recipe: { sources, fills: induceFills(page.httpHtml, page.renderedHtml, values) }, why: describeRecipe({ sources, fills: [] }) };
+  return { recipe: { sources, fills: renumberSources(fills, renumber) }, why: describeRecipe({ sources, fills: [] }) };
 }
 
 export function describeRecipe(r: DataRecipe): string {
