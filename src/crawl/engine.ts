@@ -41,6 +41,7 @@ import { RunState } from '../store/run-state.js';
 import { CountTally, type RunCounts } from '../report/counts.js';
 import { datasetName, RunDir } from '../store/run-dir.js';
 import { PageJudge } from './judge.js';
+import { LearnabilityWatch } from './learnability-watch.js';
 import { learnNegativeSeeds } from './negative-seeds.js';
 import { JudgeJournal } from './judge-journal.js';
 import { discoverSeeds } from './seeding.js';
@@ -128,6 +129,7 @@ async function crawlLocked(
   if (options.silenceCrawleeLog ?? true) crawleeLog.setLevel(LogLevel.OFF);
 
   const judge = await PageJudge.create(config, (l) => progress.log(l));
+  const learnability = new LearnabilityWatch();
   // Dataset records name their topic as users do (its name, else its keywords), not by the model's id.
   const topicNames = new Map(judge.model.topics.map((t, i) => [t.id, topicName(config.topics[i])]));
   const scorer = crawlScorer(config, judge);
@@ -381,6 +383,8 @@ async function crawlLocked(
       onSetAside: (url, reason) => setAside.note(reason === 'too-deep' ? `deeper than ${config.maxDepth}` : reason, url),
       lap,
     });
+    // A topic its seed pages cannot teach the judge: said as soon as it shows (src/crawl/learnability-watch.ts).
+    for (const line of learnability.notices(judge)) progress.log(line);
     const saved: RelevantPage | undefined = verdict.relevant
       ? {
           url: page.url,

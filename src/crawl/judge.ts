@@ -15,74 +15,18 @@ import type { LinkInfo, PageAnalysis } from '../extract/types.js';
 import { urlTokens } from '../text/tokenize.js';
 import type { PageFields } from '../text/vector.js';
 import { type Relevance } from '../topic/model.js';
-import { MultiTopicModel, type MultiTopicState } from '../topic/multi-topic.js';
-import { HarvestSample, type HarvestEstimate, type Rejudged, type SampledPageState } from '../topic/harvest-sample.js';
-import { PageClassifier, type PageClassifierState, type PageEvidence } from '../topic/page-classifier.js';
-import { RankVerdict, type RankScorer, type RankVerdictState } from '../topic/rank-verdict.js';
+import { MultiTopicModel } from '../topic/multi-topic.js';
+import { HarvestSample, type HarvestEstimate, type Rejudged } from '../topic/harvest-sample.js';
+import { PageClassifier, type PageEvidence } from '../topic/page-classifier.js';
+import { RankVerdict, type RankScorer } from '../topic/rank-verdict.js';
 import { seedCalibratedThreshold, seedThresholdSpread } from '../topic/seed-threshold.js';
 import { loadThesaurus } from '../topic/semantic.js';
-import { TopicTermModel, type TopicTermModelState } from '../topic/term-model.js';
-import type { ReservoirState } from '../topic/sampling.js';
+import { TopicTermModel } from '../topic/term-model.js';
 import type { SparseVector } from '../text/vector.js';
-import { contentLength, neverRelevant, type NeverRelevant } from './never-relevant.js';
+import { contentLength, neverRelevant } from './never-relevant.js';
+import type { JudgeCall, JudgedPage, JudgeMode, JudgeState, Verdict } from './judge-types.js';
 
-export type Verdict = Relevance & {
-  /** Set when the page can never be relevant (non-2xx, error page, boilerplate only, login wall): rel 0, not a seed. */
-  neverRelevant?: NeverRelevant;
-  /** Calibrated P(relevant) from the learned judge (0 for a page that can never be relevant). */
-  probability?: number;
-  /** The term model's evidence for the topic (src/topic/term-model.ts). */
-  evidence?: number;
-  /** The same for the user's negative pages (0 without any). */
-  negativeEvidence?: number;
-  /**
-   * A list page (a channel or forum index, a portal home): no line of main text beyond copyright
-   * and navigation, its content is its links' headlines. Not relevant itself and never a seed;
-   * `rel` is kept, so its words still reach its links' scores.
-   */
-  listPage?: boolean;
-  /** The θ the cosine verdict used: θ_page, or calibrated from the topic's seed pages. */
-  threshold?: number;
-  /** A list page that the topic model alone would call relevant (its headlines are on topic): a hub, for the scorer. */
-  listTopical?: boolean;
-};
-
-export type JudgeMode = 'learned' | 'cosine';
-
-/**
- * What the judge learns from, one record per call: a page by its TF (with what decided its kind),
- * a page that can never be relevant, a user's negative page. Logged by `--resume`
- * (src/crawl/judge-journal.ts); `key`: the URL the frontier handed out.
- */
-export type JudgedPage =
-  | { kind: 'never'; key?: string }
-  | { kind: 'page'; key?: string; url?: string; tf: SparseVector; isSeed: boolean; publishTime?: string; listPage?: true }
-  | { kind: 'negative'; url?: string; tf: SparseVector; topicId?: string };
-
-/** The judge's learned state (IDF, seed sets, term models, classifiers, harvest sample). */
-export interface JudgeState {
-  mode: JudgeMode;
-  model: MultiTopicState;
-  terms: TopicTermModelState[];
-  classifiers: PageClassifierState[];
-  sample: ReservoirState<SampledPageState>;
-  examples: { tf: [string, number][]; url?: string; topicId: string; joined?: true }[];
-  /** Absent in snapshots from before the log-odds rank verdict. */
-  rankVerdicts?: RankVerdictState[];
-}
-
-export interface JudgeCall {
-  /** Seed pages define the topic's seed set D (METHODS §1). */
-  isSeed: boolean;
-  /** Anchor text of the link the page was reached by (position weight 2, METHODS §0). */
-  anchorText?: string;
-  /** HTTP status of the response (non-2xx is never relevant); absent = unknown. */
-  status?: number;
-  /** Raw HTML, when at hand (login walls' password forms). */
-  html?: string;
-  /** The URL the frontier handed out (what `--resume` knows a fetched page by). */
-  key?: string;
-}
+export type { JudgeCall, JudgedPage, JudgeMode, JudgeState, Verdict } from './judge-types.js';
 
 export class PageJudge {
   private readonly keywordTerms: Set<string>;
@@ -353,9 +297,25 @@ export class PageJudge {
     const recognised = this.model.topics.reduce((k, t) => k + (byRank(t.id) ?? byRule(t.id)), 0);
     const spreads = this.model.topics.map((t) => this.thresholdSpread(t.id)).filter((x) => x > 0);
     const examples = { recognised, given: this.examples.length, ...(spreads.length ? { thresholdSpread: Math.max(...spreads) } : {}) };
-    // Where θ is calibrated from seed pages, do they stand out from the pages fetched? (src/topic/learnability.ts)
-    const seedScores = this.mode === 'learned' ? undefined : new Map(this.model.topics.filter((t) => this.calibrated(t.id)).map((t) => [t.id, this.exampleRels(t.id)]));
-    return this.sample.estimate(again, fetched, examples, seedScores);
+    return this.sample.estimate(again, fetched, examples, this.seedScores());
+  }
+
+  /**
+   * Each topic whose θ is calibrated from its seed pages, with those pages' rel as they score now:
+   * do they stand out from the pages fetched? (src/topic/learnability.ts). Empty in `learned` mode.
+   */
+  seedScores(): Map<string, number[]> {
+    return new Map(this.mode === 'learned' ? [] : this.model.topics.filter((t) => this.calibrated(t.id)).map((t) => [t.id, this.exampleRels(t.id)]));
+  }
+
+  /** The harvest sample's pages as they stand (their terms, URL and fetch-time verdict). */
+  get sampledPages(): HarvestSample['sampled'] {
+    return this.sample.sampled;
+  }
+
+  /** Pages judged so far (every page the harvest sample was offered). */
+  get pagesJudged(): number {
+    return this.sample.judged;
   }
 
   /**
