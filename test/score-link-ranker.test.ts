@@ -63,6 +63,32 @@ describe('link ranker', () => {
     expect(boardAfter(1, true) - boardAfter(50, true)).toBeGreaterThan(0.15);
   });
 
+  it('learns that links to pages offering no links of their own (near-duplicates) lead nowhere beyond', () => {
+    // A forum thread's pages lead on to relevant pages; its "only this author" views are
+    // near-duplicates whose links are the thread's: nothing new beyond them. Both kinds of link sit
+    // in the same topical post text, so without the dead-end examples the beyond model rates them alike.
+    const ctx = 'the striker scored twice in the final and the league title';
+    const thread = (i: number) => link(`http://f.test/thread-${i}-2-1.html`, `${i}`, { host: 'f.test', context: ctx });
+    const view = (i: number) => link(`http://f.test/forum.php?mod=viewthread&tid=${i}&authorid=${i + 7}`, 'only this author', { host: 'f.test', context: ctx });
+    const beyondOfView = (deadEnds: boolean) => {
+      const r = new LinkRanker();
+      for (let i = 0; i < 12; i++) {
+        const t = r.features(thread(i));
+        r.learnTarget(t, true);
+        r.learnBeyond(t, true);
+        const v = r.features(view(i));
+        r.learnTargetOfInlinks([v], false);
+        if (deadEnds) r.learnNothingBeyond([v]);
+      }
+      return { view: r.predict(r.features(view(99))).beyond, thread: r.predict(r.features(thread(99))).beyond };
+    };
+    const without = beyondOfView(false);
+    const withDeadEnds = beyondOfView(true);
+    expect(without.view).toBeGreaterThan(0.5); // the shared context carried the threads' promise over
+    expect(withDeadEnds.view).toBeLessThan(without.view - 0.2);
+    expect(withDeadEnds.view).toBeLessThan(withDeadEnds.thread);
+  });
+
   it('averages in-links into one feature vector: shared features keep their value, the rest are shared out', () => {
     const r = new LinkRanker();
     const a = r.features(link('http://w.test/wiki/Eagle', 'eagle'));
@@ -101,6 +127,22 @@ describe('combined with the link ranker', () => {
     expect(eagle.breakdown.components.linkRanker).toBeGreaterThan(0);
     expect(eagle.breakdown.components.linkRanker).toBeGreaterThan(rugby.breakdown.components.linkRanker);
     expect(eagle.breakdown.components.linkTarget).toBeGreaterThan(rugby.breakdown.components.linkTarget);
+  });
+
+  it('a page that offers no links (a near-duplicate) teaches the link ranker that links like its in-link lead nowhere beyond', () => {
+    const s = createScorer('combined', { learnRescoreEvery: 1 });
+    const thread = 'http://f.test/thread-1-1-1.html';
+    const views = [1, 2, 3, 4, 5].map((i) => ({ url: `http://f.test/forum.php?mod=viewthread&tid=1&authorid=${i}`, anchorText: 'only this author' }));
+    const pages = [2, 3].map((i) => ({ url: `http://f.test/thread-1-${i}-1.html`, anchorText: `${i}` }));
+    s.onPageFetched(page(thread, true, [...views, ...pages]));
+    // Three views fetched: near-duplicates, so the route offers none of their links.
+    for (const v of views.slice(0, 3)) s.onPageFetched({ ...page(v.url, false, [], thread), nearDuplicate: true });
+    const ups = s.onPageFetched(page('http://f.test/thread-1-9-1.html', true, [views[4], pages[1]]));
+    const view = ups.filter((u) => u.url === views[4].url).at(-1)!.breakdown.components;
+    const next = ups.filter((u) => u.url === pages[1].url).at(-1)!.breakdown.components;
+    // Without the dead-end examples nothing trains "beyond" here: every link's would be 0.5.
+    expect(view.linkBeyond).toBeLessThan(0.45);
+    expect(view.linkBeyond).toBeLessThan(next.linkBeyond);
   });
 
   it('is off with linkRanker: false (no ranker components)', () => {

@@ -87,6 +87,7 @@ export function routePage(analysis: PageAnalysis, request: RoutedRequest, deps: 
     words: verdict.neverRelevant || verdict.nearDuplicateOf ? undefined : scorerPageWords(analysis, scorer),
     status: request.status,
     neverRelevant: verdict.neverRelevant?.reason,
+    ...(verdict.nearDuplicateOf ? { nearDuplicate: true } : {}),
   };
   deps.onScorerInput?.(scorerInput);
   const updates = scorer.onPageFetched(scorerInput);

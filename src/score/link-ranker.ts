@@ -304,6 +304,15 @@ export class LinkRanker {
     this.target.updateMean(meanFeatures(links), relevant);
   }
 
+  /**
+   * The page these links pointed to offers no links of its own (a near-duplicate's links are its
+   * earlier page's): nothing lies beyond it, one "beyond" example of 0 from the mean of its in-links.
+   */
+  learnNothingBeyond(links: readonly LinkFeatures[]): void {
+    if (!links.length) return;
+    this.beyond.updateMean(meanFeatures(links), 0);
+  }
+
   /** A page linked from the target of this link was judged. */
   learnBeyond(f: LinkFeatures, relevant: boolean | number, weight = 1): void {
     this.beyond.update(f, relevant, weight);

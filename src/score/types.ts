@@ -47,6 +47,8 @@ export interface FetchedPage {
   status?: number;
   /** Why the page can never be relevant (src/crawl/never-relevant.ts), if it cannot. */
   neverRelevant?: string;
+  /** An earlier page of the crawl showed its text (src/text/near-duplicate.ts): its links are that page's, not offered again. */
+  nearDuplicate?: boolean;
 }
 
 export interface ScoreBreakdown {

@@ -193,6 +193,10 @@ export const combined: StrategyDefinition = {
             const links = was.contributions.filter((c) => c.link);
             const label = topicalLabel(page);
             ranker.learnTargetOfInlinks(links.map((c) => c.link!), label);
+            // A near-duplicate offers none of its links (they are its earlier page's): nothing new lies
+            // beyond it. Without this example the "beyond" model kept the promise of the thread pages
+            // whose post text the test web's "only this author" links share, and the crawl kept following them.
+            if (page.nearDuplicate) ranker.learnNothingBeyond(links.map((c) => c.link!));
             const inlink = (links.find((c) => c.parent === page.parentUrl) ?? links[0])?.link;
             const parentIn = page.parentUrl ? env.fetched.get(page.parentUrl)?.inlink : undefined;
             if (parentIn) ranker.learnBeyond(parentIn, label);
