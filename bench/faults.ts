@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startTestWeb } from '../src/testweb/index.js';
-import { Rng } from '../src/testweb/rng.js';
+import { Rng } from '../src/util/rng.js';
 import { CrawlLog } from '../src/store/crawl-log.js';
 
 const { values } = parseArgs({

@@ -14,7 +14,7 @@ import { parseConfig, STRATEGIES, type StrategyName } from '../src/config/schema
 import { runCrawl, type CrawlPlugin } from '../src/crawl/engine.js';
 import { ProgressReporter } from '../src/report/progress.js';
 import { startTestWeb } from '../src/testweb/index.js';
-import { hash32, Rng } from '../src/testweb/rng.js';
+import { hash32, Rng } from '../src/util/rng.js';
 import { startWikispeediaWeb, wikispeediaMissing } from '../src/testweb/wikispeedia.js';
 import { benchAdaptive } from './adaptive.js';
 import { runCrawleeBaseline } from './baseline.js';

@@ -20,7 +20,7 @@ import { applyFills, induceFills, renumberSources, sourcesUsed, type Fill } from
 import { inlineJsonOf } from '../extract/inline-json.js';
 import { DEFAULT_TIME_ZONE } from '../extract/replies/index.js';
 import { commentsFromXhr } from '../extract/replies/xhr.js';
-import { Rng } from '../testweb/rng.js';
+import { Rng } from '../util/rng.js';
 import { compareRenderings, signalsOf, type Comparison, type ComparisonLimits, type PageSignals } from './adaptive-compare.js';
 import { describeTemplate, learnUrlTemplates, urlFromTemplate, type UrlTemplate } from './adaptive-data-url.js';
 import { urlPattern, type Decision } from './adaptive-policy.js';

@@ -4,7 +4,7 @@
  * the comparison of an HTTP and a browser rendering of one response is ./adaptive-compare.ts
  * (re-exported here). Plain data in, decisions out: no fetching here.
  */
-import { Rng } from '../testweb/rng.js';
+import { Rng } from '../util/rng.js';
 import type { ComparisonLimits, Comparison } from './adaptive-compare.js';
 import { hostOf } from '../frontier/url-key.js';
 import { JsonLinesWriter, readJsonLines } from '../store/jsonl.js';

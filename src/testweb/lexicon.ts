@@ -5,7 +5,7 @@
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Rng } from './rng.js';
+import type { Rng } from '../util/rng.js';
 
 export type TopicId = 'quake' | 'sports' | 'finance' | 'tech' | 'ent';
 

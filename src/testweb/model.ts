@@ -6,7 +6,7 @@
  * Long because: one seeded generator, and the order of its random draws defines the web; split
  * across files, that order would be easy to change by accident, and every test web with it.
  */
-import { Rng } from './rng.js';
+import { Rng } from '../util/rng.js';
 import {
   CHARITY, SOURCES, TOPIC_LEXICONS, headline, lexiconOf, loadThucHeadlines, paragraph, sentence,
   type TopicId,

@@ -7,7 +7,7 @@
  * comments, search, traps, faults), kept together so the ground truth's routing is in one file.
  */
 import iconv from 'iconv-lite';
-import { Rng, hash32 } from './rng.js';
+import { Rng, hash32 } from '../util/rng.js';
 import { sentence, lexiconOf, TOPIC_LEXICONS, type TopicId } from './lexicon.js';
 import { cst, isoCst, key, replyText, type Article, type SiteModel, type Thread, type WebModel, type PageKind } from './model.js';
 

@@ -5,7 +5,7 @@
  * of them, and keywords written by a rule from the category's name alone, as a user would type
  * two or three words.
  */
-import { hash32, Rng } from './rng.js';
+import { hash32, Rng } from '../util/rng.js';
 
 export interface FreshTopicRule {
   /** Fewest articles (the category and its subcategories) a category needs to be a topic. */

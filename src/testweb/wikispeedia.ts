@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Rng } from './rng.js';
+import { Rng } from '../util/rng.js';
 import { categorySizes, freshWikiTopics } from './wikispeedia-fresh.js';
 
 /** One benchmark topic: a category prefix (the truth) and keywords derived from its name only. */

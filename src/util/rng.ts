@@ -1,4 +1,8 @@
-/** Seeded randomness for the test web: pure-rand's xoroshiro128+, with named sub-streams. */
+/**
+ * Seeded randomness (pure-rand's xoroshiro128+, with named sub-streams), for every stage: the
+ * adaptive fetcher's re-checks and the test webs' generators alike. Stage-free: imports nothing
+ * from src/.
+ */
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 
