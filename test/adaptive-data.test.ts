@@ -5,11 +5,15 @@
  * and pages where it must be refused: text computed by the script (in no JSON), JSON present but
  * the browser showing something else. "Rendered" pages are what the page's script would build.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzePage } from '../src/extract/page.js';
 import { inlineJsonOf } from '../src/extract/inline-json.js';
 import { DEFAULT_POLICY, shingleF1, signalsOf } from '../src/fetch/adaptive.js';
-import { DataPaths, serveFromData, type Xhr } from '../src/fetch/adaptive-data.js';
+import { DataPaths, openDataPaths, serveFromData, type DataPathEvent, type Xhr } from '../src/fetch/adaptive-data.js';
+import { readJsonLines } from '../src/store/jsonl.js';
 
 const at = new Date('2024-05-01T00:00:00Z');
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
@@ -211,5 +215,45 @@ describe('data path: recipes learnt from renderings', () => {
     const want = analyzePage({ html: s.rendered, url: s.url, fetchedAt: at });
     expect(shingleF1(served.analysis.text, want.text)).toBeGreaterThanOrEqual(0.98);
     expect(served.analysis.links.map((l) => l.url)).toContain('https://blog.example/tag/quake-14');
+  });
+});
+
+describe('data path: kept in the run folder for --resume (openDataPaths)', () => {
+  // no seeded re-checks: every decision on a settled pattern is the data path
+  const OPTS = { ...DEFAULT_POLICY, recheckShare: 0 };
+
+  it('a settled recipe read back serves at once; a state from a page the crawl log lacks is not replayed', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fc-data-paths-')), 'adaptive-data.jsonl');
+    const first = openDataPaths(OPTS, file);
+    const learnt: string[] = [];
+    for (const [id, n] of [[1, 2], [2, 3], [3, 1]]) {
+      const s = nextStory(id, n);
+      expect((await learn(first.paths, s.url, s.http, s.rendered)).equivalent).toBe(true);
+      learnt.push(s.url);
+    }
+    first.close();
+    const next = nextStory(4, 4);
+    expect(first.paths.decide(next.url)?.mode).toBe('http+data');
+    // one line per lesson, each the pattern's whole state after it
+    const lines = readJsonLines<DataPathEvent>(file);
+    expect(lines.map((e) => [e.url, e.state.streak])).toEqual(learnt.map((u, i) => [u, i + 1]));
+
+    // every page logged: the resumed crawl serves the pattern from its data without a render
+    const resumed = openDataPaths(OPTS, file, { pages: 3, fetched: () => true });
+    expect(resumed.paths.decide(next.url)?.mode).toBe('http+data');
+    const served = await serveFromData(resumed.paths, { url: next.url, html: next.http, fetchedAt: at }, async () => undefined);
+    if ('failed' in served) throw new Error(served.failed);
+    expect(served.analysis.text.length).toBeGreaterThan(500);
+    resumed.close();
+
+    // the third page's crawl-log line was lost with the crash: it is fetched again, so its lesson is not kept
+    const partial = openDataPaths(OPTS, file, { pages: 2, fetched: (u) => u !== learnt[2] });
+    expect(partial.paths.decide(next.url)).toBeUndefined();
+    expect(partial.paths.settled()).toEqual([]);
+    partial.close();
+    // a fresh run (no --resume) does not read the file at all
+    const fresh = openDataPaths(OPTS, file);
+    expect(fresh.paths.decide(next.url)).toBeUndefined();
+    fresh.close();
   });
 });

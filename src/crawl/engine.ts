@@ -19,6 +19,7 @@ import { analyzePage } from '../extract/page.js';
 import { flattenHtml } from '../extract/flatten.js';
 import { browserLaunchOptions } from '../fetch/browser.js';
 import { createAdaptiveFetcher, openAdaptivePolicy } from '../fetch/adaptive.js';
+import { openDataPaths } from '../fetch/adaptive-data.js';
 import { FetchGate, gateOptionsOf } from '../fetch/gate.js';
 import { ROBOTS_TOKEN } from '../fetch/gate-proxy.js';
 import { startGateProxyProcess } from '../fetch/gate-proxy-process.js';
@@ -517,10 +518,14 @@ async function crawlLocked(
   const adaptive = config.fetcher === 'adaptive' && browserOptions
     ? openAdaptivePolicy({ ...config.adaptive, randomSeed: config.randomSeed }, run.file('adaptiveEvidence'), resumed && { log: resumed.log, fetched: (u) => resumed.fetchedKeys.has(uniqueKeyOf(u)) })
     : undefined;
+  // So are the data path's recipes (src/fetch/adaptive-data.ts): --resume serves settled patterns from their data at once.
+  const dataPaths = adaptive && config.adaptive.dataPath && !config.adaptive.renderAll
+    ? openDataPaths({ ...adaptive.policy.opts, limits: analysisLimits }, run.file('adaptiveData'), resumed && { pages: resumed.log.length, fetched: (u) => resumed.fetchedKeys.has(uniqueKeyOf(u)) })
+    : undefined;
   const crawler: Fetcher = !browserOptions
     ? createHttpFetcher({ ...fetchOptions, gateProxy })
     : config.fetcher === 'adaptive'
-      ? createAdaptiveFetcher({ ...browserOptions, documentFetch, policy: adaptive!.policy, analysisLimits, subFetch: subFetch.fetch })
+      ? createAdaptiveFetcher({ ...browserOptions, documentFetch, policy: adaptive!.policy, dataPaths: dataPaths?.paths, analysisLimits, subFetch: subFetch.fetch })
       : createBrowserFetcher(browserOptions);
 
   // A joined worker is ready to fetch: now it waits for the first worker's seeds (its start-up
@@ -582,6 +587,7 @@ async function crawlLocked(
     refusedLog.close();
     subFetch.close();
     adaptive?.close();
+    dataPaths?.close();
     progress.update(progressStats(), true);
     progress.end();
   }

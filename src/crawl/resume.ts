@@ -11,6 +11,9 @@
  *                         IDF, seed sets, term models, classifiers, harvest sample, as they were.
  *   near-duplicates.jsonl the near-duplicate index's page sketches (src/crawl/near-duplicate-journal.ts):
  *                         a page's copy fetched after the stop is still a near-duplicate.
+ *   adaptive-evidence.jsonl / adaptive-data.jsonl  the adaptive fetcher's comparisons and its data
+ *                         path's recipes (src/fetch/adaptive-policy.ts openAdaptivePolicy,
+ *                         src/fetch/adaptive-data.ts openDataPaths): replayed for pages in the log.
  */
 import { join } from 'node:path';
 import { FrontierJournal, type FrontierSnapshot, type JournalOp } from '../frontier/journal.js';

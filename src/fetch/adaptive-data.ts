@@ -14,12 +14,15 @@
  * `minSamples` renderings in a row (the one it was induced on included) serves the pattern; a
  * seeded share of its pages is still rendered and compared (a failed re-check, or data that
  * cannot be had, drops it and the pattern renders again); the text guard applies as for HTTP.
+ * The patterns' states are kept in the run folder (`adaptive-data.jsonl`, openDataPaths) so that
+ * `--resume` serves settled patterns from their data at once instead of learning them again.
  */
 import { analyzePage, type AnalysisLimits } from '../extract/page.js';
 import { applyFills, induceFills, renumberSources, sourcesUsed, type Fill } from '../extract/data-template.js';
 import { inlineJsonOf } from '../extract/inline-json.js';
 import { DEFAULT_TIME_ZONE } from '../extract/replies/index.js';
 import { commentsFromXhr } from '../extract/replies/xhr.js';
+import { JsonLinesWriter, readJsonLines } from '../store/jsonl.js';
 import { Rng } from '../util/rng.js';
 import { compareRenderings, signalsOf, type Comparison, type ComparisonLimits, type PageSignals } from './adaptive-compare.js';
 import { describeTemplate, learnUrlTemplates, urlFromTemplate, type UrlTemplate } from './adaptive-data-url.js';
@@ -124,7 +127,7 @@ function narrowUrls(recipe: DataRecipe, page: { url: string; httpHtml: string; x
   }
 }
 
-interface DataStats {
+export interface DataStats {
   recipe?: DataRecipe;
   /** Renderings in a row the recipe rebuilt (the one it was induced on counts). */
   streak: number;
@@ -149,12 +152,38 @@ export interface DataLesson {
   comparison?: Comparison;
 }
 
+/** One pattern's state after a lesson or a failure on page `url`, as the run folder keeps it (`adaptive-data.jsonl`). */
+export interface DataPathEvent {
+  url: string;
+  pattern: string;
+  state: DataStats;
+}
+
 export class DataPaths {
   private readonly patterns = new Map<string, DataStats>();
   private readonly rng: Rng;
+  /** Each pattern's state as it changes (the run folder's log, replayed by --resume); written before the page's crawl-log line. */
+  onChange?: (e: DataPathEvent) => void;
 
-  constructor(private readonly opts: DataPathOptions) {
-    this.rng = new Rng(opts.randomSeed).fork('adaptive-data-recheck');
+  /** `resumedPages`: pages an earlier part of this run fetched (the re-check draws continue on a stream of their own, as the policy's). */
+  constructor(private readonly opts: DataPathOptions, resumedPages = 0) {
+    this.rng = new Rng(opts.randomSeed).fork(resumedPages ? `adaptive-data-recheck:${resumedPages}` : 'adaptive-data-recheck');
+  }
+
+  /** A state read back from the run folder's log (--resume): the pattern's state as it was after that page. */
+  replay(e: DataPathEvent): void {
+    this.patterns.set(e.pattern, structuredClone(e.state));
+  }
+
+  private changed(url: string): void {
+    const pattern = urlPattern(url);
+    const state = this.patterns.get(pattern);
+    if (state && this.onChange) this.onChange({ url, pattern, state });
+  }
+
+  /** Patterns whose recipe serves now (tests, the summary). */
+  settled(): string[] {
+    return [...this.patterns].filter(([, s]) => s.recipe && s.streak >= s.needs).map(([k]) => k);
   }
 
   private stats(url: string): DataStats {
@@ -194,10 +223,17 @@ export class DataPaths {
     s.streak = 0;
     s.recipe = undefined;
     s.last = why;
+    this.changed(url);
   }
 
   /** Learn from one rendering: check the pattern's recipe on it, or induce one from it. */
   async learn(page: { url: string; httpHtml: string; renderedHtml: string; xhr: Xhr[]; fetchedAt: Date; browser: PageSignals }): Promise<DataLesson> {
+    const lesson = await this.lesson(page);
+    this.changed(page.url);
+    return lesson;
+  }
+
+  private async lesson(page: { url: string; httpHtml: string; renderedHtml: string; xhr: Xhr[]; fetchedAt: Date; browser: PageSignals }): Promise<DataLesson> {
     const s = this.stats(page.url);
     const captured = (urls: string[]) => Promise.resolve(page.xhr.find((x) => urls.includes(new URL(x.url).href)));
     let before = '';
@@ -296,4 +332,20 @@ export async function serveFromData(
     paths.failed(page.url, why);
     return { failed: why };
   }
+}
+
+/**
+ * The crawl's data paths with their states kept in the run folder: every change of a pattern's
+ * state is appended as it is made (synchronously, before the page's crawl-log line), and
+ * `--resume` replays those of pages the crawl log has (a pattern's last such state wins), so a
+ * resumed crawl serves a settled pattern from its data at once instead of rendering it
+ * `minSamples` times again. A page that was in flight at the stop and is fetched again may have
+ * its lesson counted twice when a later logged page of its pattern changed the state after it.
+ */
+export function openDataPaths(opts: DataPathOptions, file: string, resumed?: { pages: number; fetched(url: string): boolean }): { paths: DataPaths; close(): void } {
+  const paths = new DataPaths(opts, resumed?.pages ?? 0);
+  if (resumed) for (const e of readJsonLines<DataPathEvent>(file)) if (resumed.fetched(e.url)) paths.replay(e);
+  const log = new JsonLinesWriter<DataPathEvent>(file);
+  paths.onChange = (e) => log.append(e);
+  return { paths, close: () => log.close() };
 }

@@ -46,6 +46,8 @@ export interface AdaptiveFetcherOptions extends BrowserFetcherOptions {
    * Without it there is no data path.
    */
   subFetch?: PoliteFetch;
+  /** The data path's state (the engine's is kept in the run folder for --resume, ./adaptive-data.ts openDataPaths); a fresh one when absent. */
+  dataPaths?: DataPaths;
 }
 
 /** What the adaptive fetcher adds to a RenderedPage (also in the crawl log). */
@@ -71,7 +73,7 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
   const maxLearningWaitMs = (opts.navigationTimeoutSecs * 1000) / 2;
   // The data path (./adaptive-data.ts): off with adaptive.dataPath false, and when every page is rendered anyway.
   const subFetch = opts.subFetch;
-  const dataPaths = policy.opts.dataPath === false || policy.opts.renderAll || !subFetch ? undefined : new DataPaths({ ...policy.opts, limits: opts.analysisLimits });
+  const dataPaths = policy.opts.dataPath === false || policy.opts.renderAll || !subFetch ? undefined : (opts.dataPaths ?? new DataPaths({ ...policy.opts, limits: opts.analysisLimits }));
   /** A data-path API request, made for the page `parent` through the crawl's polite fetch like every request that is not a page. */
   const fetchApi = (parent: { url: string; fetchedAt: Date }) => async (urls: string[]): Promise<Xhr | undefined> => {
     const res = await subFetch!({ url: urls[0], kind: 'data-api', parent, accept: 'application/json, text/plain, */*' });

@@ -10,6 +10,7 @@
  *                       refused.jsonl        what the fetch gate refused
  *                       subrequests.jsonl    comment-API requests (not pages), with outcome and reason
  *                       adaptive-evidence.jsonl  the adaptive fetcher's comparisons, replayed by --resume
+ *                       adaptive-data.jsonl  the data path's recipes per URL pattern, replayed by --resume
  *                       report/index.html    the run's report
  *   <storage>/datasets/run-<id>/             relevant pages (a Crawlee dataset)
  *   <storage>/report/index.html              the latest report
@@ -33,6 +34,8 @@ export const RUN_FILES = {
   testweb: 'testweb.json',
   /** The adaptive fetcher's HTTP-vs-browser comparisons (src/fetch/adaptive.ts). */
   adaptiveEvidence: 'adaptive-evidence.jsonl',
+  /** The data path's per-pattern recipes and their runs (src/fetch/adaptive-data.ts). */
+  adaptiveData: 'adaptive-data.jsonl',
   /** The crawl's own harvest estimate at its end (src/topic/harvest-sample.ts), for the report. */
   harvestEstimate: 'harvest-estimate.json',
   reportDir: 'report',
