@@ -37,7 +37,7 @@ import { findRunToResume, loadResumeState, reviveScorerInput, ScorerInputLog, ty
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { JsonLinesWriter } from '../store/jsonl.js';
 import { OrderedWriteBehind, PageWrites } from '../store/write-behind.js';
-import { dropUnloggedItems, killAfterItemsForTests } from '../store/dataset-tail.js';
+import { dropUnloggedItems } from '../store/dataset-tail.js';
 import { RunState } from '../store/run-state.js';
 import { CountTally, type RunCounts } from '../report/counts.js';
 import { datasetName, RunDir } from '../store/run-dir.js';
@@ -274,12 +274,10 @@ async function crawlLocked(
     for (const p of plugins) p.onRecord?.(entry, ctx);
     progress.update(progressStats());
   };
-  const killAfterItems = killAfterItemsForTests();
   // Every crawl-log line goes through the dataset's write queue, so lines keep the pages' order.
   const store = new OrderedWriteBehind<RelevantPage>(
     async (items) => {
       await dataset.pushData(items);
-      killAfterItems?.(items.length);
     },
     (e) => progress.log(`crawl log: ${e.message.split('\n')[0]}`),
   );

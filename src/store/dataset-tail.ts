@@ -87,24 +87,3 @@ function readItem(path: string): { url?: string; fetchedAt?: string } | undefine
     return undefined; // torn by the crash: its line was never written
   }
 }
-
-/**
- * A test hook (`FC_TEST_KILL_AFTER_ITEMS=N`): kill -9 this process as soon as N dataset items
- * are written, before their crawl-log lines, so an end-to-end test can open the window above
- * deterministically. Unset (always, outside tests): undefined.
- */
-export function killAfterItemsForTests(env = process.env): ((written: number) => void) | undefined {
-  const n = Number(env.FC_TEST_KILL_AFTER_ITEMS);
-  if (!(n > 0)) return undefined;
-  let total = 0;
-  return (written) => {
-    total += written;
-    if (total < n) return;
-    // The whole process group when it leads one (the CLI in a test, with its browser), as a crash would.
-    try {
-      process.kill(-process.pid, 'SIGKILL');
-    } catch {
-      process.kill(process.pid, 'SIGKILL');
-    }
-  };
-}
