@@ -71,8 +71,12 @@ export async function gatedRequest(gate: FetchGate, url: string, opts: GatedRequ
   try {
     return await attempt(gate, url, verdict.addresses, opts);
   } catch (e) {
-    // A kept-alive socket the server had just closed: the request never reached it; send it once more.
-    if (e instanceof StaleSocketError && !opts.body) return attempt(gate, url, verdict.addresses, opts);
+    // A kept-alive socket the server had just closed: the request never reached it; send it once
+    // more, on a connection of its own. The pool's other idle sockets to that server were closed
+    // by the same timeout and, while our event loop was held up (a long analysis, a loaded
+    // machine), their closings are not read yet either: a retry through the pool would write to
+    // one of them and fail the same way ("socket hang up", test/gated-request-stale.test.ts).
+    if (e instanceof StaleSocketError && !opts.body) return attempt(gate, url, verdict.addresses, opts, true);
     throw e instanceof StaleSocketError ? e.cause : e;
   }
 }
@@ -83,7 +87,8 @@ class StaleSocketError extends Error {
   }
 }
 
-function attempt(gate: FetchGate, url: string, addresses: string[] | undefined, opts: GatedRequestOptions): Promise<GatedResponse> {
+/** `fresh`: a new connection, closed after the answer (agent false), instead of one from the keep-alive pool. */
+function attempt(gate: FetchGate, url: string, addresses: string[] | undefined, opts: GatedRequestOptions, fresh = false): Promise<GatedResponse> {
   const u = new URL(url);
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeoutMs = opts.timeoutMs ?? 30_000;
@@ -110,7 +115,7 @@ function attempt(gate: FetchGate, url: string, addresses: string[] | undefined, 
         method: opts.method ?? 'GET',
         headers: { ...headers, host: u.host },
         lookup: addresses ? gate.pinnedLookup(addresses) : undefined,
-        agent: u.protocol === 'https:' ? agents.https : agents.http,
+        agent: fresh ? false : u.protocol === 'https:' ? agents.https : agents.http,
       },
       (res) => {
         const declared = Number(res.headers['content-length']);
