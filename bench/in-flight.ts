@@ -2,7 +2,7 @@
  * `npx tsx bench/in-flight.ts [--k 1,2,3,4,8,16] [--seeds 1-6] [--budget 200]`: what pages in flight
  * cost a best-first crawl, without a network or Redis. The engine's route (`routePage`: judge →
  * scorer → frontier) replayed over the test web's cached page analyses (`bench:replay`'s cache,
- * $REPLAY_CACHE/testweb-42.json: run `npm run bench:replay -- --web testweb` once to fill it), with
+ * $REPLAY_CACHE/testweb-42.FINGERPRINT.json: run `npm run bench:replay -- --web testweb` once to fill it), with
  * every page routed k hand-outs late, as a crawl with k pages in flight routes a page while k−1
  * others it handed out are still being fetched. The demo topic and seeds of `bench:redis`, one
  * scorer and one judge: so a harvest gap here between k = 2 and k = 8 is what a single process at

@@ -1,23 +1,22 @@
 /**
- * The test web's page analyses as `bench:replay` cached them ($REPLAY_CACHE/testweb-42.json: run
+ * The test web's page analyses as `bench:replay` cached them ($REPLAY_CACHE/testweb-42.FINGERPRINT.json, see replay-cache.ts: run
  * `npm run bench:replay -- --web testweb` once to fill it), rebased onto a running test web's
  * origins, for the benches that replay a crawl's route without a network (bench/in-flight.ts,
  * bench/redis-split.ts). A page no replay cached is fetched from the test web over HTTP once.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { analyzePage } from '../src/extract/page.js';
 import type { PageAnalysis } from '../src/extract/types.js';
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
 import { rebaseOntoOrigins } from './rebase-origins.js';
+import { replayCacheFile } from './replay-cache.js';
 
 export interface CachedPage {
   status: number;
   analysis?: PageAnalysis;
 }
 
-export const testWebCacheFile = join(process.env.REPLAY_CACHE ?? join(tmpdir(), 'focus-replay-cache'), 'testweb-42.json');
+export const testWebCacheFile = replayCacheFile('testweb-42');
 
 /**
  * The cached pages of the test web started here (a page by its URL). Without a cache, `bench`

@@ -27,8 +27,7 @@
  * `--compare` pairs each topic with an earlier run's `--json` (./replay-compare.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { UserError } from '../src/config/errors.js';
 import { parseConfig, STRATEGIES, type StrategyName } from '../src/config/schema.js';
@@ -52,13 +51,13 @@ import { distinctHarvestCurve, summarizeTopics, type TopicRuns } from './metrics
 import { compareRuns, formatChange, type CurveRun } from './replay-compare.js';
 import { startWikispeediaWeb, wikispeediaMissing, type WikispeediaWeb } from '../src/testweb/wikispeedia.js';
 import { rebaseOntoOrigins } from './rebase-origins.js';
+import { replayCacheFile } from './replay-cache.js';
 
 interface Cached {
   status: number;
   analysis?: PageAnalysis;
 }
 
-const CACHE_DIR = process.env.REPLAY_CACHE ?? join(tmpdir(), 'focus-replay-cache');
 const FETCHED_AT = '2008-06-01T04:00:00.000Z';
 
 class PageCache {
@@ -104,7 +103,7 @@ class PageCache {
   }
   save(): void {
     if (!this.dirty) return;
-    mkdirSync(CACHE_DIR, { recursive: true });
+    mkdirSync(dirname(this.file), { recursive: true });
     writeFileSync(this.file, JSON.stringify(Object.fromEntries(this.pages)));
     this.dirty = false;
   }
@@ -302,7 +301,7 @@ async function main(): Promise<number> {
 
   if (webs.includes('testweb')) {
     const web = await startTestWeb();
-    const cache = new PageCache(join(CACHE_DIR, 'testweb-42.json'), web.sites.map((s) => s.origin));
+    const cache = new PageCache(replayCacheFile('testweb-42'), web.sites.map((s) => s.origin));
     try {
       const renderer = await browserRenderer();
       cache.render = renderer.render;
@@ -328,7 +327,7 @@ async function main(): Promise<number> {
     if (missing) process.stderr.write(`Wikispeedia skipped: ${missing}\n`);
     else {
       const web: WikispeediaWeb = await startWikispeediaWeb();
-      const cache = new PageCache(join(CACHE_DIR, 'wikispeedia.json'), [web.origin]);
+      const cache = new PageCache(replayCacheFile('wikispeedia'), [web.origin]);
       try {
         const budget = Number(o.wikiPages);
         const inSplit = (h: boolean | undefined) => splits.includes('all') || (splits.includes('holdout') && !!h) || (splits.includes('tune') && !h);
