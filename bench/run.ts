@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only parts] [--topics ids] [--test-pages N] [--wiki-pages N]`: harvest rate of every strategy against BFS and plain Crawlee on
+ * `npm run bench [-- --quick] [--only parts] [--topics ids] [--strategies list] [--test-pages N] [--wiki-pages N]`: harvest rate of every strategy against BFS and plain Crawlee on
  * the Chinese test web (browser) and Wikispeedia (HTTP), speed and cost against plain Crawlee,
  * and the frontier at scale. Writes bench/results/run-<time>.json, summary.md, SVG curves, and
  * the README block between the bench markers.
@@ -34,9 +34,10 @@ const program = new Command()
   .option('--adaptive-pages <n>', 'budget per crawl of the adaptive part (default: 100 quick, 300 full)')
   .option('--adaptive-reps <n>', 'interleaved reps of the adaptive part (default: 1 quick, 2 full)')
   .option('--adaptive-fixed-path <n>', 'adaptive part: also crawl N pages with each fetcher at concurrency 1 (a crawl path that does not depend on timing) and compare harvest and order (default: off)')
-  .option('--wiki-pages <n>', 'budget per Wikispeedia crawl (default: 150 quick, 1000 full)');
+  .option('--wiki-pages <n>', 'budget per Wikispeedia crawl (default: 150 quick, 1000 full)')
+  .option('--strategies <list>', 'harvest parts: comma list of strategies to crawl, "crawlee" for plain Crawlee (default: every strategy and crawlee; with fewer, use --no-readme)');
 program.parse();
-const opts = program.opts<{ quick?: boolean; out: string; only: string; readme: boolean; from?: string; topics?: string; testPages?: string; wikiPages?: string; adaptivePages?: string; adaptiveReps?: string; adaptiveFixedPath?: string }>();
+const opts = program.opts<{ quick?: boolean; out: string; only: string; readme: boolean; from?: string; topics?: string; testPages?: string; wikiPages?: string; adaptivePages?: string; adaptiveReps?: string; adaptiveFixedPath?: string; strategies?: string }>();
 const quick = !!opts.quick;
 const parts = new Set(opts.only.split(',').map((s) => s.trim()));
 
@@ -62,6 +63,16 @@ PLAN.testPages = budget('--test-pages', opts.testPages, PLAN.testPages);
 PLAN.wikiPages = budget('--wiki-pages', opts.wikiPages, PLAN.wikiPages);
 PLAN.adaptivePages = budget('--adaptive-pages', opts.adaptivePages, PLAN.adaptivePages);
 PLAN.adaptiveReps = budget('--adaptive-reps', opts.adaptiveReps, PLAN.adaptiveReps);
+const HARVEST_STRATEGIES: (StrategyName | 'crawlee')[] = [...STRATEGIES, 'crawlee'];
+if (opts.strategies) {
+  const asked = opts.strategies.split(',').map((t) => t.trim());
+  const unknown = asked.filter((t) => !(HARVEST_STRATEGIES as string[]).includes(t));
+  if (unknown.length || !asked.length) {
+    say(`bench: --strategies: unknown ${unknown.map((t) => `"${t}"`).join(', ') || 'empty list'} (${HARVEST_STRATEGIES.join(', ')})`);
+    process.exit(2);
+  }
+  HARVEST_STRATEGIES.splice(0, HARVEST_STRATEGIES.length, ...(asked as (StrategyName | 'crawlee')[]));
+}
 if (opts.topics) PLAN.testTopics = PLAN.wikiTopics = opts.topics.split(',').map((t) => t.trim());
 const storage = mkdtempSync(join(tmpdir(), 'bench-'));
 const quiet = () => new ProgressReporter({ quiet: true });
@@ -144,7 +155,7 @@ function judgeAgreement(logPath: string): { saved: number; savedTrue: number; tr
 
 async function harvest(web: CurveRun['web'], topic: string, c: Crawl, relevantAvailable: number): Promise<CurveRun[]> {
   const out: CurveRun[] = [];
-  for (const strategy of [...STRATEGIES, 'crawlee' as const]) {
+  for (const strategy of HARVEST_STRATEGIES) {
     const t = Date.now();
     const r = strategy === 'crawlee' ? await baseline(c) : await ours(c, strategy);
     const curve = (r.truthCurve ?? []).map((v) => Math.round(v * 1e4) / 1e4);
