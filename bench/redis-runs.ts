@@ -2,9 +2,10 @@
  * `npx tsx bench/redis-runs.ts DIR` — reads the runs `npm run bench:redis -- --keep` kept in DIR
  * and says, per crawl, what its harvest hinged on: the pages in fetch order over all workers, the
  * harvest (test web's truth) of each hundred, where the forum board came and how many threads
- * followed, which worker fetched each seed, and each worker's pages and harvest; then what sat
- * above the board: its score when handed out (and the link ranker's evidence in it), the
- * off-topic pages fetched before it by kind, and the hosts each 50 pages came from.
+ * followed (how many a relevant sibling brought: src/crawl/sibling-threads.ts), which worker
+ * fetched each seed, and each worker's pages and harvest; then what sat above the board: its
+ * score when handed out (and the link ranker's evidence in it), the off-topic pages fetched
+ * before it by kind, and the hosts each 50 pages came from.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +38,7 @@ for (const [id, ws] of [...crawls].sort()) {
   const threads = all.filter((e) => /thread/.test(new URL(e.url).pathname));
   const threadsAfter = board < 0 ? 0 : all.slice(board).filter((e) => /thread/.test(new URL(e.url).pathname)).length;
   const seeds = all.filter((e) => e.depth === 0).map((e) => e.w);
+  const firstThread = all.findIndex((e) => /thread/.test(new URL(e.url).pathname) && relevant(e.url));
   // Each worker's judge against the truth: its verdicts are what the shared scorer learns from.
   const judged = (es: CrawlLogEntry[]) => {
     const tp = es.filter((e) => e.relevant && relevant(e.url)).length;
@@ -46,7 +48,7 @@ for (const [id, ws] of [...crawls].sort()) {
   };
   const perWorker = ws.map((w) => `${w.worker} ${w.entries.length}p ${((w.entries.filter((e) => relevant(e.url)).length / Math.max(1, w.entries.length)) * 100).toFixed(0)}% ${judged(w.entries)}`);
   console.log(
-    `${id}: harvest ${h(0, all.length)}% (by 50: ${[0, 50, 100, 150].map((i) => h(i, i + 50)).join('/')}), board at ${board < 0 ? 'never' : board + 1}, threads ${threads.length} (${threadsAfter} after the board), relevant threads ${threads.filter((e) => relevant(e.url)).length}; seeds by ${seeds.join(',')}; ${perWorker.join(', ')}`,
+    `${id}: harvest ${h(0, all.length)}% (by 50: ${[0, 50, 100, 150].map((i) => h(i, i + 50)).join('/')}), board at ${board < 0 ? 'never' : board + 1}, threads ${threads.length} (${threadsAfter} after the board), relevant threads ${threads.filter((e) => relevant(e.url)).length} (${all.filter((e) => e.components?.siblingThread).length} brought by a relevant sibling), first relevant thread at ${firstThread < 0 ? 'never' : firstThread + 1}; seeds by ${seeds.join(',')}; ${perWorker.join(', ')}`,
   );
   const kind = (url: string) => (/\/ad\//.test(url) ? 'ads' : /\/photo\//.test(url) ? 'photos' : /forum|thread/.test(url) ? 'forum' : 'other');
   const offBefore = new Map<string, number>();

@@ -33,7 +33,7 @@ interface Worker {
   exited: Promise<number | null>;
 }
 
-function startWorker(crawlId: string, opts: { join?: boolean; budget: number; seeds?: string[] }): Worker {
+function startWorker(crawlId: string, opts: { join?: boolean; budget: number; seeds?: string[]; extra?: string[] }): Worker {
   const args = [
     '--import', 'tsx', join(root, 'src/cli/main.ts'),
     '--config', configFile,
@@ -42,6 +42,7 @@ function startWorker(crawlId: string, opts: { join?: boolean; budget: number; se
     '--frontier', redis.url, '--crawl-id', crawlId,
     '--fetcher', 'http', '--max-pages', String(opts.budget), '--delay', String(DELAY), '--concurrency', '3',
     '--storage', storage, '--json',
+    ...(opts.extra ?? []),
   ];
   // Its own process group, so kill -9 reaches everything it started (the gate proxy process).
   const child = spawn(process.execPath, args, { cwd: root, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CI: '1' } });
@@ -206,6 +207,36 @@ describe.skipIf(!!missing)('several workers on one Redis frontier (real redis-se
     expect(crawl.filter((r) => r.path === '/loop/b').length, seen).toBeGreaterThan(5);
     expect(crawl.some((r) => r.path === '/go/3'), seen).toBe(true);
     expect(tooClose(crawl, 1000)).toEqual([]);
+  }, 300_000);
+
+  // src/crawl/sibling-threads.ts: a board judged not relevant ranks its thread links low; once a
+  // thread from it is judged relevant the board's next unfetched thread is offered in the
+  // thread-page band, and so on. The board's links reach every worker through the shared scorer.
+  it('a relevant thread from a forum board brings the board\'s next thread, across workers', async () => {
+    const id = 'siblings';
+    const forum = web.sites.find((s) => s.kind === 'forum')!.origin;
+    const board = `${forum}/forum-2-1.html`;
+    const budget = 16;
+    const extra = ['--allow-domain', new URL(forum).host];
+    const ws = [startWorker(id, { budget, seeds: [board], extra }), startWorker(id, { join: true, budget, extra })];
+    const codes = await Promise.all(ws.map((w) => w.exited));
+    expect(codes, ws.map((w) => w.stderr).join('\n---\n')).toEqual([0, 0]);
+    const logs = workerLogs(id);
+    const all = [...logs.values()].flat().sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+    const seen = all.map((e) => `${e.url} ${e.relevant ? 'relevant' : '-'} ${JSON.stringify(e.components ?? {})}`).join('\n');
+    expect(fetchedTwice(logs)).toEqual([]);
+    const siblings = all.filter((e) => e.components?.siblingThread === 1);
+    // The chain went on: more than one sibling, each a first page of another thread of the board,
+    // each of the demo topic (the board's threads are), offered in the thread-page band.
+    expect(siblings.length, seen).toBeGreaterThanOrEqual(2);
+    for (const e of siblings) {
+      expect(e.parent, seen).toBe(board);
+      expect(e.url, seen).toMatch(/\/thread-\d+-1-1\.html$/);
+      expect(web.isRelevant(e.url, web.demo.topic), e.url).toBe(true);
+      expect(e.score!, seen).toBeGreaterThanOrEqual(1);
+    }
+    // Both workers fetched threads of the board: the sibling rule ran on either's pages.
+    for (const [run, entries] of logs) expect(entries.some((e) => /\/thread-\d+-/.test(e.url)), `${run}\n${seen}`).toBe(true);
   }, 300_000);
 
   it('--report CRAWL_ID merges every worker\'s crawl log, counts, threads and dataset into one report', async () => {

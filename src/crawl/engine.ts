@@ -224,7 +224,12 @@ async function crawlLocked(
     logPath: run.file('subRequests'),
     sharedHosts: redisFrontier?.sharedHosts,
   });
-  const ctx: CrawlContext = { config, runId, runDir, storageDir, frontier, progress, fetch: subFetch.fetch };
+  const links = {
+    outLinks: (url: string) => scorer.graph.pages.get(url)?.out.keys(),
+    fetched: (url: string) => scorer.graph.pages.has(url),
+    relevant: (url: string) => scorer.graph.pages.get(url)?.relevant,
+  };
+  const ctx: CrawlContext = { config, runId, runDir, storageDir, frontier, progress, fetch: subFetch.fetch, links };
   for (const p of plugins) await p.beforeRun?.(ctx);
 
   // A worker joining a shared crawl does not seed it.

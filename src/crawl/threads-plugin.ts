@@ -19,7 +19,7 @@
 import { join } from 'node:path';
 import type { CrawlConfig } from '../config/schema.js';
 import { UserError } from '../config/errors.js';
-import { extractThread, loadMatchers, MatcherFileError, type Post, type ReplyMatcher, type ThreadExtract, type XhrCapture } from '../extract/replies/index.js';
+import { BUILTIN_MATCHERS, extractThread, loadMatchers, MatcherFileError, type Post, type ReplyMatcher, type ThreadExtract, type XhrCapture } from '../extract/replies/index.js';
 import { uniqueKeyOf } from '../frontier/frontier.js';
 import { crawlUserData } from '../frontier/user-data.js';
 import { RUN_FILES } from '../store/run-dir.js';
@@ -30,6 +30,7 @@ import { isHot, type HotnessOptions, type RevisitOptions } from '../score/hotnes
 import { ThreadStore, type ThreadRecord } from '../store/threads.js';
 import type { CrawlContext, CrawlPlugin, PageEvent } from './engine.js';
 import type { RenderedPage } from '../fetch/crawler.js';
+import { listingTemplate, siblingThreads } from './sibling-threads.js';
 
 const HOUR_MS = 3_600_000;
 /**
@@ -38,6 +39,8 @@ const HOUR_MS = 3_600_000;
  * host (a long Crawl-delay) the later comment pages are left out, with the reason logged.
  */
 const API_WAIT_BUDGET_MS = 20_000;
+/** Off-topic siblings in a row that end a board's walk (./sibling-threads.ts): one misjudged thread does not. */
+const SIBLING_MISSES = 2;
 
 
 export interface ThreadsPluginOptions {
@@ -94,6 +97,8 @@ export interface ThreadsStats {
   revisitsFetched: number;
   newReplies: number;
   apiPagesFetched: number;
+  /** Sibling threads offered (./sibling-threads.ts). */
+  siblingsOffered: number;
 }
 
 // ---- decisions, pure --------------------------------------------------------------------
@@ -251,8 +256,10 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
   const fetchedRevisits: RevisitFetch[] = [];
   let batches = 0;
   const fromRevisit = new Set<string>(); // page URLs first offered by a revisit
+  const siblingsOffered = new Set<string>(); // thread ids offered as a relevant thread's siblings
+  const siblingMisses = new Map<string, number>(); // listing URL → off-topic siblings in a row
   const hot = new Set<string>();
-  const stats: ThreadsStats = { threads: 0, hot: 0, revisitsOffered: 0, revisitsFetched: 0, newReplies: 0, apiPagesFetched: 0 };
+  const stats: ThreadsStats = { threads: 0, hot: 0, revisitsOffered: 0, revisitsFetched: 0, newReplies: 0, apiPagesFetched: 0, siblingsOffered: 0 };
   const clock = (fallback: Date) => (opts.now ? opts.now() : fallback);
   // The crawl's polite fetching (gate, robots.txt, per-host delay, limits, sub-request log).
   const fetchJson =
@@ -310,6 +317,31 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     return out;
   }
 
+  /**
+   * A listing of a forum template's threads (a board), reached from a page judged relevant: its
+   * first unfetched thread is offered in the thread-page band as a probe: the first step of the
+   * board's walk (./sibling-threads.ts), which two off-topic threads in a row end.
+   */
+  function probeListing(url: string, meta: ReturnType<typeof crawlUserData>, onRevisit: boolean, c: CrawlContext): void {
+    const k = c.config.threads.siblingThreads;
+    const links = c.links;
+    if (k <= 0 || onRevisit || !links || !meta.parentUrl || links.relevant(meta.parentUrl) !== true) return;
+    const out = links.outLinks(url);
+    if (!out) return;
+    const listed = [...out];
+    const m = listingTemplate(url, listed, [...matchers, ...BUILTIN_MATCHERS]);
+    const score = threadPageScore(meta.score, true, bands);
+    if (!m || score === undefined) return;
+    for (const s of siblingThreads({ pageUrl: url, parentUrl: url, parentLinks: listed, matcher: m, fetched: (u) => links.fetched(u) || (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))), offered: siblingsOffered, max: 1 })) {
+      siblingsOffered.add(s.id);
+      const queued = c.frontier.get(uniqueKeyOf(s.url));
+      if (queued && queued.score >= score) continue;
+      // As the walk's first step: a misjudged probe is one miss, and the next thread is tried.
+      c.frontier.offer({ url: s.url, depth: meta.depth + 1, parentUrl: url, score, components: { siblingThread: 1, threadProbe: 1 } });
+      stats.siblingsOffered++;
+    }
+  }
+
   /** Threads extracted for the crawl-log line (annotate), reused by onPage: one extraction a page. */
   const annotated = new WeakMap<RenderedPage, { ex: ThreadExtract | null; at: Date }>();
 
@@ -331,6 +363,7 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     const input = { html: rendered.html, url: rendered.url, fetchedAt: at, xhr: rendered.xhrJson, matchers };
     let ex: ThreadExtract | null = early ? early.ex : extractThread(input);
     if (!ex) {
+      probeListing(rendered.request.url, meta, onRevisit, c);
       tick();
       return;
     }
@@ -356,6 +389,30 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
       const r = c.frontier.offer({ url: u, depth, parentUrl: rendered.request.url, score });
       if ((r === 'queued' || r === 'rescored') && onRevisit) fromRevisit.add(u);
       if ((r === 'queued' || r === 'rescored') && asRevisit) stats.revisitsOffered++;
+    }
+    // A relevant thread's first visit from a listing (a board) brings the listing's next thread (./sibling-threads.ts).
+    // One off-topic (or misjudged) sibling does not end the walk; two in a row do.
+    const k = c.config.threads.siblingThreads;
+    let walk = false;
+    if (k > 0 && !onRevisit && !pages.has(ex.threadId) && meta.parentUrl) {
+      const misses = verdict.relevant ? 0 : (siblingMisses.get(meta.parentUrl) ?? 0) + 1;
+      if (verdict.relevant || meta.components?.siblingThread) siblingMisses.set(meta.parentUrl, misses);
+      walk = verdict.relevant || (!!meta.components?.siblingThread && misses < SIBLING_MISSES);
+    }
+    if (walk && meta.parentUrl && c.links) {
+      const m = [...matchers, ...BUILTIN_MATCHERS].find((x) => x.name === ex!.matcher);
+      const parentLinks = m && c.links.outLinks(meta.parentUrl);
+      const score = threadPageScore(meta.score, true, bands);
+      if (m && parentLinks && score !== undefined && meta.parentUrl) {
+        const links = c.links;
+        for (const s of siblingThreads({ pageUrl: rendered.request.url, parentUrl: meta.parentUrl, parentLinks, matcher: m, fetched: (u) => links.fetched(u) || (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))), offered: siblingsOffered, max: k })) {
+          siblingsOffered.add(s.id);
+          const queued = c.frontier.get(uniqueKeyOf(s.url));
+          if (queued && queued.score >= score) continue;
+          c.frontier.offer({ url: s.url, depth: meta.depth, parentUrl: meta.parentUrl, score, components: { siblingThread: 1 } });
+          stats.siblingsOffered++;
+        }
+      }
     }
     const list = mergePages(pages.get(ex.threadId) ?? [], rendered.request.url, split.html);
     pages.set(ex.threadId, list);

@@ -37,6 +37,21 @@ export interface CrawlContext {
    * (src/crawl/polite-fetch.ts). Absent outside a crawl (unit tests).
    */
   fetch?: PoliteFetch;
+  /**
+   * The crawl's link graph as the scorer knows it (with a scorer shared through Redis, every
+   * worker's pages): a fetched page's out-links in page order, and whether a URL was fetched.
+   * Absent outside a crawl (unit tests).
+   */
+  links?: CrawlLinks;
+}
+
+/** Read access to the scorer's link graph (`CrawlContext.links`). */
+export interface CrawlLinks {
+  /** A fetched page's out-links in page order; undefined when the page was not fetched (or not yet taken in). */
+  outLinks(url: string): Iterable<string> | undefined;
+  fetched(url: string): boolean;
+  /** A fetched page's verdict as the scorer took it in (relevant or a topical list); undefined when not fetched. */
+  relevant(url: string): boolean | undefined;
 }
 
 /**
