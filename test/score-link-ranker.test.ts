@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LinkRanker, meanFeatures, type LinkDescription } from '../src/score/link-ranker.js';
+import { LinkRanker, meanFeatures, urlShape, type LinkDescription } from '../src/score/link-ranker.js';
 import { createScorer } from '../src/score/index.js';
 
 const link = (url: string, anchorText: string, over: Partial<LinkDescription> = {}): LinkDescription => ({
@@ -103,6 +103,57 @@ describe('link ranker', () => {
   });
 });
 
+describe('the kind of a link\'s target and the ranker\'s optimism about it', () => {
+  it('shapes a URL by its runs of letters and digits: one shape per kind of page, whatever the words or ids', () => {
+    expect(urlShape('http://bbs.test/forum-2-1.html')).toBe('/a-0-0.a');
+    expect(urlShape('http://bbs.test/forum-17-3.html')).toBe('/a-0-0.a');
+    expect(urlShape('http://bbs.test/forum.php')).toBe('/a.a');
+    expect(urlShape('http://bbs.test/forum.php?mod=viewthread&tid=12')).toBe('/a.a?a=a&a=0');
+    expect(urlShape('http://news.test/news/2008/05/12/a1234.html')).toBe('/a/0/0/0/a0.a');
+    expect(urlShape('http://w.test/wiki/Grey_Heron')).toBe('/a/a_a');
+    expect(urlShape('http://w.test/wiki/%E5%9C%B0%E9%9C%87')).toBe('/a/a'); // 地震, decoded: letters of any script
+  });
+
+  it('is optimistic about a kind no fetched page has taught, less so as pages of the kind are judged', () => {
+    const r = new LinkRanker();
+    const article = (i: number) => link(`http://news.test/news/2008/05/${i}/a${i}.html`, `quake news ${i}`, { host: 'news.test' });
+    for (let i = 0; i < 30; i++) r.learnTargetOfInlinks([r.features(article(i))], i % 3 === 0);
+    const kindOf = (l: LinkDescription) => r.kindFeature(l.url, l.host);
+    const fresh = article(99);
+    const board = link('http://bbs.test/forum-2-1.html', 'quake relief', { host: 'bbs.test' });
+    const known = r.optimism(r.features(fresh), kindOf(fresh), 1);
+    const unseen = r.optimism(r.features(board), kindOf(board), 1);
+    expect(known).toBeGreaterThan(0); // an upper bound is never below the estimate
+    expect(unseen).toBeGreaterThan(known + 0.3);
+    // One board judged (off-topic): the doubt about boards shrinks, and more pages shrink it further.
+    r.learnTargetOfInlinks([r.features(board)], false);
+    const board2 = link('http://bbs.test/forum-3-1.html', 'sports talk', { host: 'bbs.test' });
+    const afterOne = r.optimism(r.features(board2), kindOf(board2), 1);
+    expect(afterOne).toBeLessThan(unseen);
+    for (let i = 4; i < 24; i++) r.learnTargetOfInlinks([r.features(link(`http://bbs.test/forum-${i}-1.html`, `board ${i}`, { host: 'bbs.test' }))], false);
+    expect(r.optimism(r.features(board2), kindOf(board2), 1)).toBeLessThan(afterOne);
+  });
+
+  it('adds nothing before training, with κ = 0, or for a link whose features lack the kind', () => {
+    const r = new LinkRanker();
+    const board = link('http://bbs.test/forum-2-1.html', 'quake relief', { host: 'bbs.test' });
+    expect(r.optimism(r.features(board), r.kindFeature(board.url, board.host), 1)).toBe(0);
+    r.learnTarget(r.features(link('http://w.test/wiki/A', 'a')), true);
+    expect(r.optimism(r.features(board), r.kindFeature(board.url, board.host), 0)).toBe(0);
+    const other = link('http://w.test/wiki/B', 'b');
+    expect(r.optimism(r.features(other), r.kindFeature(board.url, board.host), 1)).toBe(0);
+  });
+
+  it('scales with κ (standard deviations of the kind\'s weight)', () => {
+    const r = new LinkRanker();
+    for (let i = 0; i < 10; i++) r.learnTarget(r.features(link(`http://w.test/wiki/P${i}`, `p ${i}`)), i % 2 === 0);
+    const board = link('http://bbs.test/forum-2-1.html', 'quake relief', { host: 'bbs.test' });
+    const f = r.features(board);
+    const k = r.kindFeature(board.url, board.host);
+    expect(r.optimism(f, k, 2)).toBeGreaterThan(r.optimism(f, k, 1));
+  });
+});
+
 describe('combined with the link ranker', () => {
   const page = (url: string, relevant: boolean, links: { url: string; anchorText: string }[], parentUrl?: string) => ({
     url,
@@ -143,6 +194,18 @@ describe('combined with the link ranker', () => {
     // Without the dead-end examples nothing trains "beyond" here: every link's would be 0.5.
     expect(view.linkBeyond).toBeLessThan(0.45);
     expect(view.linkBeyond).toBeLessThan(next.linkBeyond);
+  });
+
+  it('explains its optimism about the target\'s kind as linkExplore (absent with linkExplore: 0)', () => {
+    const run = (linkExplore: number) => {
+      const s = createScorer('combined', { learnRescoreEvery: 1, linkExplore });
+      s.onPageFetched(page('http://w.test/wiki/Eagle', true, [{ url: 'http://w.test/wiki/A', anchorText: 'a' }]));
+      const ups = s.onPageFetched(page('http://w.test/wiki/A', true, [{ url: 'http://w.test/wiki/B', anchorText: 'b' }, { url: 'http://bbs.test/forum-2-1.html', anchorText: 'eagle forum' }], 'http://w.test/wiki/Eagle'));
+      return { board: ups.filter((u) => u.url.endsWith('forum-2-1.html')).at(-1)!.breakdown.components, article: ups.filter((u) => u.url.endsWith('/B')).at(-1)!.breakdown.components };
+    };
+    const on = run(1);
+    expect(on.board.linkExplore).toBeGreaterThan(on.article.linkExplore);
+    expect(run(0).board.linkExplore).toBeUndefined();
   });
 
   it('is off with linkRanker: false (no ranker components)', () => {

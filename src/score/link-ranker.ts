@@ -18,6 +18,19 @@
  * `evidence()` turns it into log-odds against the crawl's running base rates, so a ranker that
  * has learned nothing adds nothing to `combined`'s score.
  *
+ * A link's target also has a kind: its host and its URL's shape (`urlShape`: a forum board
+ * `/a-0-0.a`, a thread `/a.a?a=a&a=0`, a dated article `/a/0/0/0/a0.a`), one feature of its own.
+ * Words say little about a kind no page of which has been fetched yet (the test web's forum board
+ * shares the forum index's URL word and host, and its context runs into the footer), so
+ * `optimism()` adds what the models do not know about the target's kind yet: each model's logit
+ * is raised by κ posterior standard deviations of the kind's weight, from a diagonal Laplace
+ * approximation of the logistic posterior (prior N(0, 2.5²), precision 1/2.5² + Σ p(1−p)x² over
+ * the examples the feature was in: Chapelle & Li 2011, "An empirical evaluation of Thompson
+ * sampling", Alg. 3), i.e. an upper confidence bound on the kind alone (METHODS §3.5's
+ * exploration, made learned). An unseen kind gets the prior's full doubt (+2.5 in logit at
+ * κ = 1); each page of the kind judged adds p(1−p) to its precision (one page at p = 0.3: sd
+ * 1.6; ten such pages: 0.7), whatever its words.
+
  * Written by hand: two sparse logistic regressions over a hashed feature space (AdaGrad steps),
  * a few dozen active features per link; an ML library would bring dense tensors for nothing.
  */
@@ -76,6 +89,35 @@ export function fnv1a(s: string): number {
   return h >>> 0;
 }
 
+/**
+ * The shape of a URL's path and query: every run of letters (any script) written `a`, every run
+ * of digits `0`, the rest kept (`/forum-2-1.html` → `/a-0-0.a`, `/forum.php` → `/a.a`,
+ * `/wiki/Grey_Heron` → `/a/a_a`). With the host, the kind of page a link leads to (after the URL
+ * patterns forum crawlers learn for index, thread and page-flipping links: iRobot, FoCUS).
+ */
+export function urlShape(url: string): string {
+  let s = url;
+  try {
+    const u = new URL(url);
+    s = u.pathname + u.search;
+  } catch {
+    /* not absolute: shape it as is */
+  }
+  try {
+    s = decodeURIComponent(s);
+  } catch {
+    /* malformed escapes: keep raw */
+  }
+  return s.replace(/[\p{L}\p{M}]+/gu, 'a').replace(/\p{N}+/gu, '0');
+}
+
+/**
+ * Prior precision of every weight in the Laplace approximation behind `LinkRanker.optimism`: a
+ * weakly informative N(0, 2.5²) (Gelman et al. 2008's scale for logistic coefficients of inputs
+ * of unit size; the kind feature's value is 1).
+ */
+const PRIOR_PRECISION = 1 / 2.5 ** 2;
+
 /** Logistic function, stable for large |z|. */
 function sigmoid(z: number): number {
   return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
@@ -99,6 +141,8 @@ export function meanFeatures(links: readonly LinkFeatures[]): Map<number, number
 class SparseLogistic {
   private readonly w: Float32Array;
   private readonly g2: Float32Array;
+  /** Σ p(1−p)·x² per feature over the examples it was in: the diagonal of the log-likelihood's Hessian (Laplace). */
+  private readonly fisher: Float32Array;
   bias = 0;
   private biasG2 = 0;
   updates = 0;
@@ -108,6 +152,17 @@ class SparseLogistic {
   constructor(size: number, private readonly eta: number, private readonly l2: number) {
     this.w = new Float32Array(size);
     this.g2 = new Float32Array(size);
+    this.fisher = new Float32Array(size);
+  }
+
+  /** Weight of feature j. */
+  weight(j: number): number {
+    return this.w[j];
+  }
+
+  /** Posterior standard deviation of feature j's weight (diagonal Laplace approximation, N(0, 1/PRIOR_PRECISION) prior). */
+  sd(j: number): number {
+    return 1 / Math.sqrt(PRIOR_PRECISION + this.fisher[j]);
   }
 
   logit(f: LinkFeatures): number {
@@ -127,9 +182,14 @@ class SparseLogistic {
   }
 
   update(f: LinkFeatures, y: boolean | number, weight = 1): void {
-    const g = (Number(y) - this.predict(f)) * weight;
+    const p = this.predict(f);
+    const g = (Number(y) - p) * weight;
+    const h = p * (1 - p) * weight;
     const { idx, val } = f.chunk;
-    for (let i = f.start, end = f.start + f.n; i < end; i++) this.step(idx[i], g * val[i]);
+    for (let i = f.start, end = f.start + f.n; i < end; i++) {
+      this.fisher[idx[i]] += h * val[i] * val[i];
+      this.step(idx[i], g * val[i]);
+    }
     this.stepBias(g, y);
   }
 
@@ -141,8 +201,13 @@ class SparseLogistic {
   updateMean(mean: Map<number, number>, y: boolean | number, weight = 1): void {
     let z = this.bias;
     for (const [j, v] of mean) z += this.w[j] * v;
-    const g = (Number(y) - sigmoid(z)) * weight;
-    for (const [j, v] of mean) this.step(j, g * v);
+    const p = sigmoid(z);
+    const g = (Number(y) - p) * weight;
+    const h = p * (1 - p) * weight;
+    for (const [j, v] of mean) {
+      this.fisher[j] += h * v * v;
+      this.step(j, g * v);
+    }
     this.stepBias(g, y);
   }
 
@@ -160,13 +225,15 @@ class SparseLogistic {
   }
 
   state(): SparseLogisticState {
-    return { w: this.w, g2: this.g2, bias: this.bias, biasG2: this.biasG2, updates: this.updates, positives: this.positives };
+    return { w: this.w, g2: this.g2, fisher: this.fisher, bias: this.bias, biasG2: this.biasG2, updates: this.updates, positives: this.positives };
   }
 
   restore(s: SparseLogisticState): void {
     if (s.w.length !== this.w.length) throw new Error(`scorer snapshot: link ranker of ${s.w.length} features, this one has ${this.w.length}`);
     this.w.set(s.w);
     this.g2.set(s.g2);
+    // A snapshot from before the Laplace precision: AdaGrad's squared gradients, Σ (y−p)²x², estimate the same sum.
+    this.fisher.set(s.fisher ?? s.g2);
     ({ bias: this.bias, biasG2: this.biasG2, updates: this.updates, positives: this.positives } = s);
   }
 }
@@ -174,6 +241,7 @@ class SparseLogistic {
 interface SparseLogisticState {
   w: Float32Array;
   g2: Float32Array;
+  fisher?: Float32Array;
   bias: number;
   biasG2: number;
   updates: number;
@@ -245,6 +313,7 @@ export class LinkRanker {
       ['h', [link.host]],
       ['p', [link.parentRelevant ? 'relevant' : 'irrelevant']],
       ['d', [String(Math.min(link.sinceRelevant, 3))]],
+      ['s', [`${link.host}${urlShape(link.url)}`]],
     ];
     const acc = new Map<number, number>();
     for (const [g, terms] of groups) {
@@ -283,9 +352,37 @@ export class LinkRanker {
    */
   evidence(f: LinkFeatures): number {
     if (this.target.updates === 0) return 0;
+    return this.evidenceOf(this.value(f));
+  }
+
+  /** A value p₁ + decay·p₂ in log-odds against the base rates. */
+  private evidenceOf(value: number): number {
     const base = this.target.baseRate() + this.decay * this.beyond.baseRate();
     const scale = 1 + this.decay;
-    return logit(clip(this.value(f) / scale)) - logit(clip(base / scale));
+    return logit(clip(value / scale)) - logit(clip(base / scale));
+  }
+
+  /** The hashed feature of a URL's kind (its host and shape), as `features` adds it for a link to that URL. */
+  kindFeature(url: string, host: string): number {
+    return fnv1a(`s:${host}${urlShape(url)}`) & this.mask;
+  }
+
+  /**
+   * What the models do not know yet about the kind of this link's target (feature `kind`, see
+   * `kindFeature`), in log-odds: the link's evidence with each model's logit raised by κ
+   * posterior standard deviations of the kind's weight (times its value in the link), minus its
+   * evidence. Near κ·(something ≤ 1) for a kind no fetched page has taught, shrinking as pages of
+   * the kind are judged; 0 before any training, with κ = 0, or when the link lacks the feature.
+   */
+  optimism(f: LinkFeatures, kind: number, kappa: number): number {
+    if (this.target.updates === 0 || kappa <= 0) return 0;
+    let x = 0;
+    const { idx, val } = f.chunk;
+    for (let i = f.start, end = f.start + f.n; i < end; i++) if (idx[i] === kind) x = val[i];
+    if (x === 0) return 0;
+    const p1 = sigmoid(this.target.logit(f) + kappa * this.target.sd(kind) * x);
+    const p2 = sigmoid(this.beyond.logit(f) + kappa * this.beyond.sd(kind) * x);
+    return this.evidenceOf(p1 + this.decay * p2) - this.evidence(f);
   }
 
   /** The page a link pointed to was judged. */

@@ -122,6 +122,12 @@ export const ScoreOptionsSchema = z
      */
     linkRanker: z.boolean().default(true),
     /**
+     * combined, with the link ranker: κ of its optimism about a link's target kind (host and URL
+     * shape), in posterior standard deviations of the kind's learned weight (an upper confidence
+     * bound: a kind no fetched page has taught is tried early). 0 = off.
+     */
+    linkExplore: z.number().min(0).default(1),
+    /**
      * combined, with the link ranker: links whose anchor or URL words keep turning up around the
      * links of topical pages gain that evidence (src/score/link-words.ts), weighed per host by its
      * credibility there (below). false = off.

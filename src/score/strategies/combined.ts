@@ -29,7 +29,7 @@ export const COMBINED_FEATURES = [
   'ipagerank', // IPR(u) - (1-d), clipped to [0,1] (§3.5)
   'timePr', // Pr(t|T) of the URL's date (§3.4)
   'depth', // link depth / 10, capped
-  'linkRanker', // the link ranker's log-odds evidence (src/score/link-ranker.ts), /4
+  'linkRanker', // the link ranker's log-odds evidence plus its optimism about the target's kind (src/score/link-ranker.ts), /4
   'linkWords', // the link-word evidence (src/score/link-words.ts) × linkWordsWeight, /4
 ] as const;
 
@@ -120,11 +120,18 @@ export const combined: StrategyDefinition = {
             if (e > evidence) (evidence = e), (bestLink = c.link);
           }
           if (!bestLink) evidence = 0;
-          else if (ex) {
-            const pr = ranker.predict(bestLink);
-            ex.linkTarget = pr.target;
-            ex.linkBeyond = pr.beyond;
-            ex.linkRanker = evidence;
+          else {
+            // What the ranker does not know yet about the target's kind (host and URL shape): an
+            // upper confidence bound on it, added to the evidence (src/score/link-ranker.ts, optimism).
+            const optimism = o.linkExplore > 0 ? ranker.optimism(bestLink, ranker.kindFeature(p.url, p.host), o.linkExplore) : 0;
+            if (ex) {
+              const pr = ranker.predict(bestLink);
+              ex.linkTarget = pr.target;
+              ex.linkBeyond = pr.beyond;
+              ex.linkRanker = evidence;
+              if (o.linkExplore > 0) ex.linkExplore = optimism;
+            }
+            evidence += optimism;
           }
         }
         let wordEvidence = 0;
