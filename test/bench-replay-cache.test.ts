@@ -30,6 +30,13 @@ describe('bench:replay cache fingerprint', () => {
     expect(replayCacheFingerprint(root, inputs)).not.toBe(locked);
   });
 
+  it('leaves out files no cached page depends on', () => {
+    const before = replayCacheFingerprint(root, inputs, ['src/extract/server.ts']);
+    writeFileSync(join(root, 'src/extract/server.ts'), 'export const s = 1;\n');
+    expect(replayCacheFingerprint(root, inputs, ['src/extract/server.ts'])).toBe(before);
+    expect(replayCacheFingerprint(root, inputs)).not.toBe(before);
+  });
+
   it('reads the repository by default (its own src/extract exists)', () => {
     expect(replayCacheFingerprint()).toMatch(/^[0-9a-f]{12}$/);
   });

@@ -95,6 +95,11 @@ function brotliBombBody(): Buffer {
 }
 
 export async function startHostileWeb(): Promise<HostileWeb> {
+  // The bombs are built before the web answers: built on first request (256 MB compressed
+  // synchronously) they held this process's event loop — the crawl's, in a test — for 15 s and
+  // more on a loaded machine, and the crawl timed the bomb out instead of refusing it as too large.
+  gzipBombBody();
+  brotliBombBody();
   const accessLog: HostileAccess[] = [];
   const honeypotHits: HostileAccess[] = [];
   const servers: http.Server[] = [];
