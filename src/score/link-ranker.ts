@@ -2,6 +2,8 @@
  * A link ranker that learns, from this crawl's own outcomes, which links lead to relevant pages
  * (issue #15; after Chakrabarti's apprentice, Diligenti's context graphs and ACHE's online link
  * classifier). Pure computation over plain data: no ground truth, only the judge's verdicts.
+ * Long because: one model in its parts that share the hashed feature space and the slab (features,
+ * the two logistic models with their Laplace precision, the kind's optimism, plain-data state).
  *
  * Features of one link (hashed, each group scaled to unit length so a long context does not
  * outvote the anchor): its anchor words, its URL's words (on encyclopaedic and news sites the
