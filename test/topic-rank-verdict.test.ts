@@ -211,6 +211,21 @@ const dishText = (d: string, i: number) => `${d} is made from flour dough milk b
 const countryText = (i: number) => `Country ${i} has a capital city, a parliament, a president and a population of millions along a river valley below mountains and a coast; its economy exports oil, its agriculture grows a food crop of wheat, and its army guards a long border with provinces and regions`;
 
 describe('the judge with seed pages', () => {
+  it('learns the examples\' language from seed pages that never use the keywords (they are the user\'s examples all the same)', async () => {
+    // Dishes described without the words "food", "agriculture" or "crop" (Wikispeedia's Durian, Onion, Chicken against those keywords).
+    const plain = (d: string, i: number) => dishText(d, i).replace(/food/g, 'meal');
+    const seeds = dishes.slice(0, 3).map((d, i) => page(`${o}/${d}`, d, plain(d, i)));
+    const judge = await PageJudge.create(parseConfig({ topics: [{ keywords: ['food', 'agriculture', 'crop'], seeds: seeds.map((s) => s.url) }], pageThreshold: 0.05 }));
+    for (const s of seeds) expect(judge.judge(s, { isSeed: true }).cosine).toBe(0);
+    const state = judge.state();
+    // Their words are the topic's examples (the log-odds the verdict ranks by, the evidence the learners' label ranks by)...
+    const shares = new Map(state.terms[0].shares!.counts);
+    for (const w of ['flour', 'dough', 'oven', 'meal']) expect(shares.get(w) ?? 0).toBeGreaterThan(0);
+    // ...each left out when it is judged again (the harvest estimate's recall term), and D is not theirs (their keyword cosine is 0).
+    expect(state.examples.every((e) => e.joined)).toBe(true);
+    expect(state.model.topics[0].givenSeeds).toBe(0);
+  });
+
   it('calls the pages that talk like the seed pages relevant, not the hub pages that share the keywords', async () => {
     const seeds = dishes.slice(0, 3).map((d, i) => page(`${o}/${d}`, d, dishText(d, i)));
     const judge = await PageJudge.create(parseConfig({ topics: [{ keywords: ['food', 'agriculture', 'crop'], seeds: seeds.map((s) => s.url) }], pageThreshold: 0.05 }));

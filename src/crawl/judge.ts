@@ -155,12 +155,16 @@ export class PageJudge {
     if (input.isSeed) {
       const example: (typeof this.examples)[number] = { tf, url, topicId: verdict.topicId };
       this.examples.push(example);
-      // A seed joins D (METHODS §1) and the positive examples only when it is itself about the
-      // topic: a portal home page given as an entry point would otherwise teach navigation pages.
+      // A given seed page with content (list pages returned above) is the user's example of the
+      // topic: its words join the term model whether or not it uses the keywords (Wikispeedia's
+      // food seeds Durian, Onion and Chicken never say "food agriculture crop", and without them
+      // the topic's language was the keywords and the pages with the best keyword cosine). It
+      // joins D (METHODS §1, simD and the θ_page rule's growth) and the learned classifier's
+      // positives only when its keyword cosine reaches θ_page, as before.
+      example.joined = true;
+      terms.addExample(tf);
       if (verdict.cosine >= topic.threshold) {
-        example.joined = true;
         topic.addSeedTerms(tf, url, false);
-        terms.addExample(tf);
         classifier.addExample(ev, true);
       }
     } else if (topic.maybeGrowSeedSetTerms(url, () => tf, byRule)) {
