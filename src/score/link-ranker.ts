@@ -37,6 +37,7 @@
  * a few dozen active features per link; an ML library would bring dense tensors for nothing.
  */
 import { tokenize, urlTokens } from '../text/tokenize.js';
+import { hash32 } from '../util/rng.js';
 
 /** Where a run of links' hashed features lives (see FeatureSlab). */
 export interface FeatureChunk {
@@ -81,15 +82,8 @@ export interface LinkRankerOptions {
   decay?: number;
 }
 
-/** FNV-1a of a string: the hashed feature (and word) index. */
-export function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+/** FNV-1a of a string: the hashed feature (and word) index (the one FNV-1a of src/util). */
+export const fnv1a: (s: string) => number = hash32;
 
 /**
  * The shape of a URL's path and query: every run of letters (any script) written `a`, every run
