@@ -332,12 +332,17 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     const m = listingTemplate(url, listed, [...matchers, ...BUILTIN_MATCHERS]);
     const score = threadPageScore(meta.score, true, bands);
     if (!m || score === undefined) return;
-    for (const s of siblingThreads({ pageUrl: url, parentUrl: url, parentLinks: listed, matcher: m, fetched: (u) => links.fetched(u) || (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))), offered: siblingsOffered, max: 1 })) {
+    // As the walk's first step: a misjudged probe is one miss, and the next thread is tried.
+    offerSiblings(c, links, { pageUrl: url, parentUrl: url, parentLinks: listed, matcher: m, max: 1 }, score, meta.depth + 1, { siblingThread: 1, threadProbe: 1 });
+  }
+
+  /** A listing's next unfetched threads (./sibling-threads.ts), each offered once in the thread-page band unless queued higher. */
+  function offerSiblings(c: CrawlContext, links: NonNullable<CrawlContext['links']>, q: Omit<Parameters<typeof siblingThreads>[0], 'fetched' | 'offered'>, score: number, depth: number, components: Record<string, number>): void {
+    for (const s of siblingThreads({ ...q, fetched: (u) => links.fetched(u) || (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))), offered: siblingsOffered })) {
       siblingsOffered.add(s.id);
       const queued = c.frontier.get(uniqueKeyOf(s.url));
       if (queued && queued.score >= score) continue;
-      // As the walk's first step: a misjudged probe is one miss, and the next thread is tried.
-      c.frontier.offer({ url: s.url, depth: meta.depth + 1, parentUrl: url, score, components: { siblingThread: 1, threadProbe: 1 } });
+      c.frontier.offer({ url: s.url, depth, parentUrl: q.parentUrl, score, components });
       stats.siblingsOffered++;
     }
   }
@@ -404,14 +409,7 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
       const parentLinks = m && c.links.outLinks(meta.parentUrl);
       const score = threadPageScore(meta.score, true, bands);
       if (m && parentLinks && score !== undefined && meta.parentUrl) {
-        const links = c.links;
-        for (const s of siblingThreads({ pageUrl: rendered.request.url, parentUrl: meta.parentUrl, parentLinks, matcher: m, fetched: (u) => links.fetched(u) || (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))), offered: siblingsOffered, max: k })) {
-          siblingsOffered.add(s.id);
-          const queued = c.frontier.get(uniqueKeyOf(s.url));
-          if (queued && queued.score >= score) continue;
-          c.frontier.offer({ url: s.url, depth: meta.depth, parentUrl: meta.parentUrl, score, components: { siblingThread: 1 } });
-          stats.siblingsOffered++;
-        }
+        offerSiblings(c, c.links, { pageUrl: rendered.request.url, parentUrl: meta.parentUrl, parentLinks, matcher: m, max: k }, score, meta.depth, { siblingThread: 1 });
       }
     }
     const list = mergePages(pages.get(ex.threadId) ?? [], rendered.request.url, split.html);
