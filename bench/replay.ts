@@ -195,9 +195,16 @@ interface JudgedPage {
 }
 
 /** One crawl replayed: the engine's onPage path (judge → scorer → frontier) over cached analyses. */
-async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined; pageOf?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine', robots?: RobotsCache, keepSeen = false, dumpJudge?: string): Promise<Pick<ReplayRun, 'curve' | 'distinctCurve' | 'order' | 'estimate' | 'estimateEvidence' | 'seen' | 'components'>> {
-  const config = parseConfig({ topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score, judge: judgeMode });
+async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined; pageOf?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine' | 'truth', robots?: RobotsCache, keepSeen = false, dumpJudge?: string): Promise<Pick<ReplayRun, 'curve' | 'distinctCurve' | 'order' | 'estimate' | 'estimateEvidence' | 'seen' | 'components'>> {
+  const config = parseConfig({ topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score, judge: judgeMode === 'truth' ? 'cosine' : judgeMode });
   const judge = await PageJudge.create(config);
+  if (judgeMode === 'truth') {
+    // An oracle for the scorer (a diagnostic): the judge runs as it would (its own state, its
+    // rel), but the verdict the scorer and its learners see is the ground truth, without term
+    // evidence (so every learner's label is the truth: src/score/topical-label.ts).
+    const real = judge.judge.bind(judge);
+    judge.judge = (a, opts) => ({ ...real(a, opts), relevant: c.truth(opts.key ?? a.url), evidence: undefined, listTopical: undefined });
+  }
   const scorer = crawlScorer(config, judge);
   const nearDuplicates = new NearDuplicateIndex();
   const frontier = new Frontier({ maxPages: c.maxPages, maxDepth: config.maxDepth, robots });
@@ -258,7 +265,7 @@ async function main(): Promise<number> {
     .option('--split <which>', 'Wikispeedia topics: tune (not held out), holdout, all, fresh (drawn by rule), or all,fresh', 'all')
     .option('--strategies <list>', 'strategies', STRATEGIES.join(','))
     .option('--score <json>', 'score option overrides (JSON)', '{}')
-    .option('--judge <mode>', 'page judge: cosine (the default verdict) or learned', 'cosine')
+    .option('--judge <mode>', 'page judge: cosine (the default verdict), learned, or truth (a diagnostic: the scorer sees the ground truth as its verdicts)', 'cosine')
     .option('--json <file>', 'write the curves here')
     .option('--misjudged <file>', "write the pages the judge got wrong on BFS crawls (what it saw of each) here")
     .option('--judged <file>', 'write every page of the BFS crawls as the judge saw it here (to study the judge)')
@@ -271,7 +278,7 @@ async function main(): Promise<number> {
   const wantTopic = (id: string) => !o.topics || o.topics.split(',').includes(id);
   const strategies = o.strategies.split(',') as StrategyName[];
   for (const st of strategies) if (!(STRATEGIES as readonly string[]).includes(st)) throw new UserError(`--strategies: unknown strategy "${st}" (${STRATEGIES.join(', ')})`);
-  if (o.judge !== 'learned' && o.judge !== 'cosine') throw new UserError(`--judge must be learned or cosine, got "${o.judge}"`);
+  if (o.judge !== 'learned' && o.judge !== 'cosine' && o.judge !== 'truth') throw new UserError(`--judge must be learned, cosine or truth, got "${o.judge}"`);
   const judgeMode = o.judge;
   const splits = o.split.split(',');
   if (!splits.every((x) => ['tune', 'holdout', 'all', 'fresh'].includes(x))) throw new UserError(`--split must be tune, holdout, all or fresh (or a comma list), got "${o.split}"`);
