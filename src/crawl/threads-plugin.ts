@@ -336,14 +336,17 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     offerSiblings(c, links, { pageUrl: url, parentUrl: url, parentLinks: listed, matcher: m, max: 1 }, score, meta.depth + 1, { siblingThread: 1, threadProbe: 1 });
   }
 
-  /** A listing's next unfetched threads (./sibling-threads.ts), each offered once in the thread-page band unless queued higher. */
+  /**
+   * A listing's next unfetched threads (./sibling-threads.ts), each offered once in the thread-page
+   * band as a floor (src/frontier/score-floor.ts: the scorer's re-scores may raise it, not lower it);
+   * one queued higher keeps its score and is not counted.
+   */
   function offerSiblings(c: CrawlContext, links: NonNullable<CrawlContext['links']>, q: Omit<Parameters<typeof siblingThreads>[0], 'fetched' | 'offered'>, score: number, depth: number, components: Record<string, number>): void {
     for (const s of siblingThreads({ ...q, fetched: (u) => links.fetched(u) || (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))), offered: siblingsOffered })) {
       siblingsOffered.add(s.id);
       const queued = c.frontier.get(uniqueKeyOf(s.url));
-      if (queued && queued.score >= score) continue;
-      c.frontier.offer({ url: s.url, depth, parentUrl: q.parentUrl, score, components });
-      stats.siblingsOffered++;
+      c.frontier.offer({ url: s.url, depth, parentUrl: q.parentUrl, score, components, floor: { score, components } });
+      if (!queued || queued.score < score) stats.siblingsOffered++;
     }
   }
 
@@ -380,7 +383,8 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
         split = splitPageUrls(ex.pageUrls, [...rendered.xhrJson, ...extra].map((x) => x.url));
       }
     }
-    // Follow a relevant thread's other HTML pages: offered with the page's own score unless the scorer already ranks them higher.
+    // Follow a relevant thread's other HTML pages: offered with the page's own score as a floor
+    // (src/frontier/score-floor.ts): the scorer may rank them higher, its re-scores never lower.
     // Pages a revisit uncovers (the thread grew) keep the revisit's priority while the revisit
     // share allows, and count against it; beyond it they are ordinary thread pages.
     const depth = meta.depth + 1;
@@ -390,8 +394,8 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
       const score = asRevisit ? (meta.score ?? bands.revisit) : threadPageScore(onRevisit ? undefined : meta.score, verdict.relevant, bands);
       if (score === undefined) continue;
       const queued = c.frontier.get(uniqueKeyOf(u));
+      const r = c.frontier.offer({ url: u, depth, parentUrl: rendered.request.url, score, floor: { score } });
       if (queued && queued.score >= score) continue;
-      const r = c.frontier.offer({ url: u, depth, parentUrl: rendered.request.url, score });
       if ((r === 'queued' || r === 'rescored') && onRevisit) fromRevisit.add(u);
       if ((r === 'queued' || r === 'rescored') && asRevisit) stats.revisitsOffered++;
     }

@@ -14,6 +14,7 @@ import { FrontierRequestManager, type HandOutSource } from './request-manager.js
 import type { RobotsCache } from './robots.js';
 import type { FrontierLog, FrontierOp, FrontierSnapshot, FrontierState, OfferResult, QueuedUrl, ScoreComponents } from './types.js';
 import { hostOf, uniqueKeyOf } from './url-key.js';
+import { lifted, requeued } from './score-floor.js';
 
 export type { FrontierBackend, FrontierLog, FrontierOp, FrontierSnapshot, FrontierState, JournalOp, OfferResult, QueuedUrl, ScoreComponents } from './types.js';
 export { hostOf, uniqueKeyOf } from './url-key.js';
@@ -105,18 +106,20 @@ export class Frontier implements CrawlFrontier {
 
   /**
    * Offer a URL with its score. A new URL is queued; a queued one takes the new score
-   * (re-prioritised in place); a URL already handed out is a duplicate.
+   * (re-prioritised in place; latest wins) unless it holds a band offer's floor, which a score
+   * may not go below, and an offer with a floor only raises (./score-floor.ts); a URL already
+   * handed out is a duplicate.
    */
   offer(item: Omit<QueuedUrl, 'uniqueKey' | 'queuedAt'> & { uniqueKey?: string }): OfferResult {
     const uniqueKey = item.uniqueKey ?? uniqueKeyOf(item.url);
     const existing = this.backend.get(uniqueKey);
     if (existing) {
-      this.do({ o: 'q', e: { ...existing, score: item.score, components: item.components, depth: Math.min(existing.depth, item.depth) } });
+      this.do({ o: 'q', e: { ...requeued(existing, item), depth: Math.min(existing.depth, item.depth) } });
       return 'rescored';
     }
     if (this.backend.hasSeen(uniqueKey)) return 'duplicate';
     if (item.depth > this.maxDepth) return 'too-deep';
-    this.do({ o: 'q', e: { ...item, uniqueKey, queuedAt: this.backend.sequence } });
+    this.do({ o: 'q', e: lifted({ ...item, uniqueKey, queuedAt: this.backend.sequence }) });
     return 'queued';
   }
 
@@ -131,10 +134,13 @@ export class Frontier implements CrawlFrontier {
     return uniqueKey;
   }
 
-  /** Change a queued URL's score; false when it is not queued (fetched, dropped or unknown). */
+  /** Change a queued URL's score (not below a band offer's floor); false when it is not queued (fetched, dropped or unknown). */
   rescore(uniqueKey: string, score: number, components?: ScoreComponents): boolean {
-    if (!this.backend.get(uniqueKey)) return false;
-    this.do({ o: 's', k: uniqueKey, s: score, c: components });
+    const existing = this.backend.get(uniqueKey);
+    if (!existing) return false;
+    const e = requeued(existing, { score, components });
+    if (e.score === score) this.do({ o: 's', k: uniqueKey, s: score, c: components });
+    else if (e.score !== existing.score) this.do({ o: 'q', e }); // lifted back to its floor
     return true;
   }
 

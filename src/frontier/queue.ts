@@ -22,7 +22,7 @@ import { ComponentStore } from './component-store.js';
 import { IndexedMaxHeap, SlotMaxHeap, slotPriority, type SlotColumns } from './heap.js';
 import { KeyTable } from './key-table.js';
 import { StringPool } from './string-pool.js';
-import type { FrontierBackend, FrontierOp, FrontierState, QueuedUrl } from './types.js';
+import type { FrontierBackend, FrontierOp, FrontierState, QueuedUrl, ScoreFloor } from './types.js';
 import { hostOf } from './url-key.js';
 
 const REVISIT = 1;
@@ -56,6 +56,8 @@ export class BestFirstQueue implements FrontierBackend {
   /** The URL, where it differs from the unique key (fragment, query order, host case…). */
   private readonly urlOf = new Map<number, string>();
   private readonly components = new ComponentStore();
+  /** Band offers' floors (./score-floor.ts), by slot: few entries have one. */
+  private readonly floorOf = new Map<number, ScoreFloor>();
   private readonly parents = new StringPool();
   /** Score, queue order and heap position (read by the host heaps). */
   private readonly cols: SlotColumns = { score: new Float64Array(1024), queuedAt: new Float64Array(1024), pos: new Int32Array(1024) };
@@ -281,6 +283,8 @@ export class BestFirstQueue implements FrontierBackend {
     if (c) e.components = c;
     if (this.flagsOf[slot]! & REVISIT) e.revisit = true;
     e.queuedAt = this.cols.queuedAt[slot]!;
+    const floor = this.floorOf.get(slot);
+    if (floor) e.floor = floor;
     return e;
   }
 
@@ -305,6 +309,8 @@ export class BestFirstQueue implements FrontierBackend {
     this.flagsOf[slot] = e.revisit ? REVISIT : 0;
     if (e.url !== e.uniqueKey) this.urlOf.set(slot, e.url);
     this.components.set(slot, e.components, this.parentOf[slot]);
+    if (e.floor) this.floorOf.set(slot, e.floor);
+    else this.floorOf.delete(slot);
     return slot;
   }
 
@@ -315,6 +321,7 @@ export class BestFirstQueue implements FrontierBackend {
     this.anchors.set(slot, undefined);
     this.urlOf.delete(slot);
     this.components.set(slot, undefined);
+    this.floorOf.delete(slot);
     this.keyIdOf[slot] = -1;
     this.freeSlots.push(slot);
   }
@@ -348,6 +355,10 @@ export class BestFirstQueue implements FrontierBackend {
     if ('components' in e) this.components.set(slot, e.components, this.parentOf[slot]);
     if ('revisit' in e) this.flagsOf[slot] = e.revisit ? REVISIT : 0;
     if ('queuedAt' in e) this.cols.queuedAt[slot] = e.queuedAt!;
+    if ('floor' in e) {
+      if (e.floor) this.floorOf.set(slot, e.floor);
+      else this.floorOf.delete(slot);
+    }
     this.reprioritise(slot, old);
   }
 

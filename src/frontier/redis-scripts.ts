@@ -39,6 +39,9 @@ import { HOST_SCRIPTS } from './redis-scripts-hosts.js';
  * scores are everyone's, and the more informed one wins (entry `v`: the scorer inputs taken in),
  * so a worker whose scorer had not yet taken in the others' latest pages cannot undo what those
  * pages taught them (meta `stale` counts the scores refused). Depth: the smallest.
+ * A band offer's floor (./score-floor.ts, the same rule as the in-memory frontier's): an offer
+ * with a `floor` only raises (the entry keeps the higher floor); a score without one is taken or
+ * refused as above, then lifted back to the floor if it fell below it, with the floor's components.
  */
 const OFFER = `${COMMON}
 local k = ARGV[2]
@@ -54,7 +57,9 @@ if raw and not redis.call('ZSCORE', P .. 'lease', k) then
   local staler = ne.v and e.v and ne.v < e.v
   local take = e.w == ne.w or ne.score > e.score
   if staler then take = ARGV[4] == 'offer' and ne.score > e.score end
-  if take then
+  if ne.floor then
+    if not e.floor or ne.floor.score > e.floor.score then e.floor = ne.floor; changed = true end
+  elseif take then
     if e.score ~= ne.score then changed = true end
     e.score = ne.score
     e.components = ne.components
@@ -62,6 +67,11 @@ if raw and not redis.call('ZSCORE', P .. 'lease', k) then
     if ne.v and ne.v > (e.v or -1) then e.v = ne.v end
   elseif staler and ne.score ~= e.score then
     redis.call('HINCRBY', P .. 'meta', 'stale', 1)
+  end
+  if e.floor and e.score < e.floor.score then
+    e.score = e.floor.score
+    e.components = e.floor.components
+    changed = true
   end
   if changed then
     redis.call('HSET', P .. 'e', k, cjson.encode(e))
@@ -73,6 +83,7 @@ end
 if ARGV[4] == 'rescore' then return 'not-queued' end
 if raw or redis.call('SISMEMBER', P .. 'seen', k) == 1 then return 'duplicate' end
 ne.queuedAt = redis.call('HINCRBY', P .. 'meta', 'seq', 1)
+if ne.floor and ne.score < ne.floor.score then ne.score = ne.floor.score; ne.components = ne.floor.components end
 redis.call('SADD', P .. 'seen', k)
 enqueue(k, ne)
 place(ne.host, now_ms())

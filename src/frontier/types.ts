@@ -32,9 +32,27 @@
  * implements the crawl-facing `CrawlFrontier` (./frontier.ts) instead: mutators answer at once
  * and are sent in order on one connection; the hand-out path (`next`, `finish`, Crawlee's
  * request-manager calls) is async and awaits them. Entries carry the same fields (`QueuedUrl`).
+ *
+ * ## Offers of a queued URL, both back ends
+ *
+ * An offer that carries a `floor` (a plugin's band offer) only raises: the URL keeps the higher
+ * floor and at least its score. A score without one (the scorer's offers and re-scores) is taken
+ * by the back end's rule (in memory latest wins; in Redis ownership and the stale-score rule)
+ * and lifted back to the floor if it fell below (./score-floor.ts, `fcOffer` in
+ * ./redis-scripts.ts; test/frontier-floor.test.ts runs one scenario on both).
  */
 
 export type ScoreComponents = Record<string, number>;
+
+/**
+ * The least score a queued URL keeps: a plugin's band offer (a relevant thread's other pages,
+ * sibling threads; src/score/bands.ts). The scorer's offers and re-scores may raise the URL
+ * above it, never lower it below (./score-floor.ts; both back ends).
+ */
+export interface ScoreFloor {
+  score: number;
+  components?: ScoreComponents;
+}
 
 /** One URL waiting in the frontier. */
 export interface QueuedUrl {
@@ -50,6 +68,8 @@ export interface QueuedUrl {
   revisit?: boolean;
   /** Queue order (a counter); ties in score go to the older URL. */
   queuedAt: number;
+  /** A band offer's floor under the score (./score-floor.ts). */
+  floor?: ScoreFloor;
 }
 
 /** What happened to an offered URL. */
