@@ -77,12 +77,14 @@ describe('the reply plugin offers a relevant thread\'s sibling on its board', ()
   const listed = [...new Set(boardLinks.filter((u) => /thread-\d+-1-1\.html$/.test(u)))];
   const special = 'http://news.test/s2008/dizhen/'; // the topic's special page, judged relevant, links the board
 
-  it('one at a time, only from a listing, and two off-topic siblings in a row end the walk', async () => {
-    expect(listed.length).toBeGreaterThanOrEqual(7);
+  /** The plugin on a Frontier whose board links are as the scorer's graph holds them; `inFlight` pages of another host handed out and not finished. */
+  async function harness(inFlight = 0) {
     const dir = mkdtempSync(join(tmpdir(), 'sibling-threads-'));
     dirs.push(dir);
     const config = parseConfig({ topics: [{ keywords: ['地震'], seeds: [o + '/'] }], maxPages: 100 });
-    const frontier = new Frontier({ maxPages: 100 });
+    const frontier = new Frontier({ maxPages: 100, perHostConcurrency: 100 });
+    for (let i = 0; i < inFlight; i++) frontier.offer({ url: `http://busy.test/${i}.html`, depth: 1, score: 5 });
+    for (let i = 0; i < inFlight; i++) expect(await frontier.next()).toBeTruthy();
     const fetched = new Set<string>([boardUrl]);
     const ctx: CrawlContext = {
       config, runId: 'r', runDir: dir, storageDir: dir, frontier, progress: new ProgressReporter({ quiet: true }),
@@ -108,7 +110,12 @@ describe('the reply plugin offers a relevant thread\'s sibling on its board', ()
       await plugin.onPage!(event, ctx);
     };
     const score = (u: string) => frontier.get(uniqueKeyOf(u))?.score;
+    return { frontier, fetched, ctx, plugin, visit, score };
+  }
 
+  it('one at a time with one page in flight, only from a listing, and two off-topic siblings in a row end the walk', async () => {
+    expect(listed.length).toBeGreaterThanOrEqual(7);
+    const { frontier, fetched, ctx, plugin, visit, score } = await harness();
     // The board itself, reached from a page judged not relevant: no probe; from the relevant
     // special page: its first thread is probed in the band.
     await visit(boardUrl, false, 'http://news.test/other.html');
@@ -132,6 +139,32 @@ describe('the reply plugin offers a relevant thread\'s sibling on its board', ()
     await visit(listed[5], false); // the second in a row: the walk ends
     expect(score(listed[6])).toBe(0.05);
     expect(plugin.stats().siblingsOffered).toBe(5); // the probe and four siblings
+    plugin.afterRun!({} as never, ctx);
+  });
+
+  it("keeps as many of the listing's next threads offered as the crawl has pages in flight, and the scorer's re-scores do not lower them", async () => {
+    expect(listed.length).toBeGreaterThanOrEqual(12);
+    const { frontier, fetched, ctx, plugin, visit, score } = await harness(4);
+    fetched.add(special);
+    await visit(boardUrl, false, special); // the probe: one thread, as with one page in flight
+    expect(listed.map(score).slice(0, 3)).toEqual([1, 0.05, 0.05]);
+    // Fetched '.', offered in the band '1', as the scorer queued it '0'.
+    const open = (n: number) => listed.slice(0, n).map((u) => (fetched.has(u) ? '.' : score(u) === 1 ? '1' : '0')).join('');
+    await visit(listed[0], true); // relevant: the listing's next 4 threads (4 pages in flight)
+    expect(open(7)).toBe('.111100');
+    // The scorer's re-scores of queued siblings do not take them out of the band.
+    frontier.rescore(uniqueKeyOf(listed[1]), 0.04);
+    frontier.offer({ url: listed[2], depth: 3, parentUrl: boardUrl, score: 0.03 });
+    expect(open(7)).toBe('.111100');
+    await visit(listed[1], true); // each relevant one slides the window by one
+    expect(open(8)).toBe('..111100');
+    await visit(listed[2], false); // one miss: the walk goes on
+    expect(open(8)).toBe('...11110');
+    await visit(listed[3], false); // two in a row: no more offers
+    expect(open(9)).toBe('....11100');
+    await visit(listed[4], true); // a relevant one brings the walk back
+    expect(open(11)).toBe('.....111100');
+    expect(plugin.stats().siblingsOffered).toBe(9); // the probe and listed[1..8], each once
     plugin.afterRun!({} as never, ctx);
   });
 });

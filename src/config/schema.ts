@@ -76,8 +76,9 @@ export const ThreadsOptionsSchema = z
     /** Comment-API pages (JSON) fetched per page beyond the ones the page loaded itself. */
     maxApiPages: z.number().int().min(0).default(5),
     /**
-     * A relevant forum thread found on a listing (a board) brings this many of the listing's next
-     * unfetched threads into the thread-page band; each that is relevant brings the next (src/crawl/sibling-threads.ts). 0: off.
+     * A relevant forum thread found on a listing (a board) keeps this many of the listing's next
+     * unfetched threads per page in flight (the most the crawl had, all workers) offered in the
+     * thread-page band; each relevant one slides that window on (src/crawl/sibling-threads.ts). 0: off.
      */
     siblingThreads: z.number().int().min(0).default(1),
   })

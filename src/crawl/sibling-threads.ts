@@ -1,14 +1,17 @@
 /**
  * A relevant forum thread's sibling threads (METHODS §4 follows a thread's pagination; this
- * follows the listing it was found on, one thread at a time). A board links its threads from a
+ * follows the listing it was found on: the reply plugin keeps its next `max` unfetched threads
+ * offered, `max` = threads.siblingThreads × the crawl's pages in flight). A board links its threads from a
  * page that is itself no document (a list of titles, judged not relevant), so the scorer ranks
  * every thread link low (parent priority ≈ 0) and their place among the crawl's leftovers moves
  * with its learned weights: in the Redis bench's test-web crawls the threads after the board
  * varied 4–13 of ~60 pages, one worker or four, and that was most of the pairs' noise. Once a
- * thread from the board is judged relevant, the board's next unfetched thread is offered in the
- * thread-page band; when that one is relevant too it brings the next, and so on. Two off-topic
- * siblings in a row end the walk (one misjudged thread does not: the judge's recall on threads
- * was 79–93% in those crawls), so a mixed board costs at most two pages per relevant thread.
+ * thread from the board is judged relevant, the board's next unfetched threads are offered in the
+ * thread-page band, as many as the crawl has pages in flight (so every fetch slot can walk: one
+ * thread at a time kept one of one worker's two slots busy, one of four workers' eight); each
+ * relevant one brings the next, and so on. Two off-topic siblings in a row end the walk (one
+ * misjudged thread does not: the judge's recall on threads was 79–93% in those crawls), so a
+ * mixed board costs about as many pages as are in flight, plus two, per relevant thread.
  *
  * The first thread comes the same way: a page that lists at least `LISTING_THREADS` threads of
  * one template (and is none itself), reached from a page judged relevant (the board linked from
@@ -35,8 +38,8 @@ export interface SiblingQuery {
   matcher: Pick<ReplyMatcher, 'url' | 'threadId'>;
   /** Fetched by the crawl (any worker). */
   fetched: (url: string) => boolean;
-  /** Thread ids already offered as siblings by this process (not offered twice). */
-  offered: ReadonlySet<string>;
+  /** Thread ids not to return (none by default: the reply plugin's walk offers its window again). */
+  offered?: ReadonlySet<string>;
   /** How many to return. */
   max: number;
 }
@@ -67,7 +70,7 @@ export function siblingThreads(q: SiblingQuery): { url: string; id: string }[] {
     const id = threadIdFor(q.matcher.threadId, url);
     if (seen.has(id)) continue;
     seen.add(id);
-    if (q.offered.has(id) || q.fetched(url)) continue;
+    if (q.offered?.has(id) || q.fetched(url)) continue;
     out.push({ url, id });
     if (out.length >= q.max) break;
   }

@@ -258,6 +258,10 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
   const fromRevisit = new Set<string>(); // page URLs first offered by a revisit
   const siblingsOffered = new Set<string>(); // thread ids offered as a relevant thread's siblings
   const siblingMisses = new Map<string, number>(); // listing URL → off-topic siblings in a row
+  // The most pages in flight seen (all workers): the crawl's fetch slots, which a sibling walk's
+  // window fills (one thread per round trip filled half of one worker's two slots, an eighth of
+  // four workers' eight).
+  let slots = 1;
   const hot = new Set<string>();
   const stats: ThreadsStats = { threads: 0, hot: 0, revisitsOffered: 0, revisitsFetched: 0, newReplies: 0, apiPagesFetched: 0, siblingsOffered: 0 };
   const clock = (fallback: Date) => (opts.now ? opts.now() : fallback);
@@ -337,16 +341,19 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
   }
 
   /**
-   * A listing's next unfetched threads (./sibling-threads.ts), each offered once in the thread-page
-   * band as a floor (src/frontier/score-floor.ts: the scorer's re-scores may raise it, not lower it);
-   * one queued higher keeps its score and is not counted.
+   * A listing's next unfetched threads (./sibling-threads.ts) offered in the thread-page band as a
+   * floor (src/frontier/score-floor.ts: the scorer's re-scores may raise it, not lower it). Ones
+   * offered before are offered again (the frontier keeps the higher floor: no change), so the
+   * walk's window is the listing's next `max` threads not yet fetched, whoever offered them (with
+   * several workers, another worker's walk). `stats.siblingsOffered` counts each thread id once,
+   * not when it was queued higher already.
    */
-  function offerSiblings(c: CrawlContext, links: NonNullable<CrawlContext['links']>, q: Omit<Parameters<typeof siblingThreads>[0], 'fetched' | 'offered'>, score: number, depth: number, components: Record<string, number>): void {
-    for (const s of siblingThreads({ ...q, fetched: (u) => links.fetched(u) || (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))), offered: siblingsOffered })) {
-      siblingsOffered.add(s.id);
+  function offerSiblings(c: CrawlContext, links: NonNullable<CrawlContext['links']>, q: Omit<Parameters<typeof siblingThreads>[0], 'fetched'>, score: number, depth: number, components: Record<string, number>): void {
+    for (const s of siblingThreads({ ...q, fetched: (u) => links.fetched(u) || (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))) })) {
       const queued = c.frontier.get(uniqueKeyOf(s.url));
       c.frontier.offer({ url: s.url, depth, parentUrl: q.parentUrl, score, components, floor: { score, components } });
-      if (!queued || queued.score < score) stats.siblingsOffered++;
+      if (!siblingsOffered.has(s.id) && (!queued || queued.score < score)) stats.siblingsOffered++;
+      siblingsOffered.add(s.id);
     }
   }
 
@@ -359,6 +366,7 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     if (rendered.html === undefined) return;
     const meta = crawlUserData(rendered.request);
     const onRevisit = !!meta.revisit || fromRevisit.has(rendered.request.url);
+    slots = Math.max(slots, c.frontier.pagesInFlight);
     const queued = pendingByUrl.get(rendered.request.url);
     const early = annotated.get(rendered);
     const at = early?.at ?? clock(rendered.fetchedAt);
@@ -399,7 +407,8 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
       if ((r === 'queued' || r === 'rescored') && onRevisit) fromRevisit.add(u);
       if ((r === 'queued' || r === 'rescored') && asRevisit) stats.revisitsOffered++;
     }
-    // A relevant thread's first visit from a listing (a board) brings the listing's next thread (./sibling-threads.ts).
+    // A relevant thread's first visit from a listing (a board) keeps the listing's next threads
+    // offered, as many as `siblingThreads` × the crawl's pages in flight (./sibling-threads.ts).
     // One off-topic (or misjudged) sibling does not end the walk; two in a row do.
     const k = c.config.threads.siblingThreads;
     let walk = false;
@@ -413,7 +422,7 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
       const parentLinks = m && c.links.outLinks(meta.parentUrl);
       const score = threadPageScore(meta.score, true, bands);
       if (m && parentLinks && score !== undefined && meta.parentUrl) {
-        offerSiblings(c, c.links, { pageUrl: rendered.request.url, parentUrl: meta.parentUrl, parentLinks, matcher: m, max: k }, score, meta.depth, { siblingThread: 1 });
+        offerSiblings(c, c.links, { pageUrl: rendered.request.url, parentUrl: meta.parentUrl, parentLinks, matcher: m, max: k * slots }, score, meta.depth, { siblingThread: 1 });
       }
     }
     const list = mergePages(pages.get(ex.threadId) ?? [], rendered.request.url, split.html);

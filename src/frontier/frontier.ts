@@ -34,6 +34,8 @@ export interface CrawlFrontier extends HandOutSource {
   flush(): void;
   hasSeen(url: string): boolean;
   readonly pagesHandedOut: number;
+  /** Pages handed out and not finished, by all workers (a shared back end: as of its last answer). */
+  readonly pagesInFlight: number;
   readonly requestManager: FrontierRequestManager;
   /** This process's per-host pacing, which requests that are not pages (src/crawl/polite-fetch.ts) share with its pages. */
   readonly politeness: HostPoliteness;
@@ -181,6 +183,10 @@ export class Frontier implements CrawlFrontier {
 
   get pagesHandedOut(): number {
     return this.backend.handedOut;
+  }
+
+  get pagesInFlight(): number {
+    return this.backend.inFlightCount;
   }
 
   private budgetLeft(): boolean {

@@ -253,6 +253,11 @@ export class BestFirstQueue implements FrontierBackend {
     return true;
   }
 
+  /** Entries handed out and not finished. */
+  get inFlightCount(): number {
+    return this.inFlightSlots.size;
+  }
+
   inFlightEntriesList(): QueuedUrl[] {
     return [...this.inFlightSlots.values()].map((slot) => this.entryAt(slot));
   }

@@ -264,6 +264,11 @@ export class RedisFrontier implements CrawlFrontier {
     return this.status.handedOut;
   }
 
+  /** Pages leased by all workers as of the last status answer (at least this worker's own). */
+  get pagesInFlight(): number {
+    return Math.max(this.status.leases, this.leased.size);
+  }
+
   /** Resolves once leases are being renewed (the heartbeat thread is connected). */
   leasesRenewable(): Promise<void> {
     return this.heartbeat.ready;
