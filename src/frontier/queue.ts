@@ -16,6 +16,9 @@
  * block in a ComponentStore (./component-store.ts), its anchor text characters in a CharArena
  * (./char-arena.ts). `get`, `pickBest` and `queued` build QueuedUrl objects on demand; nobody
  * holds them for long. The URL itself is stored only where it differs from the unique key.
+ *
+ * Long because: every entry field is a column of its own here, and alloc, free, update, snapshot
+ * and load move them all together (split up, a field added would have to be added in two files).
  */
 import { TextColumn } from './char-arena.js';
 import { ComponentStore } from './component-store.js';

@@ -21,6 +21,9 @@
  * The mutators the engine calls while routing a page (offer, rescore, drop, markSeen) answer at
  * once and are sent in order on one connection; `finish` waits for them, so a page's links are
  * in Redis before its lease ends: a crash between the two re-fetches the page, never loses links.
+ *
+ * Long because: the CrawlFrontier contract in full (hand-out with robots.txt, leases, finish,
+ * retries, the mutators, status, the shared scorer's and judge's streams) over one connection.
  */
 import type { CrawlFrontier } from './frontier.js';
 import type { RedisCrawl } from './redis-crawl.js';
@@ -265,9 +268,7 @@ export class RedisFrontier implements CrawlFrontier {
   }
 
   /** Pages leased by all workers as of the last status answer (at least this worker's own). */
-  get pagesInFlight(): number {
-    return Math.max(this.status.leases, this.leased.size);
-  }
+  get pagesInFlight(): number { return Math.max(this.status.leases, this.leased.size); }
 
   /** Resolves once leases are being renewed (the heartbeat thread is connected). */
   leasesRenewable(): Promise<void> {
