@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LinkRanker, meanFeatures, urlShape, type LinkDescription } from '../src/score/link-ranker.js';
+import { LinkRanker, meanFeatures, siteOf, urlShape, type LinkDescription } from '../src/score/link-ranker.js';
 import { createScorer } from '../src/score/index.js';
 
 const link = (url: string, anchorText: string, over: Partial<LinkDescription> = {}): LinkDescription => ({
@@ -100,6 +100,27 @@ describe('link ranker', () => {
     const shared = [...ma.keys()].filter((j) => mb.has(j) && ma.get(j) === mb.get(j));
     expect(shared.length).toBeGreaterThan(0); // URL words, host, parent verdict, depth
     for (const j of shared) expect(mean.get(j)).toBeCloseTo(ma.get(j)!, 6);
+  });
+});
+
+describe('a site is its host without the port', () => {
+  it('names the site alike on every port, IPv6 literals included', () => {
+    expect(siteOf('127.0.0.1:45895')).toBe('127.0.0.1');
+    expect(siteOf('127.0.0.1')).toBe('127.0.0.1');
+    expect(siteOf('[::1]:8080')).toBe('[::1]');
+    expect(siteOf('[::1]')).toBe('[::1]');
+  });
+
+  it('gives a link the same hashed features and the same kind on any port (replays on ephemeral ports rank alike)', () => {
+    const r = new LinkRanker();
+    const on = (port: number) => link(`http://127.0.0.1:${port}/wiki/Grey_heron`, 'grey heron', { host: `127.0.0.1:${port}` });
+    const a = r.features(on(45895));
+    const b = r.features(on(37087));
+    expect([...meanFeatures([b])]).toEqual([...meanFeatures([a])]);
+    expect(meanFeatures([a]).size).toBeGreaterThan(3);
+    expect(r.kindFeature('http://127.0.0.1:37087/wiki/Grey_heron', '127.0.0.1:37087')).toBe(r.kindFeature('http://127.0.0.1:45895/wiki/Grey_heron', '127.0.0.1:45895'));
+    // Another site is another feature.
+    expect(r.kindFeature('http://127.0.0.2:45895/wiki/Grey_heron', '127.0.0.2:45895')).not.toBe(r.kindFeature('http://127.0.0.1:45895/wiki/Grey_heron', '127.0.0.1:45895'));
   });
 });
 
