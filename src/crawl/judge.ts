@@ -22,9 +22,15 @@ import { RankVerdict, type RankScorer } from '../topic/rank-verdict.js';
 import { seedCalibratedThreshold, seedThresholdSpread } from '../topic/seed-threshold.js';
 import { loadThesaurus } from '../topic/semantic.js';
 import { TopicTermModel } from '../topic/term-model.js';
-import type { SparseVector } from '../text/vector.js';
+import { applyIdf, cosine, textVector, type SparseVector } from '../text/vector.js';
 import { contentLength, neverRelevant } from './never-relevant.js';
 import type { JudgeCall, JudgedPage, JudgeMode, JudgeState, Verdict } from './judge-types.js';
+
+/**
+ * Terms of the examples' query that `combined`'s link contexts are matched against (a link context
+ * is a few dozen words; measured at 30 on Wikispeedia, bench:replay, see README Benchmarks).
+ */
+export const LINK_QUERY_TERMS = 30;
 
 export type { JudgeCall, JudgedPage, JudgeMode, JudgeState, Verdict } from './judge-types.js';
 
@@ -50,6 +56,8 @@ export class PageJudge {
     readonly model: MultiTopicModel,
     readonly mode: JudgeMode = 'learned',
     randomSeed = 1,
+    /** Link contexts are matched against the examples' language too (`combined`'s, see `linkRelevance`). */
+    private readonly linkExamples = false,
   ) {
     this.keywordTerms = new Set(model.topics.flatMap((t) => [...t.keywordTf.keys()]));
     this.terms = new Map(model.topics.map((t) => [t.id, new TopicTermModel(t.keywordTf)]));
@@ -59,7 +67,7 @@ export class PageJudge {
   }
 
   /** A judge over a model built elsewhere (tests, benches). */
-  static over(model: MultiTopicModel, mode: JudgeMode = 'learned'): PageJudge { return new PageJudge(model, mode); }
+  static over(model: MultiTopicModel, mode: JudgeMode = 'learned', linkExamples = false): PageJudge { return new PageJudge(model, mode, 1, linkExamples); }
 
   static async create(config: CrawlConfig, notice?: (line: string) => void): Promise<PageJudge> {
     const thesaurus = loadThesaurus({ cilinPath: config.cilinPath });
@@ -72,7 +80,7 @@ export class PageJudge {
         ? `semantic tree loaded (${config.cilinPath}): relevance = λ·cos + (1-λ)·sem (METHODS §2)`
         : 'no thesaurus configured (--cilin): relevance uses the keyword cosine alone',
     );
-    return new PageJudge(model, config.judge, config.randomSeed);
+    return new PageJudge(model, config.judge, config.randomSeed, config.strategy === 'combined');
   }
 
   static fields(analysis: PageAnalysis, anchorText?: string): PageFields { return { title: analysis.title, headings: analysis.headings, body: analysis.text, url: analysis.url, anchorText }; }
@@ -345,8 +353,36 @@ export class PageJudge {
     return [link.anchorText, link.title, link.contextBefore, link.contextAfter, urlTokens(link.url).join(' ')].join(' ');
   }
 
+  /**
+   * cos(T, A_u) (METHODS §3.1). For `combined`, T is the keywords and the topic's examples'
+   * language (METHODS §1: the keywords "optionally expanded"): the mean of the keyword cosine and
+   * the cosine to the examples' query (`examplesQuery`). A topic whose seed pages barely use its
+   * keywords (Wikispeedia's food: dishes, for "food agriculture crop") has links to pages like
+   * its seeds ("Durian", "Mango") that the keywords alone score 0. The other strategies keep the
+   * keyword cosine, as their papers define it.
+   */
   linkRelevance(link: LinkInfo): number {
-    return this.model.linkRelevance(PageJudge.contextText(link));
+    const text = PageJudge.contextText(link);
+    const keywords = this.model.linkRelevance(text);
+    if (!this.linkExamples) return keywords;
+    const a = textVector(text, this.model.stats, this.model.analyze);
+    let examples = 0;
+    for (const t of this.model.topics) examples = Math.max(examples, cosine(this.examplesQuery(t.id), a));
+    return (keywords + examples) / 2;
+  }
+
+  /** Each topic's examples' query and what it was built at (the examples' mass, the pages counted in the IDF). */
+  private readonly queries = new Map<string, { mass: number; documents: number; v: SparseVector }>();
+
+  /** The LINK_QUERY_TERMS heaviest terms of the topic's examples (term-model.ts `heaviestTerms`) by IDF; rebuilt as examples join or the IDF's pages grow by a tenth. */
+  private examplesQuery(topicId: string): SparseVector {
+    const terms = this.terms.get(topicId)!;
+    const documents = this.model.stats.documentCount;
+    const q = this.queries.get(topicId);
+    if (q && q.mass === terms.exampleMass && documents <= q.documents * 1.1) return q.v;
+    const v = applyIdf(terms.heaviestTerms(LINK_QUERY_TERMS), this.model.stats);
+    this.queries.set(topicId, { mass: terms.exampleMass, documents, v });
+    return v;
   }
 
   /** f_anchor (§3.2): share of the topic's keyword terms present in the link context, in [0,1]. */

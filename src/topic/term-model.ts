@@ -159,6 +159,15 @@ export class TopicTermModel {
     return n ? s / n : 0;
   }
 
+  /**
+   * The examples' mixture (keywords and example pages, one unit each, by share) as term weights:
+   * its `top` heaviest terms, the topic's words as its examples use them (a relevance model's
+   * expanded query, Lavrenko & Croft), for matching short texts such as link contexts.
+   */
+  heaviestTerms(top: number): SparseVector {
+    return new Map([...this.shares.counts].sort((a, b) => b[1] - a[1]).slice(0, top));
+  }
+
   /** Examples in the mixture (keywords count one unit each): grows as pages join the seed set. */
   get exampleMass(): number {
     return this.shares.mass;
