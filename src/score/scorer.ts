@@ -228,6 +228,7 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
     }
     const inlink = was && !dead ? strategy.fetched?.(was, page, env) : undefined;
     if (!dead) strategy.observe?.(page);
+    if (!dead && strategy.rescoreAfter) for (const u of strategy.rescoreAfter(page, env)) if (u !== url) touched.add(u);
     let sinceRelevant = 0;
     if (!page.relevant && was) {
       sinceRelevant = Infinity;

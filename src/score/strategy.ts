@@ -104,6 +104,11 @@ export interface Strategy {
    * Returns the features of the in-link it was reached by, kept with the page (link ranker).
    */
   fetched?(was: Pending, page: FetchedPage, env: StrategyEnv): LinkFeatures | undefined;
+  /**
+   * Queued URLs to re-score now that this page was taken in (after `fetched` and `observe`):
+   * their score reads something this page changed (combined: its parents' children's labels).
+   */
+  rescoreAfter?(page: FetchedPage, env: StrategyEnv): Iterable<string>;
   /** Every judged page that is not a dead link, seeds included, after `fetched` (the link-word model counts its links' words). */
   observe?(page: FetchedPage): void;
   /** Features of a new in-link, kept on its contribution (link ranker). */

@@ -9,6 +9,7 @@ import { linkWords, LinkWordModel, type LinkWordState } from '../link-words.js';
 import { checkStateVersion } from '../state-data.js';
 import { TopicalLabel, type TopicalLabelState } from '../topical-label.js';
 import { WordCredibility } from '../word-credibility.js';
+import { HubTable, type HubTableState } from '../hubs.js';
 import { childLinkSmoothing, parentAnchorPriority } from '../priority.js';
 import type { LearnerFeatures, StrategyDefinition } from '../strategy.js';
 import type { FetchedPage, Pending } from '../types.js';
@@ -31,6 +32,7 @@ export const COMBINED_FEATURES = [
   'depth', // link depth / 10, capped
   'linkRanker', // the link ranker's log-odds evidence plus its optimism about the target's kind (src/score/link-ranker.ts), /4
   'linkWords', // the link-word evidence (src/score/link-words.ts) × linkWordsWeight, /4
+  'hub', // the best of the URL's parents' children's evidence (src/score/hubs.ts) × hubEvidence, /4
 ] as const;
 
 export type CombinedFeature = (typeof COMBINED_FEATURES)[number];
@@ -65,6 +67,7 @@ interface CombinedState {
   ranker?: LinkRankerState;
   words?: LinkWordState;
   credibility?: ReturnType<WordCredibility['state']>;
+  hubs?: HubTableState;
   labels: TopicalLabelState;
 }
 
@@ -78,13 +81,23 @@ export const combined: StrategyDefinition = {
     // Feature `product` is the log of the fixed product /4: prior weight 4 undoes the scaling,
     // so the first ranking is exactly the product's.
     const learner = o.learnWeights
-      ? new OnlineLogistic({ size: COMBINED_FEATURES.length, prior: COMBINED_FEATURES.map((f) => (f === 'product' || f === 'linkRanker' || f === 'linkWords' ? 4 : 0)), learningRate: o.learningRate, l2: o.learnL2, maxDeviation: o.learnWeightBound, minEvidence: o.learnMinEvidence })
+      ? new OnlineLogistic({ size: COMBINED_FEATURES.length, prior: COMBINED_FEATURES.map((f) => (f === 'product' || f === 'linkRanker' || f === 'linkWords' || f === 'hub' ? 4 : 0)), learningRate: o.learningRate, l2: o.learnL2, maxDeviation: o.learnWeightBound, minEvidence: o.learnMinEvidence })
       : undefined;
     // The learned link ranker: its evidence enters the score in log-odds (prior weight 4 undoes the /4).
     const ranker = o.linkRanker ? new LinkRanker({ decay: o.decay }) : undefined;
     const words = ranker && o.linkWords ? new LinkWordModel() : undefined;
     // How far the word evidence has predicted this crawl's outcomes, per host (src/score/word-credibility.ts).
     const credibility = words && o.linkWordsCredibility ? new WordCredibility({ prior: o.linkWordsCredibilityPrior, scale: o.linkWordsCredibilityScale }) : undefined;
+    // What each fetched page's links have led to (src/score/hubs.ts): a feature of the learned weights.
+    const hubs = learner && o.hubEvidence > 0 ? new HubTable() : undefined;
+    /** Parents whose children's labels the last page changed: their queued children are re-scored. */
+    let hubsChanged: string[] = [];
+    const recordHub = (page: FetchedPage, parents: Iterable<string>) => {
+      if (!hubs) return;
+      hubsChanged.push(...hubs.record(page.url, topicalLabel(page), parents, page.links.map((l) => l.url)));
+    };
+    /** The evidence of what a queued URL's parents' links have led to (0 when none has judged children). */
+    const hubEvidenceOf = (p: Pending): number => (hubs ? hubs.evidence(p.contributions.map((c) => c.parent)) : 0);
     /** The best word evidence among a queued URL's in-links (0 before pages of both kinds). */
     const wordEvidenceOf = (p: Pending): number => {
       if (!words || words.relevantPages === 0) return 0;
@@ -144,6 +157,8 @@ export const combined: StrategyDefinition = {
             wordEvidence *= c;
           }
         }
+        const hub = hubEvidenceOf(p);
+        if (ex && hubs) ex.hub = hub;
         const v = env.unfetchedIpr(p);
         const iprFactor = 1 + o.iprBonus * Math.min(1, Math.max(0, v - (1 - o.damping)));
         const siteFactor = 1 + o.siteBonus * env.sites.relevance(p.host);
@@ -169,6 +184,7 @@ export const combined: StrategyDefinition = {
           depth: Math.min(p.depth, 10) / 10,
           linkRanker: evidence / 4,
           linkWords: (wordEvidence * o.linkWordsWeight) / 4,
+          hub: (hub * o.hubEvidence) / 4,
         };
         const learned = learner.predict(featureVector(features));
         if (ex) {
@@ -193,8 +209,10 @@ export const combined: StrategyDefinition = {
       // parent's own in-link's "beyond" outcome (a page linked from its target was judged). Not
       // from a dead link (the scorer does not call this for one): its anchor may have named the
       // topic well; the page is gone.
-      fetched: ranker
+      fetched: ranker || hubs
         ? (was, page, env) => {
+            recordHub(page, was.contributions.map((c) => c.parent));
+            if (!ranker) return undefined;
             // What the words said of this page before its fetch, against how topical it turned out.
             if (credibility) credibility.record(was.host, wordEvidenceOf(was), topicalLabel(page));
             const links = was.contributions.filter((c) => c.link);
@@ -214,13 +232,23 @@ export const combined: StrategyDefinition = {
       // term evidence in it, a link named by words topical pages use counts before the verdict
       // finds those pages (the verdict alone gained the word model 0.8 point on Wikispeedia, the
       // rank 4.1, and their mean most, with the other learners on it too).
-      observe: words
+      observe: words || hubs
         ? (page) => {
+            // A seed (no queued URL before its fetch): its links to pages judged already count.
+            recordHub(page, []);
+            if (!words) return;
             const label = topicalLabel(page);
             const fromLinks = page.links.flatMap((l) => [...linkWords(l, hostOf(l.url)), ...(l.context ? tokenize(l.context) : [])]);
             words.observe(words.ids([...fromLinks, ...(page.words ?? [])]), label);
           }
         : undefined,
+      // A page's children judged: its queued children's hub evidence moved.
+      rescoreAfter: hubs ? (page, env) => {
+        const out: string[] = [];
+        for (const parent of hubsChanged) if (parent !== page.url) out.push(...(env.fetched.get(parent)?.children ?? []));
+        hubsChanged = [];
+        return out;
+      } : undefined,
       readsPageWords: !!words,
       linkFeatures: ranker
         ? (link, p, page, sinceRelevant) => {
@@ -231,7 +259,7 @@ export const combined: StrategyDefinition = {
       learner,
       rescoreEvery: learner || ranker ? o.learnRescoreEvery : undefined,
       // What the learners learned (src/score/state-data.ts); a part this scorer has not got is absent.
-      state: (): CombinedState => ({ v: 1, learner: learner?.state(), ranker: ranker?.state(), words: words?.state(), credibility: credibility?.state(), labels: labels.state() }),
+      state: (): CombinedState => ({ v: 1, learner: learner?.state(), ranker: ranker?.state(), words: words?.state(), credibility: credibility?.state(), hubs: hubs?.state(), labels: labels.state() }),
       checkState(raw) {
         const s = raw as CombinedState;
         checkStateVersion('combined', s, 1);
@@ -243,10 +271,12 @@ export const combined: StrategyDefinition = {
       },
       restore(raw) {
         const s = raw as CombinedState;
-        if (s.learner) learner?.restore(s.learner);
+        // A snapshot from before the `hub` input (the last feature): its weight starts at its prior.
+        if (s.learner) learner?.restore(s.learner.weights.length === COMBINED_FEATURES.length - 1 ? { ...s.learner, weights: [...s.learner.weights, 4] } : s.learner);
         if (s.ranker) ranker?.restore(s.ranker);
         if (s.words) words?.restore(s.words);
         if (s.credibility) credibility?.restore(s.credibility);
+        if (s.hubs) hubs?.restore(s.hubs);
         labels.restore(s.labels);
       },
     };

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { HubTable } from '../src/score/hubs.js';
+import { createScorer, type FetchedPage, type ScoreUpdate } from '../src/score/index.js';
+
+describe('hub table: what a page\'s links have led to', () => {
+  it('says nothing of a page none of whose children has been judged', () => {
+    const h = new HubTable();
+    h.record('http://w.test/A', 1, [], ['http://w.test/B']);
+    expect(h.evidence(['http://w.test/A'])).toBe(0);
+    expect(h.evidence(['http://w.test/unknown'])).toBe(0);
+  });
+
+  it('rates a parent by its children\'s labels against the crawl\'s rate, more surely the more children', () => {
+    const h = new HubTable();
+    h.record('http://w.test/List', 0, [], []);
+    h.record('http://w.test/Element', 1, [], []);
+    for (let i = 0; i < 3; i++) h.record(`http://w.test/k${i}`, 1, ['http://w.test/List'], []);
+    for (let i = 0; i < 3; i++) h.record(`http://w.test/o${i}`, 0, ['http://w.test/Element'], []);
+    const listAfter3 = h.evidence(['http://w.test/List']);
+    expect(listAfter3).toBeGreaterThan(0);
+    expect(h.evidence(['http://w.test/Element'])).toBeLessThan(0);
+    for (let i = 3; i < 10; i++) h.record(`http://w.test/k${i}`, 1, ['http://w.test/List'], []);
+    expect(h.evidence(['http://w.test/List'])).toBeGreaterThan(listAfter3);
+  });
+
+  it('pools its parents\' children: a link on every page of a site weighs as the site\'s children, however many parents', () => {
+    const h = new HubTable();
+    // Ten article pages, each with one judged child off topic and one on topic: each says 1/2.
+    for (let i = 0; i < 10; i++) {
+      h.record(`http://w.test/art${i}`, 1, [], []);
+      h.record(`http://w.test/nav${i}`, 0, [`http://w.test/art${i}`], []);
+      h.record(`http://w.test/on${i}`, 1, [`http://w.test/art${i}`], []);
+    }
+    const arts = Array.from({ length: 10 }, (_, i) => `http://w.test/art${i}`);
+    // Pooled: the share of all ten parents' children, not ten times one parent's evidence.
+    expect(Math.abs(h.evidence(arts) - h.evidence([arts[0]]))).toBeLessThan(0.5);
+    expect(h.evidence(arts)).toBeLessThan(2 * Math.abs(h.evidence([arts[0]])) + 0.1);
+  });
+
+  it('counts a page\'s links to pages judged before it (co-citation), once each, and reports whose tally moved', () => {
+    const h = new HubTable();
+    h.record('http://w.test/Georgia', 1, [], []);
+    h.record('http://w.test/Malawi', 1, [], []);
+    const changed = h.record('http://w.test/List_of_countries', 0, [], ['http://w.test/Georgia', 'http://w.test/Malawi', 'http://w.test/Malawi', 'http://w.test/Unfetched']);
+    expect(changed).toEqual(['http://w.test/List_of_countries']);
+    expect(h.childrenOf('http://w.test/List_of_countries')).toEqual({ n: 2, sum: 2 });
+    expect(h.evidence(['http://w.test/List_of_countries'])).toBeGreaterThan(0);
+    // Judged twice (another learner asking again): counted once.
+    expect(h.record('http://w.test/Georgia', 1, ['http://w.test/List_of_countries'], [])).toEqual([]);
+    expect(h.childrenOf('http://w.test/List_of_countries')).toEqual({ n: 2, sum: 2 });
+  });
+
+  it('round-trips its state', () => {
+    const h = new HubTable();
+    h.record('http://w.test/P', 0, [], []);
+    h.record('http://w.test/C', 1, ['http://w.test/P'], []);
+    const copy = new HubTable();
+    copy.restore(structuredClone(h.state()));
+    expect(copy.evidence(['http://w.test/P'])).toBe(h.evidence(['http://w.test/P']));
+    copy.record('http://w.test/D', 1, ['http://w.test/P'], []);
+    expect(h.childrenOf('http://w.test/P')).toEqual({ n: 1, sum: 1 });
+  });
+});
+
+describe('combined: a list page judged off topic whose links lead to topical pages', () => {
+  const page = (url: string, relevant: boolean, links: string[], parentUrl?: string): FetchedPage => ({
+    url,
+    parentUrl,
+    depth: parentUrl ? 1 : 0,
+    rel: relevant ? 0.3 : 0.01,
+    relevant,
+    links: links.map((u) => ({ url: u, anchorText: u.split('/').pop()!, contextSim: 0, anchorKeywordFreq: 0 })),
+  });
+  const last = (ups: ScoreUpdate[], url: string) => ups.filter((u) => u.url === url).at(-1)!;
+  const w = (n: string) => `http://w.test/wiki/${n}`;
+
+  /**
+   * A relevant article (Sodium) links to six off-topic pages and one element; an off-topic list
+   * (Periodic table) links to six elements and one off-topic page. Three of each's links are
+   * fetched, the list's all relevant, the article's all not. Returns the last scores of a queued
+   * link of each, by words that say nothing (names the ranker has never seen).
+   */
+  const run = (hubEvidence: number) => {
+    const s = createScorer('combined', { learnRescoreEvery: 1000, hubEvidence, linkExplore: 0 });
+    const sodiumKids = ['Color', 'Glass', 'Soviet_Union', 'Salt_mine', 'Street_lamp', 'Soap'].map(w);
+    const tableKids = ['Argon', 'Boron', 'Cobalt', 'Dysprosium', 'Erbium', 'Fermium'].map(w);
+    const all: ScoreUpdate[] = [];
+    all.push(...s.onPageFetched(page(w('Sodium'), true, sodiumKids)));
+    all.push(...s.onPageFetched(page(w('Periodic_table'), false, tableKids)));
+    for (let i = 0; i < 3; i++) {
+      all.push(...s.onPageFetched(page(sodiumKids[i], false, [], w('Sodium'))));
+      all.push(...s.onPageFetched(page(tableKids[i], true, [], w('Periodic_table'))));
+    }
+    return { element: last(all, tableKids[5]), other: last(all, sodiumKids[5]) };
+  };
+
+  it('ranks the list\'s queued links above the relevant article\'s, re-scored as its children are judged, and explains it', () => {
+    const on = run(1);
+    expect(on.element.score).toBeGreaterThan(on.other.score);
+    expect(on.element.breakdown.components.hub).toBeGreaterThan(0);
+    expect(on.other.breakdown.components.hub).toBeLessThan(0);
+    // Without it, the parent's verdict puts the relevant article's links first.
+    expect(createScorer('combined').options.hubEvidence).toBe(0);
+    const off = run(0);
+    expect(off.element.score).toBeLessThan(off.other.score);
+    expect(off.element.breakdown.components.hub).toBeUndefined();
+  });
+});
