@@ -22,7 +22,7 @@ import { RankVerdict, type RankScorer } from '../topic/rank-verdict.js';
 import { seedCalibratedThreshold, seedThresholdSpread } from '../topic/seed-threshold.js';
 import { loadThesaurus } from '../topic/semantic.js';
 import { TopicTermModel } from '../topic/term-model.js';
-import { applyIdf, cosine, textVector, type SparseVector } from '../text/vector.js';
+import { applyIdf, cosine, type SparseVector } from '../text/vector.js';
 import { contentLength, neverRelevant } from './never-relevant.js';
 import type { JudgeCall, JudgedPage, JudgeMode, JudgeState, Verdict } from './judge-types.js';
 
@@ -363,9 +363,10 @@ export class PageJudge {
    */
   linkRelevance(link: LinkInfo): number {
     const text = PageJudge.contextText(link);
-    const keywords = this.model.linkRelevance(text);
-    if (!this.linkExamples) return keywords;
-    const a = textVector(text, this.model.stats, this.model.analyze);
+    if (!this.linkExamples) return this.model.linkRelevance(text);
+    // One vector for both measures (this runs for every link found).
+    const a = this.model.linkVector(text);
+    const keywords = this.model.keywordRelevance(a);
     let examples = 0;
     for (const t of this.model.topics) examples = Math.max(examples, cosine(this.examplesQuery(t.id), a));
     return (keywords + examples) / 2;

@@ -101,7 +101,16 @@ export class MultiTopicModel implements RelevanceModel {
 
   /** Best cos(T_k, A_u) over the topics. */
   linkRelevance(contextText: string): number {
-    const a = textVector(contextText, this.stats, this.analyze);
+    return this.keywordRelevance(this.linkVector(contextText));
+  }
+
+  /** A link context as a vector (tokenised, IDF-weighted), to measure against more than the keywords. */
+  linkVector(contextText: string): SparseVector {
+    return textVector(contextText, this.stats, this.analyze);
+  }
+
+  /** The best topic's keyword cosine of a vector (a link context's: `linkRelevance`). */
+  keywordRelevance(a: SparseVector): number {
     let best = 0;
     for (const t of this.topics) best = Math.max(best, cosine(t.keywordVector(), a));
     return best;
