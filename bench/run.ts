@@ -2,11 +2,11 @@
  * `npm run bench [-- --quick] [--only parts] [--topics ids] [--strategies list] [--test-pages N] [--wiki-pages N]`: harvest rate of every strategy against BFS and plain Crawlee on
  * the Chinese test web (browser) and Wikispeedia (HTTP), speed and cost against plain Crawlee,
  * and the frontier at scale. Writes bench/results/run-<time>.json, summary.md, SVG curves, and
- * the README block between the bench markers.
+ * its sections of the benchmark page, docs/benchmarks.md (one per part measured).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
@@ -18,7 +18,8 @@ import { hash32, Rng } from '../src/util/rng.js';
 import { startWikispeediaWeb, wikispeediaMissing } from '../src/testweb/wikispeedia.js';
 import { benchAdaptive } from './adaptive.js';
 import { runCrawleeBaseline } from './baseline.js';
-import { curveSvg, summaryMd, writeReadmeBlock, type BenchResults, type CurveRun, type SpeedRun } from './report.js';
+import { writeBenchSection } from './bench-page.js';
+import { curveSvg, summaryMd, type BenchResults, type CurveRun, type SpeedRun } from './report.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -27,17 +28,18 @@ const program = new Command()
   .option('--quick', 'small budgets and fewer topics (a few minutes)')
   .option('--out <dir>', 'results folder', join(ROOT, 'bench', 'results'))
   .option('--only <parts>', 'comma list of parts: testweb,wikispeedia,speed,frontier (or frontier-scale),adaptive', 'testweb,wikispeedia,speed,frontier,adaptive')
-  .option('--no-readme', 'do not rewrite the README block')
-  .option('--from <json>', 'only re-render summary.md, charts and the README block from a saved run')
+  .option('--no-page', 'do not rewrite this command\'s sections of docs/benchmarks.md (for partial or exploratory runs)')
+  .option('--no-readme', 'the same as --no-page (its former name, kept so old commands work)')
+  .option('--from <json>', 'only re-render summary.md, charts and the benchmark page\'s sections from a saved run')
   .option('--topics <ids>', 'comma list of topics to crawl (test web and Wikispeedia ids; default: the mode\'s)')
   .option('--test-pages <n>', 'budget per test-web crawl (default: 100 quick, 300 full)')
   .option('--adaptive-pages <n>', 'budget per crawl of the adaptive part (default: 100 quick, 300 full)')
   .option('--adaptive-reps <n>', 'interleaved reps of the adaptive part (default: 1 quick, 2 full)')
   .option('--adaptive-fixed-path <n>', 'adaptive part: also crawl N pages with each fetcher at concurrency 1 (a crawl path that does not depend on timing) and compare harvest and order (default: off)')
   .option('--wiki-pages <n>', 'budget per Wikispeedia crawl (default: 150 quick, 1000 full)')
-  .option('--strategies <list>', 'harvest parts: comma list of strategies to crawl, "crawlee" for plain Crawlee (default: every strategy and crawlee; with fewer, use --no-readme)');
+  .option('--strategies <list>', 'harvest parts: comma list of strategies to crawl, "crawlee" for plain Crawlee (default: every strategy and crawlee; with fewer, use --no-page)');
 program.parse();
-const opts = program.opts<{ quick?: boolean; out: string; only: string; readme: boolean; from?: string; topics?: string; testPages?: string; wikiPages?: string; adaptivePages?: string; adaptiveReps?: string; adaptiveFixedPath?: string; strategies?: string }>();
+const opts = program.opts<{ quick?: boolean; out: string; only: string; page: boolean; readme: boolean; from?: string; topics?: string; testPages?: string; wikiPages?: string; adaptivePages?: string; adaptiveReps?: string; adaptiveFixedPath?: string; strategies?: string }>();
 const quick = !!opts.quick;
 const parts = new Set(opts.only.split(',').map((s) => s.trim()));
 
@@ -165,10 +167,17 @@ async function harvest(web: CurveRun['web'], topic: string, c: Crawl, relevantAv
   return out;
 }
 
+/** The command line that reproduces this run, as a user would type it (arguments quoted where a shell needs it). */
+function benchCommand(args: string[]): string {
+  const word = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+  return ['npm run bench', ...(args.length ? ['--', ...args.map(word)] : [])].join(' ');
+}
+
 const results: BenchResults = {
   startedAt: new Date().toISOString(),
   quick,
-  machine: { cpus: cpus().length, node: process.version, loadAvg: loadavg() },
+  command: benchCommand(process.argv.slice(2)),
+  machine: { cpus: cpus().length, node: process.version, loadAvg: loadavg(), memGb: Math.round(totalmem() / 2 ** 30) },
   curves: [],
   speed: [],
   notes: [],
@@ -280,6 +289,7 @@ function write(save = true) {
   const charts = join(out, 'charts');
   mkdirSync(charts, { recursive: true });
   const stamp = results.startedAt.replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  if (save) results.machine.loadAvgEnd = loadavg();
   if (save) writeFileSync(join(out, `run-${stamp}${quick ? '-quick' : ''}.json`), JSON.stringify(results));
   const chartPaths = new Map<string, string>();
   for (const key of new Set(results.curves.map((c) => `${c.web}/${c.topic}`))) {
@@ -288,10 +298,13 @@ function write(save = true) {
     writeFileSync(join(charts, file), curveSvg(`Harvest rate, ${key} (${runs[0].relevantAvailable} relevant available)`, runs));
     chartPaths.set(key, `charts/${file}`);
   }
-  const { full, readme } = summaryMd(results, chartPaths);
+  const { full, sections } = summaryMd(results, chartPaths);
   writeFileSync(join(out, 'summary.md'), full);
-  if (opts.readme && out === join(ROOT, 'bench', 'results')) writeReadmeBlock(join(ROOT, 'README.md'), readme);
   say(`Wrote ${join(out, 'summary.md')}`);
+  // The page holds the published figures: a run into another folder, or with --no-page, leaves it.
+  if (!opts.page || !opts.readme || out !== join(ROOT, 'bench', 'results')) return;
+  for (const s of sections) writeBenchSection({ ...s, command: results.command ?? 'npm run bench' });
+  say(`Wrote ${sections.map((s) => s.name).join(', ')} in docs/benchmarks.md`);
 }
 
 /** Facts seen in the data that the tables alone do not say. */
@@ -304,7 +317,9 @@ function observations() {
 
 if (opts.from) {
   try {
+    results.command = undefined; // the saved run's own command, when it kept one
     Object.assign(results, JSON.parse(readFileSync(resolve(opts.from), 'utf8')) as BenchResults);
+    results.command ??= `npm run bench${results.quick ? ' -- --quick' : ''}`;
   } catch (e) {
     say(`bench: cannot read ${opts.from}: ${(e as Error).message}`);
     process.exit(2);

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { bestPossible, budgetTable, distinctHarvestCurve, harvestCurve, meanSd, rateAt, ratioTo, reportBudgets } from '../bench/metrics.js';
-import { curveSvg, withBenchBlock, type CurveRun } from '../bench/report.js';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeBenchSection } from '../bench/bench-page.js';
+import { curveSvg, summaryMd, type BenchResults, type CurveRun } from '../bench/report.js';
 import { pairedInterval, tQuantile975 } from '../bench/paired-interval.js';
 
 describe('harvest-rate metrics', () => {
@@ -76,11 +80,29 @@ describe('harvest-rate metrics', () => {
 });
 
 describe('bench output', () => {
-  it('writes the README block between markers, adding them once at the end', () => {
-    const first = withBenchBlock('# Title\n\nText.\n', 'table 1');
-    expect(first).toBe('# Title\n\nText.\n\n<!-- bench:start -->\ntable 1\n<!-- bench:end -->\n');
-    const second = withBenchBlock(first + '\nAfter.\n', 'table 2');
-    expect(second).toBe('# Title\n\nText.\n\n<!-- bench:start -->\ntable 2\n<!-- bench:end -->\n\nAfter.\n');
+  it('gives one benchmark-page section per part measured, each with its table and machine line', () => {
+    const curve = (strategy: string, c: number[]): CurveRun => ({ web: 'wikispeedia', topic: 'birds', strategy, fetched: c.length, relevantAvailable: 3, maxPages: 2, elapsedMs: 1, curve: c });
+    const r: BenchResults = {
+      startedAt: '2000-01-01T00:00:00Z',
+      quick: true,
+      command: 'npm run bench -- --quick',
+      machine: { cpus: 2, node: 'v20.0.0', loadAvg: [1.5, 1, 1], loadAvgEnd: [3.25, 1, 1], memGb: 24 },
+      curves: [curve('bfs', [0, 0.5]), curve('combined', [1, 1])],
+      speed: [],
+      notes: [],
+    };
+    const { sections } = summaryMd(r, new Map());
+    expect(sections.map((s) => s.name)).toEqual(['harvest-wikispeedia']);
+    expect(sections[0].body).toMatch(/\| combined \| 2 \| 100\.0% \|/);
+    expect(sections[0].body).toContain('Machine: 2 cores, 24 GB, 1-minute load 1.5–3.3; Node v20.0.0.');
+    // Written with its command into the page, between its own markers; a second write replaces it.
+    const page = join(mkdtempSync(join(tmpdir(), 'bench-page-')), 'benchmarks.md');
+    for (const s of sections) writeBenchSection({ ...s, command: r.command! }, page);
+    for (const s of sections) writeBenchSection({ ...s, command: r.command! }, page);
+    const text = readFileSync(page, 'utf8');
+    expect(text.match(/<!-- bench:harvest-wikispeedia -->/g)).toHaveLength(1);
+    expect(text).toContain('```\nnpm run bench -- --quick\n```');
+    expect(text).not.toContain('2000-01-01');
   });
 
   it('draws one polyline per strategy plus the best-possible line', () => {
