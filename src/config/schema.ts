@@ -115,7 +115,7 @@ export const AdaptiveOptionsSchema = z
 
 /**
  * Where the frontier lives: in this process (default), or in Redis shared by several workers
- * (src/frontier/redis.ts; README "Several workers on Redis").
+ * (src/frontier/redis.ts; docs/workers.md).
  */
 export const FrontierConfigSchema = z
   .object({
@@ -138,14 +138,14 @@ export const FrontierConfigSchema = z
      * learned weights: src/frontier/redis-scorer-pages.ts), so the queue holds one scorer's
      * ranking; false = each worker's scorer sees its own pages only (its learned parts see a
      * quarter of the verdicts with four workers and the queue keeps the highest of their scores:
-     * 7 points less harvest, README "Several workers on Redis").
+     * less harvest, measured by bench:redis; docs/workers.md).
      */
     shareScorer: z.boolean().default(true),
     /**
      * Workers replay each other's page-judge inputs (src/frontier/redis-judge-inputs.ts), so each
      * judge has the whole crawl's IDF, seed pages, seed set and classifier; false = each judge
      * learns from its own pages only (a worker that fetched no seed page has no seed set). Off by
-     * default: measured no better on bench:redis (README "Several workers on Redis").
+     * default: measured no better on bench:redis (docs/workers.md).
      */
     shareJudge: z.boolean().default(false),
   })
@@ -170,14 +170,14 @@ export const CrawlConfigSchema = z
     /**
      * Relevance threshold θ_page used when a topic sets none (METHODS §1). METHODS suggests 0.2
      * and says to calibrate: a few keywords against a whole article give cosines of 0.05–0.2, and
-     * 0.05 maximised F1 against ground truth on the test web (README, Calibration).
+     * 0.05 maximised F1 against ground truth on the test web (docs/strategies.md, calibration).
      */
     pageThreshold: z.number().min(0).max(1).default(0.05),
     /**
-     * How a page is judged relevant (issue #15): `cosine` = the rule rel ≥ θ_page (METHODS §1);
+     * How a page is judged relevant: `cosine` = the rule rel ≥ θ_page (METHODS §1);
      * `learned` = the page classifier's calibrated probability ≥ ½ (src/topic/page-classifier.ts;
      * the cosine relative to θ_page is one of its features and its starting rule). The default
-     * stays `cosine`: the learned verdict lowered Wikispeedia's harvest (README, Benchmarks). The
+     * stays `cosine`: the learned verdict lowered Wikispeedia's harvest (bench:replay). The
      * classifier's probability and harvest estimate are computed either way.
      */
     judge: z.enum(['learned', 'cosine']).default('cosine'),

@@ -1,5 +1,5 @@
 /**
- * The page judge's state across `--resume` (issue #15): a resumed crawl judges the pages after
+ * The page judge's state across `--resume`: a resumed crawl judges the pages after
  * the stop with the IDF, seed sets, term models, classifiers and harvest sample it had, as an
  * uninterrupted crawl would (rebuilding the judge from scratch changed every later verdict).
  *

@@ -3,7 +3,7 @@
  * (METHODS §0), asks for rel(p) (§1–§2), grows the seed set, and measures each link context
  * against the topic (§3.1 cos(T, A_u), §3.2 f_anchor).
  *
- * The verdict (issue #15) is the learned page classifier's calibrated probability
+ * The verdict is the learned page classifier's calibrated probability
  * (src/topic/page-classifier.ts) over the cosine, simD and the topic's term model
  * (src/topic/term-model.ts), learned from the seeds, the user's negative pages and the crawl's
  * confident verdicts; `judge: 'cosine'` keeps the rule rel ≥ θ, with θ calibrated per topic from
@@ -28,7 +28,7 @@ import type { JudgeCall, JudgedPage, JudgeMode, JudgeState, Verdict } from './ju
 
 /**
  * Terms of the examples' query that `combined`'s link contexts are matched against (a link context
- * is a few dozen words; measured at 30 on Wikispeedia, bench:replay, see README Benchmarks).
+ * is a few dozen words; 30 measured best on Wikispeedia with bench:replay).
  */
 export const LINK_QUERY_TERMS = 30;
 
@@ -107,8 +107,8 @@ export class PageJudge {
       tf: this.model.termFrequencies(fields),
       isSeed: call.isSeed,
       publishTime: analysis.publishTime?.iso,
-      // Headlines are not an article: the page is about whatever its links are about (issue #15:
-      // portal home pages whose only text is a copyright line were saved as relevant).
+      // Headlines are not an article: the page is about whatever its links are about (a portal
+      // home page whose only text is a copyright line is not an article about the topic).
       ...(contentLength(analysis.text) === 0 ? { listPage: true as const } : {}),
     };
     this.onInput?.(input);

@@ -1,6 +1,6 @@
 /**
  * Says during the crawl, not only in the end summary, that a topic cannot be learned from its
- * seed pages (issue #15, src/topic/learnability.ts): the user can stop and give better seed pages
+ * seed pages (src/topic/learnability.ts): the user can stop and give better seed pages
  * or keywords instead of reading an unsupported judged harvest for the whole crawl. Checked every
  * `every` pages judged (the sampled pages' rel judged again: a few hundred cosines), each topic
  * said once; not before `every` pages, when the pages fetched are still the seeds' neighbours.

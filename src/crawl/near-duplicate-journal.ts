@@ -1,5 +1,5 @@
 /**
- * The near-duplicate index across `--resume` (issue #15): a resumed crawl still knows the texts
+ * The near-duplicate index across `--resume`: a resumed crawl still knows the texts
  * of the pages fetched before the stop, so an "only this author" view of a thread saved before
  * a crash is a near-duplicate after it, as in an uninterrupted crawl.
  *

@@ -1,5 +1,5 @@
 /**
- * The user's negative pages (`negativeSeeds`, `--negative`, issue #15): fetched once through the
+ * The user's negative pages (`negativeSeeds`, `--negative`): fetched once through the
  * fetch gate and taught to the page judge (./judge.ts) as examples of what a topic is not.
  */
 import type { CrawlConfig } from '../config/schema.js';

@@ -1,5 +1,5 @@
 /**
- * Pages that are never relevant, whatever their words (issue #21, #15): a page that is not a
+ * Pages that are never relevant, whatever their words: a page that is not a
  * page of content cannot be saved, join the seed set D (METHODS §1), or teach a learner that
  * its link looked good. Judged from structure (HTTP status, how much main text is left once
  * boilerplate lines are set aside, a password field) and from short multilingual phrase lists,

@@ -1,5 +1,5 @@
 /**
- * Why a crawl ended, in one line for the summary (issue #21): a crawl that stops before its
+ * Why a crawl ended, in one line for the summary: a crawl that stops before its
  * budget says so, with what it set aside on the way (URLs filtered, cut, too deep, disallowed),
  * so "frontier empty" after 481 of 1,000 pages can be traced to its cause.
  */

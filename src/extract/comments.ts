@@ -3,7 +3,7 @@
  * (linkedom's htmlparser2): `--!>` also ends a comment ("incorrectly closed comment"), and
  * `<!-->` / `<!--->` are empty comments ("abrupt closing"). Pages saved by old editors begin
  * with `<!-- … --!>`; read literally, the whole page became one comment and parsed to an
- * empty document (issue #21). Browsers already read them this way, so the rendered DOM is
+ * empty document. Browsers already read them this way, so the rendered DOM is
  * unaffected; this makes the HTTP path and every re-parse agree with them.
  */
 export function repairCommentEnds(html: string): string {

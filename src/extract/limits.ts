@@ -1,9 +1,9 @@
 /**
- * Bounds on what one page analysis reads (#22). Without them one huge page (the hostile site's
+ * Bounds on what one page analysis reads. Without them one huge page (the hostile site's
  * 100,000 links, 3.5 MB) cost about 1 GB of heap and 16 s of synchronous work in a single
  * analysis, nearly all of it Readability's repeated passes over every element, while the event
- * loop every fetch in flight needs was held (measured by `npm run bench:huge-page`, README
- * "Limits"). Each bound that cuts a page is said in `PageAnalysis.bounded`, and the crawl log's
+ * loop every fetch in flight needs is held (measured by `npm run bench:huge-page`,
+ * docs/benchmarks.md). Each bound that cuts a page is said in `PageAnalysis.bounded`, and the crawl log's
  * reason carries it.
  */
 

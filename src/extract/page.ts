@@ -283,7 +283,7 @@ export function mainText(doc: Document, cjk: boolean, readability = true): strin
   }
   if (el) {
     // A blog's front or archive page: Readability keeps several posts (and may drop the first
-    // one's body for its pictures). The lead post is the page's article; the others have their
+    // one's body for its pictures). The first (newest) post is the page's article; the others have their
     // own pages, reached through their links.
     if (leadPost) {
       const kept = squeeze(el.textContent);

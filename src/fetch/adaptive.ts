@@ -13,7 +13,7 @@
  * the HTTP side through got-scraping outside our fetch path (encodings, limits, gate), fetches a
  * detection page twice, compares only pushData/enqueue side effects (our engine writes to the
  * frontier, dataset and plugins directly), calls our navigation hooks with a throwing `page` on
- * the HTTP side, and keeps no evidence we could log or `--explain`. README, "Fetchers".
+ * the HTTP side, and keeps no evidence we could log or `--explain`. docs/fetchers.md.
  */
 import { Request, PlaywrightCrawler, type PlaywrightCrawlingContext } from 'crawlee';
 import type { Page, Route } from 'playwright';

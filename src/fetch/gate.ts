@@ -4,7 +4,7 @@
  * sub-request (through the gate proxy, src/fetch/gate-proxy.ts), robots.txt requests and
  * comment-API requests.
  *
- * Policy (README, "The fetch gate"):
+ * Policy (docs/fetchers.md, "The fetch gate"):
  * - only `http:` and `https:`; URLs longer than `maxUrlLength` are refused;
  * - `denyDomains` always wins; with `allowDomains` set, only those hosts and their subdomains;
  * - the address is checked after DNS resolution (every address a name resolves to), and the

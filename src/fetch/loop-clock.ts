@@ -3,7 +3,7 @@
  * A fetch's time limit is there to measure the remote's slowness. When our own synchronous work
  * (a huge page's analysis) holds the event loop, a plain setTimeout fires the moment the loop is
  * free — and Node runs expired timers before it reads the sockets, so an answer that arrived
- * during the stall is never seen and the remote is blamed (#22: the hostile crawl's
+ * during the stall is never seen and the remote is blamed (the hostile crawl's
  * /long-url.html "timeout: no complete answer within 15 s" on CI). Hand-written: what is ours is
  * the rule of what counts as a stall.
  *

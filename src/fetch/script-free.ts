@@ -1,5 +1,5 @@
 /**
- * Pages JavaScript cannot change (#16): a document with nothing that can run script is the same
+ * Pages JavaScript cannot change: a document with nothing that can run script is the same
  * DOM in Chromium as parsed from its bytes, so the adaptive fetcher reads it over HTTP with no
  * sample and no re-check. Plain text scans, no DOM.
  */

@@ -1,6 +1,6 @@
 /**
- * Characters of many strings in a few big byte buffers, for the frontier's keys and anchor texts
- * (issue #17). A string costs its characters (1 byte each when all are below U+0100, else 2: exact
+ * Characters of many strings in a few big byte buffers, for the frontier's keys and anchor texts.
+ * A string costs its characters (1 byte each when all are below U+0100, else 2: exact
  * for any string, lone surrogates included) plus the two numbers its owner keeps: where it is
  * (`at`) and its byte length with the width in the low bit (`lw`). Reading gives a fresh flat
  * string, so a stored text never keeps a larger one alive (a substring of a page's text would).

@@ -1,6 +1,6 @@
 /**
  * The named score components of queued entries (`QueuedUrl.components`, shown by `--explain`,
- * the crawl log and the report), stored compactly by entry slot (issue #17).
+ * the crawl log and the report), stored compactly by entry slot.
  *
  * A components record is a few dozen numbers under names that repeat from entry to entry
  * (combined writes the same ~19 names for every link). As a JS object that is ~270 bytes

@@ -1,6 +1,6 @@
 /**
  * Every unique key the frontier has seen, interned as a dense id (0, 1, 2…) in a compact,
- * exact form: the de-duplication set of a million-URL crawl (issue #17).
+ * exact form: the de-duplication set of a million-URL crawl.
  *
  * Why hand-written: a `Set<string>` of a million ~100-character URLs costs ~116 bytes per string
  * plus ~20 per set entry, and the queue needs a key → id map on top. Here a key is split into

@@ -8,7 +8,7 @@
  * O(log n) even when scores change after enqueueing (METHODS §3: new in-links, feedback and
  * IPageRank re-score URLs).
  *
- * Memory (issue #17: a million queued URLs in ≤ 300 MB of heap, strings included): no object
+ * Memory (a million queued URLs in ≤ 300 MB of heap, strings included): no object
  * per entry. Every key ever seen is an id in a KeyTable (./key-table.ts: characters in a byte
  * buffer, origins interned, exact); a queued or in-flight entry is a *slot* in typed-array
  * columns (key id, host id, depth, score, queue order, heap position), its parent URL an id in a

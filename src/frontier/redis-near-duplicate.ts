@@ -1,5 +1,5 @@
 /**
- * One near-duplicate index for all workers of a Redis crawl (issues #15, #17): a page whose text
+ * One near-duplicate index for all workers of a Redis crawl: a page whose text
  * a page of ANY worker showed is a near-duplicate (two workers no longer both save the same
  * thread's "only this author" views).
  *

@@ -7,7 +7,7 @@
  * What is shared (in Redis): the queue (per-host sorted sets), de-duplication (the seen set),
  * the page budget, the per-host schedule (delay and robots.txt Crawl-delay, on Redis's clock),
  * robots.txt itself (fetched once per origin for all workers), drops, and leases. What each worker
- * keeps: its scorer (see the README, "Several workers on Redis"), its crawl log, dataset, thread
+ * keeps: its scorer (see docs/workers.md), its crawl log, dataset, thread
  * store and report under its own run folder `runs/<crawl-id>.w<N>/`.
  *
  * Why the in-memory back end's `apply(op)` is not reused: hand-out must pick the best host that

@@ -36,7 +36,7 @@ export function progressFields(s: ProgressStats): { text: string; rank: number }
   const eta = etaSeconds(s);
   const fields: { text: string; rank: number }[] = [
     { text: `${s.fetched}${s.budget > 0 ? `/${s.budget}` : ''} pages`, rank: 0 },
-    // The crawler's own verdicts: labelled judged, never taken for the truth (issue #15).
+    // The crawler's own verdicts: labelled judged, never taken for the truth.
     { text: `${s.relevant} relevant (judged harvest ${rate.toFixed(1)}%)`, rank: 1 },
     { text: `frontier ${s.frontierSize}`, rank: 6 },
     { text: `${pps.toFixed(1)} pages/s`, rank: 7 },

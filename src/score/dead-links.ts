@@ -1,5 +1,5 @@
 /**
- * Dead-link demotion (issue #21): a host, or a directory of it, that keeps answering 404 (or
+ * Dead-link demotion: a host, or a directory of it, that keeps answering 404 (or
  * 200 error pages) loses priority. Old webs are full of links to people and pages long gone
  * (`/~jdoe/…`); each costs a fetch, and the link context cannot tell (the anchor still reads
  * "John's home page"). Not in METHODS: a multiplier on any strategy's score except bfs.

@@ -1,5 +1,5 @@
 /**
- * What a fetched page's links have led to so far (issue #15): the promise of its other links.
+ * What a fetched page's links have led to so far: the promise of its other links.
  *
  * A page that is not on the topic can still list it: Wikispeedia's "Periodic table" and "List of
  * countries" are judged off topic by a perfect judge, yet most of their links lead to relevant
@@ -7,9 +7,9 @@
  * The parent's own verdict, which the §3.1 priority, the tunnel and the link ranker's `parent`
  * feature read, says which pages are relevant, not which ones lead to relevant pages, and the
  * ranker's "beyond" model learns that only from links whose words it has seen before. Replayed
- * with the ground truth as the judge (`bench:replay --judge truth`), combined fell from 70.7% to
- * 57.3% on elements and from 55.3% to 25.3% on countries: the judge's false positives on hub
- * pages had been carrying the crawl.
+ * with the ground truth as the judge (`bench:replay --judge truth`), combined falls sharply on
+ * such topics: the judge's false positives on hub pages are what carry the crawl there, and a
+ * better judge should not cost harvest.
  *
  * So each fetched page keeps the labels of its children the crawl has judged: those fetched
  * after it (its links' targets) and those fetched before it (links to pages already judged, read
@@ -101,7 +101,7 @@ export class HubTable {
    * children it has shown), a Beta posterior with `PRIOR_PAGES` pseudo-pages at the crawl's rate.
    * 0 while none of its parents has shown a judged child. Pooled, not added up per parent: a
    * navigation link on every page of a site has as many parents as the site has pages, and their
-   * children are the site's (added up, the test web's channel links reached +7 in log-odds).
+   * children are the site's (added up, a site's channel links would outweigh every other input).
    */
   evidence(parents: Iterable<string>): number {
     let n = 0;

@@ -10,7 +10,7 @@
  * moves away from it only as far as this crawl's verdicts pull it, with an L2 pull back to that
  * prior. Written by hand: a dozen weights updated once per fetched page; no library needed.
  *
- * Bounded (issue #21): on a web whose first verdicts mislead (dead pages judged relevant, pages
+ * Bounded: on a web whose first verdicts mislead (dead pages judged relevant, pages
  * reached through context-free links), unbounded SGD turned the product's weight negative and
  * ranked zero-product links first, all scores near 0, one host fetched. So every weight stays
  * within `maxDeviation` of its prior (the product's weight keeps its sign), and the learned

@@ -1,6 +1,6 @@
 /**
  * A link ranker that learns, from this crawl's own outcomes, which links lead to relevant pages
- * (issue #15; after Chakrabarti's apprentice, Diligenti's context graphs and ACHE's online link
+ * (after Chakrabarti's apprentice, Diligenti's context graphs and ACHE's online link
  * classifier). Pure computation over plain data: no ground truth, only the judge's verdicts.
  * Long because: one model in its parts that share the hashed feature space and the slab (features,
  * the two logistic models with their Laplace precision, the kind's optimism, plain-data state).
@@ -86,8 +86,8 @@ export interface LinkRankerOptions {
  * The site a hashed feature names: the host without its port. A port is not another site, and a
  * feature's bucket must not move with it: a hashed host feature that shares its bucket with some
  * word's moves that word's weight, so on servers whose ports change from run to run (the replay's
- * test webs listen on ephemeral ports) the same crawl ranked differently run to run (Wikispeedia:
- * up to 1.4 points on a topic, 0.2 on the 17 topics' mean, between two runs of one commit).
+ * test webs listen on ephemeral ports) the same crawl would rank differently from run to run, and
+ * the replay would not be deterministic.
  */
 export function siteOf(host: string): string {
   return host.replace(/:\d+$/, '');
@@ -258,7 +258,7 @@ interface SparseLogisticState {
 /**
  * The features of many links packed in shared typed arrays (8,192 entries a chunk), each link an
  * offset and a length into one: two typed arrays per link, with their ArrayBuffers and backing
- * stores, cost ~750 bytes per queued URL (issue #17). A chunk is freed once no link in it is
+ * stores, cost ~750 bytes per queued URL. A chunk is freed once no link in it is
  * referenced any more (its URLs fetched or never queued).
  */
 class FeatureSlab {

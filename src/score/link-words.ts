@@ -1,5 +1,5 @@
 /**
- * Which words the links on relevant pages use (issue #15, the link ranker's word evidence).
+ * Which words the links on relevant pages use (the link ranker's word evidence).
  *
  * A relevant page names, in its links, the things its topic is made of: a bird article links to
  * other birds, a chemistry article to other elements. So a queued link whose anchor or URL words

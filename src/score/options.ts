@@ -138,7 +138,7 @@ export const ScoreOptionsSchema = z
      * links led to (the labels of their children judged so far: src/score/hubs.ts), so a list page
      * whose links keep leading to topical pages ranks its other links up, whatever its own verdict.
      * 0 = off, the default: at 1 Wikispeedia gains and the test web, counting each page once, loses
-     * (README Benchmarks, "What a page's links have led to").
+     * (measured with bench:replay).
      */
     hubEvidence: z.number().min(0).default(0),
     /**
@@ -149,7 +149,7 @@ export const ScoreOptionsSchema = z
     /**
      * Pseudo-pages of zero credibility each host starts with: credibility × n / (n + this). 0: the
      * correlation alone from a host's second page (5 held the seeds' own host back for its first
-     * pages, and measured no better on any web: README Benchmarks, "Word credibility without the shrink").
+     * pages, and measured no better on any web with bench:replay).
      */
     linkWordsCredibilityPrior: z.number().min(0).default(0),
     /** A correlation of 1/this or more between the evidence and the outcome counts fully (8: the credibility gates more than it scales). */

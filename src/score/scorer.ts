@@ -108,8 +108,8 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
 
   /**
    * Relevance feedback (§3.2). Combined applies it to irrelevant parents only: on a relevant hub
-   * the first few fetched children say little about the rest, and demoting them all cost 13
-   * points of harvest on Wikispeedia "elements" (61% vs 75% at 150 pages).
+   * the first few fetched children say little about the rest, and demoting them all costs the
+   * harvest of topics whose relevant pages hang off such hubs (Wikispeedia's elements).
    */
   function feedbackFactor(c: Contribution): number {
     if (!t.feedback || (t.feedback === 'irrelevant-parents' && c.parentRelevant)) return 1;

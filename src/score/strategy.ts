@@ -128,7 +128,7 @@ export interface Strategy {
 
 export interface StrategyDefinition {
   readonly name: string;
-  /** One line for `--help` and the README. */
+  /** One line for `--help` and the docs. */
   readonly description: string;
   create(o: ScoreOptions, deps: ScorerDeps): Strategy;
 }

@@ -1,5 +1,5 @@
 /**
- * The one label every learner of `combined` trains on (issue #15): its learned weights, its link
+ * The one label every learner of `combined` trains on: its learned weights, its link
  * ranker, its link-word model and that model's credibility (src/score/learned.ts, link-ranker.ts,
  * link-words.ts, word-credibility.ts).
  *

@@ -1,6 +1,6 @@
 /**
  * How far the link-word evidence (./link-words.ts) has predicted this crawl's own outcomes, per
- * site (issue #15): the word evidence counts, on a host, in proportion to its credibility there.
+ * site: the word evidence counts, on a host, in proportion to its credibility there.
  *
  * Why: the word model learns which words topical pages use, not what happened when a link with
  * those words was followed, so nothing corrected it where anchors say little. On the test web's

@@ -1,5 +1,5 @@
 /**
- * Near-duplicate pages by their main text (issue #15): a forum's "only this author" view of a
+ * Near-duplicate pages by their main text: a forum's "only this author" view of a
  * thread, a print view, another sort order or a mirror shows text an earlier page showed already.
  * Such a page is no new relevant page. Generic: no URL pattern, only the text.
  *

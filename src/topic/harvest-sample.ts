@@ -1,11 +1,11 @@
 /**
- * The crawl's self-reported harvest, estimated from a held-back sample (issue #15).
+ * The crawl's self-reported harvest, estimated from a held-back sample.
  *
  * The judged harvest (the crawler's own verdicts at fetch time) is all a user has on a real
  * site, and it is biased in a known way: early pages are judged before the IDF and the seed set
- * have formed. The estimate does not trust those verdicts, nor a model's mean probability (the
- * last session's mixture estimate was 25–35 points off on the test web with an interval that
- * held the truth on 1 topic in 5): a uniform random sample of the pages judged (reservoir) keeps
+ * have formed. The estimate does not trust those verdicts, nor a model's mean probability (a
+ * mixture model's estimate was far off on the test web, its interval rarely holding the
+ * truth): a uniform random sample of the pages judged (reservoir) keeps
  * each page's term frequencies, and at the end every sampled page is judged again by the
  * end-of-crawl model, the stronger judge (the full IDF and seed set, the page itself left out of
  * the seed set). The estimate is that sample's relevant share, with a 90% Wilson score interval
@@ -21,7 +21,7 @@
  * relevant at θ's upper end: the precision term (seed pages say nothing of false positives; where
  * many pages sit just above θ the judge over-counts, and θ's uncertainty is the crawl's only
  * evidence of how far). The upper end stays the recall term's: spanning the share at θ's lower
- * end too held the truth on one more Wikispeedia topic of 17 for 13 points more width (README).
+ * end too widens the interval much more than it adds coverage (docs/strategies.md).
  * A topic whose seed pages do not stand out from the pages fetched (./learnability.ts) cannot be
  * learned from them: its count is no evidence, so the lower end leaves its pages out and the point
  * is the interval's midpoint. It is the crawler's estimate, never the truth.
@@ -233,14 +233,14 @@ function unlearnableTopics(rejudged: readonly Rejudged[], seedScores?: ReadonlyM
 }
 
 /**
- * The judge's own misses (issue #15): both judgements above share its blind spots (a hub topic's
+ * The judge's own misses: both judgements above share its blind spots (a hub topic's
  * pages that never use the keywords), and sampling cannot see them. The user's seed pages are
  * relevant pages drawn independently of the judge; judged again the same way, the share it
  * recognises estimates its recall r, and the pages judged relevant are then about r of the
  * relevant ones. The upper end is the sample's upper end over r, taken as (k+1)/(m+2) for k of m
  * recognised (Laplace's rule of succession, the mean of r under a uniform prior: 3 of 3 is 0.8,
- * not 1, and 0 of 3 is 0.2, not 0). A bound at r's 90% lower end was measured too: with three
- * seed pages it put the upper end at 100% on 11 of 17 Wikispeedia topics, honest but useless.
+ * not 1, and 0 of 3 is 0.2, not 0). A bound at r's 90% lower end would be honest but useless:
+ * with three seed pages it puts the upper end at 100% on most topics.
  */
 export function missedBound(high: number, examples: ExampleRecall): number {
   return Math.min(1, (high * (examples.given + 2)) / (examples.recognised + 1));

@@ -1,5 +1,5 @@
 /**
- * Can the judge learn this topic from its examples? (issue #15, the self-reported harvest.)
+ * Can the judge learn this topic from its examples? (the self-reported harvest.)
  *
  * Where θ is calibrated from the user's seed pages (./seed-threshold.ts), the verdict's count of
  * relevant pages is the share of pages with rel ≥ 0.75 × the seed pages' mean rel. That count

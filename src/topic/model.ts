@@ -37,7 +37,7 @@ export interface TopicModelOptions {
   /**
    * Share of `simD` in rel once the seed set is non-empty: `rel = (1-μ)·Sim + μ·simD`; default
    * 0.2. Calibrated with θ_page: simD of on-topic pages runs 0.2–0.5 while the keyword cosine
-   * runs 0.05–0.2, so an even mix lets simD swamp the keywords (see README, Calibration).
+   * runs 0.05–0.2, so an even mix lets simD swamp the keywords (see docs/strategies.md, calibration).
    */
   seedMix?: number;
   /** θ_seed: a relevant page with simD above it joins the seed set; default 0.3. */

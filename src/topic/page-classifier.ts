@@ -1,5 +1,5 @@
 /**
- * The learned page judge (issue #15): a calibrated probability that a page is about the topic,
+ * The learned page judge: a calibrated probability that a page is about the topic,
  * learned during the crawl from examples instead of a raw cosine against a fixed θ.
  *
  * What is measured of a page: the keyword cosine (METHODS §1) relative to θ_page, simD to the
@@ -23,7 +23,7 @@
  * Every page then teaches the model with its own posterior (its verdict, as sure as it is); the
  * guards against drift are that every refit starts again from the keyword rule and the
  * examples, never from the last fit, that the rule's prior stays in every fit, and that a given
- * example weighs EXAMPLE_WEIGHT pages. Measured (README, Benchmarks): better calibrated than the
+ * example weighs EXAMPLE_WEIGHT pages. Measured with bench:replay: better calibrated than the
  * thresholded cosine on the test web's pages, worse on Wikispeedia's, where it also lowered the
  * harvest as the crawl's verdict; so `judge: 'cosine'` stays the default.
  *

@@ -1,5 +1,5 @@
 /**
- * The verdict by the examples' language (issue #15): which pages are relevant decided by the
+ * The verdict by the examples' language: which pages are relevant decided by the
  * topic's term log-odds (./term-model.ts `logOdds`), how many by the calibrated keyword rule.
  *
  * The seed-calibrated rule `rel ≥ θ` (./seed-threshold.ts) gets the share of relevant pages
@@ -15,8 +15,8 @@
  * scored again by the model as it is now whenever it has moved (an example joined, or the
  * background grew by a tenth): a page is ranked against earlier pages as the same model scores
  * them. Ranked against earlier pages' log-odds as they were when judged, a topical page's
- * log-odds rising as examples join, the top π̂ called far more pages relevant than the rule
- * (Wikispeedia: the judged harvest 10.7 points over the truth). Until the reference holds
+ * log-odds rising as examples join, the top π̂ would call far more pages relevant than the rule
+ * (the judged harvest running well over the truth). Until the reference holds
  * `warmUp` pages the rule's verdict stands.
  */
 import type { SparseVector } from '../text/vector.js';
@@ -128,10 +128,10 @@ export class RankVerdict {
   /**
    * The rank a page needs: the top π̂ (the rule's share of the pages judged so far), moved by the
    * share by which the pages called relevant so far run ahead of (or behind) the rule's count.
-   * The reference no longer drifts, but the order does: a crawl that fetches pages like the ones
+   * The reference does not drift (it is scored again), but the order does: a crawl that fetches pages like the ones
    * it called relevant (combined learns from the verdict) brings pages that outrank the earlier
-   * ones, and the top π̂ alone then called more than the rule (Wikispeedia, combined: judged −
-   * true harvest +5.7 points without this, +4.5 with it; fresh topics +33.2, +31.1).
+   * ones, and the top π̂ alone then calls more than the rule (the judged harvest over-counts the
+   * true one more without this correction).
    */
   private bar(): number {
     return 1 - this.ruleRelevant / this.judged + (this.called - this.ruleRelevant) / this.judged;

@@ -1,5 +1,5 @@
 /**
- * θ_page per topic from the user's own seed pages (issue #15, METHODS §1 "Relevance"). One fixed
+ * θ_page per topic from the user's own seed pages (METHODS §1 "Relevance"). One fixed
  * θ_page cannot fit every topic: how high rel runs depends on how many of the topic's words a
  * user typed and how alike its pages are (on Wikispeedia the F1-best θ ran from 0.008 for
  * geography to 0.16 for military, while rel ranked pages well, ROC AUC ~0.93). The seed pages are
@@ -12,7 +12,7 @@
 
 /**
  * The share of the seed pages' mean rel at which a topic's θ sits. Measured on the --judged dump
- * of bench:replay's BFS crawls: 0.5, 0.75 and 1 all lift F1 on both Wikispeedia splits (README).
+ * of bench:replay's BFS crawls: 0.5, 0.75 and 1 all lift F1 on both Wikispeedia splits.
  */
 export const SEED_THRESHOLD_SHARE = 0.75;
 
@@ -28,7 +28,7 @@ export function seedCalibratedThreshold(seedRels: readonly number[], fallback: n
 const Z90 = 1.6448536269514722;
 
 /**
- * How uncertain θ itself is (the harvest estimate's precision term, issue #15): θ is a share of
+ * How uncertain θ itself is (the harvest estimate's precision term): θ is a share of
  * the mean of m seed pages' rel, so it is known only to that mean's 90% interval, mean ± z·sd/√m
  * (normal approximation; with three seeds Student's t puts it at ±2.9 standard errors: measured
  * on Wikispeedia, no topic more held, 4 points more width). Returned relative to θ, so a page's

@@ -1,5 +1,5 @@
 /**
- * The topic as a term distribution learned from examples (issue #15): a relevance model in the
+ * The topic as a term distribution learned from examples: a relevance model in the
  * sense of Lavrenko & Croft, estimated from the keywords, the seed pages and the pages that
  * join the seed set (METHODS §1 growth), against the background distribution of every page the
  * crawl has seen. A page's evidence is its mean per-term log-likelihood ratio

@@ -2,7 +2,7 @@
 import { parentAnchorPriority } from '../priority.js';
 import type { StrategyDefinition } from '../strategy.js';
 
-/** A cut site's URLs are scored this much lower, below any other site's (§3.6, issue #21). */
+/** A cut site's URLs are scored this much lower, below any other site's (§3.6). */
 export const SITE_CUT_FACTOR = 1e-6;
 
 export const classic: StrategyDefinition = {
@@ -19,7 +19,7 @@ export const classic: StrategyDefinition = {
       if (ex) ex.siteBonus = siteFactor;
       let out = score * siteFactor;
       // Site cutoff (§3.6): a cut site goes to the back of the queue rather than out of it. Dropped,
-      // a web of one or two hosts ran dry after its 100th irrelevant page (issue #21).
+      // a web of one or two hosts ran dry after its 100th irrelevant page.
       if (env.sites.isCut(p.host, o.siteCutoff)) {
         out *= SITE_CUT_FACTOR;
         if (ex) ex.siteCutoff = SITE_CUT_FACTOR;

@@ -23,7 +23,7 @@ export function registerStrategy(def: StrategyDefinition): void {
 
 for (const def of [bfs, bestFirst, topology, semantic, time, ipagerank, classic, combined]) registerStrategy(def);
 
-/** Built-in strategy names, in the order the README and `--help` list them. */
+/** Built-in strategy names, in the order docs/strategies.md and `--help` list them. */
 export const BUILTIN_STRATEGIES = ['bfs', 'best-first', 'topology', 'semantic', 'time', 'ipagerank', 'classic', 'combined'] as const;
 export type BuiltinStrategyName = (typeof BUILTIN_STRATEGIES)[number];
 /** A registered strategy's name (the built-in ones, or one added with `registerStrategy`). */
