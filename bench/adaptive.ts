@@ -323,7 +323,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
   return out;
 }
 
-/** The README/summary table. */
+/** The summary and benchmark-page table. */
 export function adaptiveMd(b: AdaptiveBench): string {
   const rows = ADAPTIVE_CRAWLERS.map((c) => {
     const rs = b.runs.filter((r) => r.crawler === c);

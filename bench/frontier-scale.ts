@@ -1,5 +1,5 @@
 /**
- * The in-memory frontier at scale (issue #17): N queued URLs with what a crawl really queues
+ * The in-memory frontier at scale: N queued URLs with what a crawl really queues
  * (depth, parent URL, anchor text, score, combined's ~19 named score components), over many
  * hosts, URLs of news-site shape and length. Reports heap used after a forced GC INCLUDING the
  * URL strings (the workload is generated on the fly, so the only copies left are the frontier's),

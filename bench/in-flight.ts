@@ -6,8 +6,8 @@
  * every page routed k hand-outs late, as a crawl with k pages in flight routes a page while k−1
  * others it handed out are still being fetched. The demo topic and seeds of `bench:redis`, one
  * scorer and one judge: so a harvest gap here between k = 2 and k = 8 is what a single process at
- * concurrency 8, or four workers at 2 each, pays without any of the Redis split (see the README,
- * "Several workers on Redis"). Prints harvest and the page at which the crawl fetched the forum
+ * concurrency 8, or four workers at 2 each, pays without any of the Redis split (see
+ * docs/workers.md). Prints harvest and the page at which the crawl fetched the forum
  * board that decides most of this bench's harvest, per random seed.
  */
 import { parseArgs } from 'node:util';

@@ -1,5 +1,5 @@
 /**
- * What the near-duplicate index costs (issues #15, #17): heap bytes per remembered page of the
+ * What the near-duplicate index costs: heap bytes per remembered page of the
  * in-process index (src/text/near-duplicate.ts) at its default limit, bytes per page of its
  * `--resume` journal line, and for a Redis crawl (src/frontier/redis-near-duplicate.ts) Redis's
  * memory per page and round trips per page when several workers check pages at once.

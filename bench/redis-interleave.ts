@@ -7,7 +7,7 @@
  * URLs never queued, as the hand-out drops them). When a worker asked for a URL is not logged: the
  * model is that its k-th page was asked for once its (k − concurrency)-th was routed; with
  * `--concurrency 1` (the default) it reproduces a one-worker crawl best (its hand-outs are one
- * scorer's best 73–78% of the time, in its top 5 96%, on the session-7 set), since a worker's slot
+ * scorer's best most of the time, nearly always in its top 5), since a worker's slot
  * frees well after its page is routed (the dataset, threads and adaptive fetcher's work follow).
  *
  * Per crawl: the handed-out URL's rank in that queue (0 = one scorer's best: mean, median, share

@@ -3,8 +3,8 @@
  * test web served and what `analyzePage` made of it when the page was first rendered; a page once
  * cached was never rendered again, so after the test web or the extraction changed, a replay read
  * a mix of old and new analyses, and figures measured on one machine's long-lived cache could not
- * be reproduced from a clean one (2026-11-25: the test web at 150 pages replayed to 61.9% as the
- * truth counts from a fresh cache against the README's 67.1% from an old one). So each cache file
+ * be reproduced from a clean one (the test web at 150 pages replayed several points lower from a
+ * fresh cache than from an old one). So each cache file
  * is named by a fingerprint of what its contents depend on: the sources of the page analysis
  * (src/extract), of the generated webs (src/testweb, src/util) and the locked library versions
  * (package-lock.json: Readability, linkedom). A change to any of them starts a new file.

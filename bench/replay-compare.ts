@@ -4,8 +4,8 @@
  *
  * Why: on Wikispeedia one ordering change moves single topics by 2–4 points either way (the crawl
  * is chaotic: a small score change sends it down another cluster), so a mean over 17 topics moves
- * by ±0.5 point on changes that do nothing (issue #15, session 7: eight variants of combined all
- * within that band). A change is worth keeping only where the paired interval leaves 0 behind;
+ * by ±0.5 point on changes that do nothing (eight variants of combined that changed nothing all
+ * fell within that band). A change is worth keeping only where the paired interval leaves 0 behind;
  * the per-topic list shows which topics moved.
  */
 import { pairedInterval } from './paired-interval.js';

@@ -1,5 +1,5 @@
 /**
- * The crawler's self-reported harvest is honest (issue #15): the demo as a user runs it
+ * The crawler's self-reported harvest is honest: the demo as a user runs it
  * (`npm start`, no arguments: the local test web in real Chromium, combined, 200 pages), through
  * the CLI in a child process. At the end its judged harvest is within 3 points of the test web's
  * ground truth counted each page once (src/cli/demo.ts `demoTruth`: the crawler does not count a

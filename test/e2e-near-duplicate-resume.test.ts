@@ -1,5 +1,5 @@
 /**
- * The near-duplicate index across `--resume`, end to end on the local test web (issue #15): the
+ * The near-duplicate index across `--resume`, end to end on the local test web: the
  * CLI crawls from an on-topic forum thread in a child process, is killed with SIGKILL once the
  * thread page is logged, and is resumed. The thread's "only this author" views fetched after
  * the resume are near-duplicates of the thread page saved before the kill, so no page saved

@@ -1,5 +1,5 @@
 /**
- * Near-duplicate pages in a crawl (issue #15): a forum thread's "only this author" views show a
+ * Near-duplicate pages in a crawl: a forum thread's "only this author" views show a
  * subset of the thread page's posts. Crawled with the HTTP fetcher on the local test web, from a
  * thread page: its views are logged as near-duplicates of it, not relevant, and not saved.
  */

@@ -1,5 +1,5 @@
 /**
- * Near-duplicates across the workers of one Redis crawl (issues #15, #17): two CLI workers crawl
+ * Near-duplicates across the workers of one Redis crawl: two CLI workers crawl
  * the local test web from on-topic forum threads through a real redis-server on a loopback port
  * (HTTP fetcher). A thread page fetched by one worker makes its "only this author" views
  * near-duplicates for the other, so no two pages saved by the crawl are one page (by the test

@@ -1,5 +1,5 @@
 /**
- * Defects seen crawling an old university web (issue #21), reproduced on small hand-made webs
+ * Defects seen crawling an old university web, reproduced on small hand-made webs
  * served on loopback and crawled with the HTTP fetcher: dead and error pages, odd comment
  * syntax, text/plain, and why a crawl ended.
  */
@@ -61,7 +61,7 @@ async function crawl(origin: string, extra: Partial<CrawlConfigInput> = {}) {
   return { result, log, saved, byUrl: (p: string) => log.filter((e) => e.url === `${origin}${p}`) };
 }
 
-describe('never relevant: dead, error, boilerplate-only and login-wall pages (issue #21 item 2, #15)', () => {
+describe('never relevant: dead, error, boilerplate-only and login-wall pages', () => {
   let origin = '';
   beforeAll(async () => {
     // Every bad page carries the topic's words (the link to it says 汶川地震救援 too).
@@ -99,14 +99,14 @@ describe('never relevant: dead, error, boilerplate-only and login-wall pages (is
   });
 });
 
-describe('never relevant on the test web (issue #15 rule)', () => {
+describe('never relevant on the test web (list pages)', () => {
   it('its 404, 500, soft-404 and login-wall pages and its portal home pages are never saved', async () => {
     const { startTestWeb } = await import('../src/testweb/index.js');
     const web = await startTestWeb();
     try {
       const misc = web.sites.find((s) => s.kind === 'misc' && s.name === '城市生活网')!.origin;
       const forum = web.sites.find((s) => s.kind === 'forum')!.origin;
-      // Portal home pages too: their main text is a copyright line, their content the headlines (issue #15).
+      // Portal home pages too: their main text is a copyright line, their content the headlines.
       const bad = [`${misc}/missing.html`, `${misc}/error.html`, `${misc}/zhuanti/old.html`, `${forum}/member.php?mod=logging&action=login`, ...web.demo.seeds];
       expect(bad.map((u) => web.truth(u)?.kind)).toEqual(['fault', 'fault', 'fault', 'other', ...web.demo.seeds.map(() => 'home')]);
       const config = parseConfig({
@@ -130,7 +130,7 @@ describe('never relevant on the test web (issue #15 rule)', () => {
   });
 });
 
-describe('odd comments and text/plain (issue #21 items 5, 6)', () => {
+describe('odd comments and text/plain', () => {
   let origin = '';
   beforeAll(async () => {
     const odd = (title: string, links: [string, string][]) => `<!-- saved from a 1997 editor --!>\n${page(title, para(quake), links)}`;
@@ -185,7 +185,7 @@ describe('odd comments and text/plain (issue #21 items 5, 6)', () => {
   });
 });
 
-describe('why a crawl ended (issue #21 item 4)', () => {
+describe('why a crawl ended', () => {
   let origin = '';
   beforeAll(async () => {
     const web: Web = {

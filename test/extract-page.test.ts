@@ -242,7 +242,7 @@ describe('analyzePage: classes of misses found on the benchmarks (bench/results/
     expect(parseHtml(html).body.textContent).toContain('新征程催人奋进');
   });
 
-  it('takes the lead post of a list of dated posts, even when its body is mostly pictures', () => {
+  it('takes the first post of a list of dated posts, even when its body is mostly pictures', () => {
     const post = (title: string, date: string, body: string) => `<div class="post"><h3 class="post-title">${title}</h3><span>${date}</span>
       <div class="post-body">${body}</div><div class="post-footer">由海姑娘张贴 @ ${date}</div></div>`;
     const html = `<html><head><title>海姑娘 | blog.example.cn</title></head><body><div id="main">

@@ -1,5 +1,5 @@
 /**
- * The frontier's compact structures (issue #17): the exact key table, the parent-URL pool, the
+ * The frontier's compact structures: the exact key table, the parent-URL pool, the
  * components store, the slot heap, and the queue built on them round-tripping its snapshot.
  */
 import { describe, expect, it } from 'vitest';

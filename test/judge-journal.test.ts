@@ -1,5 +1,5 @@
 /**
- * The page judge across `--resume` (issue #15, src/crawl/judge-journal.ts): a judge restored from
+ * The page judge across `--resume` (src/crawl/judge-journal.ts): a judge restored from
  * the run folder (snapshot + inputs since) judges the pages after the stop exactly as the judge
  * of an uninterrupted crawl does; a judge rebuilt from scratch does not.
  */

@@ -1,5 +1,5 @@
 /**
- * A topic the judge cannot learn from its seed pages (issue #15, src/topic/learnability.ts), through
+ * A topic the judge cannot learn from its seed pages (src/topic/learnability.ts), through
  * the real judge: the crawl says so while it runs (src/crawl/learnability-watch.ts) and in its
  * harvest estimate; a topic whose seed pages stand out is left alone.
  */

@@ -1,5 +1,5 @@
 /**
- * The page judge's state across `--resume`, end to end on the local test web (issue #15): the
+ * The page judge's state across `--resume`, end to end on the local test web: the
  * CLI crawls in a child process, is killed with SIGKILL mid-crawl and resumed; every page both
  * crawls fetched has the same relevance and verdict as in the same crawl run without the kill.
  * (Before the judge's journal the resumed judge started from an empty IDF and seed set, and the

@@ -6,7 +6,7 @@ import { NEAR_DUPLICATE_FILE, NearDuplicateJournal } from '../src/crawl/near-dup
 import { chinese, words } from './helpers/texts.js';
 import { decodeSketch, encodeSketch, NearDuplicateIndex, shingleHashes, shingleTokens } from '../src/text/near-duplicate.js';
 
-describe('near-duplicate pages by their main text (issue #15)', () => {
+describe('near-duplicate pages by their main text', () => {
   it('tokens: a CJK character alone, Latin words whole', () => {
     expect(shingleTokens('地震 Rescue-Team 2024年')).toEqual(['地', '震', 'rescue', 'team', '2024', '年']);
     expect(shingleHashes('').length).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * The never-relevant rule (issue #21, #15): non-2xx, error pages served with 200, boilerplate-only
+ * The never-relevant rule: non-2xx, error pages served with 200, boilerplate-only
  * pages and login walls are never relevant, never seeds, never a learner's positive example.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,8 +1,8 @@
 /**
- * `classic` ended with "frontier empty" long before its budget on a few-host web (issue #21
- * item 4): the site cutoff (§3.6) dropped every queued URL of a host once it had served 100
- * irrelevant pages, and on a web of one or two hosts that is the whole web. A cut site now goes
- * to the back of the queue instead: fetched only once no other site has anything left.
+ * `classic` must not end with "frontier empty" long before its budget on a few-host web: a site
+ * cutoff (§3.6) that dropped every queued URL of a host once it had served 100 irrelevant pages
+ * would drop the whole of a web of one or two hosts. A cut site goes to the back of the queue
+ * instead: fetched only once no other site has anything left.
  */
 import { describe, expect, it } from 'vitest';
 import { createScorer, type ScoreUpdate } from '../src/score/index.js';

@@ -1,5 +1,5 @@
 /**
- * Dead links (issue #21): a non-2xx or soft-404 page is never a positive example, never counts
+ * Dead links: a non-2xx or soft-404 page is never a positive example, never counts
  * as one of its site's irrelevant pages (the site cutoff is about topics, not link rot), and a
  * host or directory that keeps answering 404 loses priority.
  */

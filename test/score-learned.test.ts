@@ -96,7 +96,7 @@ describe('combined strategy with learned weights', () => {
   });
 });
 
-describe('combined learner on a web where early verdicts mislead (issue #21)', () => {
+describe('combined learner on a web where early verdicts mislead', () => {
   // The first pages fetched are reached through links the prior scores ~0 (no context, an
   // irrelevant parent: fixedProduct ≈ 0) and are judged relevant anyway (dead pages whose URL
   // holds the topic words, say). Unbounded SGD turned the product's weight negative on such

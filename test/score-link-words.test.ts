@@ -104,7 +104,7 @@ describe('combined with the link-word evidence', () => {
   });
 
   it('labels the first pages by their verdict: a rank among a handful of pages says little', () => {
-    // The test web's loss (notes/issue-15-s3-rank2.md): the first article with any evidence ranked
+    // On the test web the first article with any evidence ranked
     // 1 among the home pages, so an off-topic channel's words became "topical" and led the crawl.
     const s = createScorer('combined', { learnRescoreEvery: 1, linkWords: true });
     s.onPageFetched(page('http://w.test/wiki/Start', 0, ['Bank merger', 'Heron']));

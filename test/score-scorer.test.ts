@@ -201,7 +201,7 @@ describe('classic strategy (seed 002)', () => {
     expect(ups.get('http://c.com/about.html')!.drop).toBe(true);
     expect(s.onPageFetched(P('http://c.com/a.html', 1, 0.05, []))).toEqual([]); // 1 irrelevant tolerated
     const cut = s.onPageFetched(P('http://c.com/b.html', 1, 0.05, []));
-    // Not dropped (issue #21: a one-site web ran dry): re-scored below any uncut site's URL.
+    // Not dropped (a one-site web ran dry): re-scored below any uncut site's URL.
     expect(cut.map((u) => [u.url, !!u.drop])).toEqual([['http://c.com/c.html', false]]);
     expect(cut[0]!.breakdown.components.siteCutoff).toBe(SITE_CUT_FACTOR);
     expect(cut[0]!.score).toBeCloseTo(0.5 * (1 + 0.1 / 3) * SITE_CUT_FACTOR, 15);

@@ -1,5 +1,5 @@
 /**
- * The harvest estimate from a held-back sample (issue #15, src/topic/harvest-sample.ts): Wilson
+ * The harvest estimate from a held-back sample (src/topic/harvest-sample.ts): Wilson
  * intervals that hold their level, and pages judged again by the end-of-crawl model.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Topic keywords and English word forms (issue #21 item 3): a keyword is never dropped as a
+ * Topic keywords and English word forms: a keyword is never dropped as a
  * stopword (a warning says it is one), and English words are stemmed on both the topic and the
  * pages (`students`/`student`, `mammals`/`mammal`); Chinese words are untouched.
  */

@@ -1,5 +1,5 @@
 /**
- * Can the judge learn a topic from its seed pages? (issue #15, src/topic/learnability.ts): the seed
+ * Can the judge learn a topic from its seed pages? (src/topic/learnability.ts): the seed
  * pages' standing among the fetched pages by rel, and the harvest estimate that says so.
  */
 import { describe, expect, it } from 'vitest';

@@ -117,7 +117,7 @@ describe('TopicModel: keyword cosine and seed set (METHODS §1)', () => {
     expect(m.linkRelevance('about the engine')).toBeCloseTo(e / Math.sqrt(4 + e * e), 12);
   });
 
-  it('a topic of numbers and punctuation only is a clear user error; stopword keywords are kept (issue #21)', () => {
+  it('a topic of numbers and punctuation only is a clear user error; stopword keywords are kept', () => {
     expect(() => new TopicModel(topic({ keywords: ['2008', '3.5', '——'] }), { source: 'topic.yaml' })).toThrow(TopicError);
     expect(() => new TopicModel(topic({ keywords: ['2008', '——'] }), { source: 'topic.yaml' })).toThrow(/topic\.yaml: .*empty or a number/);
     expect(new TopicModel(topic({ keywords: ['的', 'the'] })).stopwordKeywords).toEqual(['的', 'the']);
