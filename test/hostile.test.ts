@@ -65,7 +65,7 @@ for (const fetcher of ['http', 'browser', 'adaptive'] as const) {
         result = await runCrawl({ config, progress: new ProgressReporter({ quiet: true }) });
       } finally {
         clearInterval(sampler);
-        // HOSTILE_PRINT_RSS=1 prints the peak (the README's figures).
+        // HOSTILE_PRINT_RSS=1 prints the peak (the figures on docs/benchmarks.md).
         if (process.env.HOSTILE_PRINT_RSS) console.log(`hostile ${fetcher}: peak RSS ${Math.round(peakRss / MB)} MB`);
       }
       log = CrawlLog.read(result.logPath);
