@@ -213,7 +213,7 @@ export function summaryMd(r: BenchResults, chartPaths: Map<string, string>): { f
     sections.push({
       name: `harvest-${web}`,
       title: `Harvest rate: ${web === 'wikispeedia' ? 'Wikispeedia' : 'the Chinese test web'}`,
-      body: [`${title}. Harvest rate = relevant pages by the ground truth / pages fetched, mean over ${topics.length} topic(s) (${topics.join(', ')}), budget ${cs[0].maxPages} pages per crawl; a crawl that stopped early is read at its last page.`, '', aggregateMd(cs), '', `Per topic, with harvest curves: [bench/results/summary.md](../bench/results/summary.md).`, '', machine].join('\n'),
+      body: [`${title}. Harvest rate = relevant pages by the ground truth / pages fetched, mean over ${topics.length} topic(s) (${topics.join(', ')}), budget ${cs[0].maxPages} pages per crawl; a crawl that stopped early is read at its last page.${web === 'wikispeedia' ? ' BFS over live HTTP is not one fixed order (pages of one depth are queued as their parents\' fetches finish), so the ratios to BFS move between runs; `npm run bench:replay` gives the stable comparison.' : ''}`, '', aggregateMd(cs), '', `Per topic, with harvest curves: [bench/results/summary.md](../bench/results/summary.md).`, '', machine].join('\n'),
     });
     for (const topic of [...new Set(cs.map((c) => c.topic))]) {
       const runs = cs.filter((c) => c.topic === topic);
