@@ -118,6 +118,14 @@ const MONTH_NAMES: string[][] = [
   ['november', 'nov', 'novembre', 'noviembre', 'novembro', 'listopada', 'listopad', 'kasım', 'marraskuuta'],
   ['december', 'dec', 'dezember', 'dez', 'décembre', 'decembre', 'déc', 'diciembre', 'dic', 'dicembre', 'dezembro', 'grudnia', 'grudzień', 'aralık', 'joulukuuta'],
 ];
+/** Russian and Ukrainian, genitive (`15 августа 2016`) and nominative. */
+const CYRILLIC_MONTHS: string[][] = [
+  ['января', 'январь', 'січня', 'січень'], ['февраля', 'февраль', 'лютого', 'лютий'], ['марта', 'март', 'березня', 'березень'],
+  ['апреля', 'апрель', 'квітня', 'квітень'], ['мая', 'май', 'травня', 'травень'], ['июня', 'июнь', 'червня', 'червень'],
+  ['июля', 'июль', 'липня', 'липень'], ['августа', 'август', 'серпня', 'серпень'], ['сентября', 'сентябрь', 'вересня', 'вересень'],
+  ['октября', 'октябрь', 'жовтня', 'жовтень'], ['ноября', 'ноябрь', 'листопада', 'листопад'], ['декабря', 'декабрь', 'грудня', 'грудень'],
+];
+CYRILLIC_MONTHS.forEach((names, i) => MONTH_NAMES[i]!.push(...names));
 const MONTH_OF = new Map<string, number>();
 MONTH_NAMES.forEach((names, i) => names.forEach((n) => MONTH_OF.set(n, i + 1)));
 /** Longest first, so `june` wins over `jun`. */

@@ -29,11 +29,13 @@ export function urlDate(url: string): { year: number; month: number; day: number
     /(?<!\d)((?:19|20)\d\d)[-/_.]?(0[1-9]|1[0-2])[-/_.]?(0[1-9]|[12]\d|3[01])(?!\d)/,
     /(?<!\d)((?:19|20)\d\d)[-/_](0?[1-9]|1[0-2])[-/_](0?[1-9]|[12]\d|3[01])(?!\d)/,
     /\/((?:19|20)\d\d)[-/](0[1-9]|1[0-2])\/(0[1-9]|[12]\d|3[01])(?!\d)/,
+    // Day first (`/meldungen/29-10-2021`, `23-01-2022-titel`): read in the order the path gives.
+    /(?<![\d.])(0[1-9]|[12]\d|3[01])[-_.](0[1-9]|1[0-2])[-_.]((?:19|20)\d\d)(?!\d)/,
   ];
-  for (const re of patterns) {
+  for (const [i, re] of patterns.entries()) {
     const m = re.exec(path);
     if (!m) continue;
-    const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const [year, month, day] = i === patterns.length - 1 ? [Number(m[3]), Number(m[2]), Number(m[1])] : [Number(m[1]), Number(m[2]), Number(m[3])];
     const probe = new Date(Date.UTC(year, month - 1, day));
     if (probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day) return { year, month, day };
   }
@@ -104,12 +106,30 @@ function fromMeta(doc: Document, ranks = META_RANK): string | null {
 const UPDATED_MARK = /updated|modified|aktualisiert|mis à jour|actualizado|aggiornato/i;
 
 function fromTimeElement(doc: Document): string | null {
-  const times = Array.from(doc.querySelectorAll('time[datetime], [itemprop="datePublished"], [itemprop="dateCreated"]'))
-    .filter((t) => !inCommentBox(t));
-  const marked = (t: Element) => t.hasAttribute('pubdate') || /datePublished|dateCreated/.test(t.getAttribute('itemprop') ?? '') || /publish|entry-date|post-date|posted/i.test(t.getAttribute('class') ?? '');
+  const times = Array.from(doc.querySelectorAll('time[datetime], [itemprop="datePublished"], [itemprop="dateCreated"], [property$="datePublished"][content], [property$="dateCreated"][content]'))
+    .filter((t) => !inCommentBox(t) && !inOtherContent(t));
+  const marked = (t: Element) => t.hasAttribute('pubdate') || /datePublished|dateCreated/.test(`${t.getAttribute('itemprop') ?? ''} ${t.getAttribute('property') ?? ''}`) || /publish|entry-date|post-date|posted/i.test(t.getAttribute('class') ?? '');
   const pick = times.find(marked) ?? times.find((t) => !UPDATED_MARK.test(`${t.getAttribute('class') ?? ''} ${t.getAttribute('itemprop') ?? ''} ${t.parentElement?.getAttribute('class') ?? ''} ${t.parentElement?.textContent?.slice(0, 40) ?? ''}`));
   if (!pick) return null;
   return (pick.getAttribute('datetime') ?? pick.getAttribute('content') ?? pick.textContent ?? '').trim() || null;
+}
+
+/**
+ * Teasers of other pages (related posts, sidebars, widgets, navigation, footers): their dates
+ * belong to the pages they link to.
+ */
+const OTHER_CONTENT = /(?:^|[-_])(?:related|sidebar|widget|teaser|recommend(?:ed|ations)?|popular|more-?(?:news|articles|posts|stories)|also-?read|weitere|aehnlich|ähnlich|newsticker|carousel)(?:$|[-_s])/i;
+const OTHER_TAGS = new Set(['ASIDE', 'NAV', 'FOOTER']);
+
+function inOtherContent(e: Element): boolean {
+  // <body> and <html> classes describe the layout (`right-sidebar`), not a part of the page;
+  // WordPress's `tag-…`/`category-…` classes name the post's own tags.
+  for (let p: Element | null = e; p && !/^(BODY|HTML)$/i.test(p.tagName); p = p.parentElement) {
+    if (OTHER_TAGS.has(p.tagName.toUpperCase())) return true;
+    const marks = `${p.getAttribute('class') ?? ''} ${p.getAttribute('id') ?? ''}`.split(/\s+/).filter((c) => !/^(tag|category|post|format|status|has|with|no)-/i.test(c));
+    if (marks.some((c) => OTHER_CONTENT.test(c))) return true;
+  }
+  return false;
 }
 
 function inCommentBox(e: Element): boolean {
@@ -293,7 +313,7 @@ function parseMachineDate(v: string, ref: Date, tz: string): DateStamp | null {
 const MARKED = /(?:^|[\s_-])(?:[\w-]*(?:date|datum|fecha|data-pub|time|zeit|publi|posted|submitted|byline|dateline|meta|subline|autor|author|info|created|parution|fecha)[\w-]*)(?:$|\s)/i;
 const MARKED_SELECTOR = ['date', 'Date', 'datum', 'Datum', 'fecha', 'time', 'Time', 'publi', 'posted', 'submitted', 'byline', 'dateline', 'meta', 'subline', 'autor', 'author', 'created', 'parution']
   .flatMap((k) => [`[class*="${k}"]`, `[id*="${k}"]`]).join(',');
-const MAX_MARKED = 400;
+const MAX_MARKED = 1500;
 const MAX_MARKED_CHARS = 300;
 
 function fromMarkedElements(doc: Document, ref: Date, tz: string): { raw: string; date: DateStamp } | null {
@@ -304,7 +324,7 @@ function fromMarkedElements(doc: Document, ref: Date, tz: string): { raw: string
   for (const e of Array.from(body.querySelectorAll(MARKED_SELECTOR))) {
     if (++seen > MAX_MARKED) break;
     const mark = `${e.getAttribute('class') ?? ''} ${e.getAttribute('id') ?? ''}`;
-    if (!MARKED.test(mark) || SKIP.has(e.tagName.toUpperCase()) || inCommentBox(e)) continue;
+    if (!MARKED.test(mark) || SKIP.has(e.tagName.toUpperCase()) || inCommentBox(e) || inOtherContent(e)) continue;
     const text = (e.textContent ?? '').replace(/[\s\u00a0\u3000]+/g, ' ').trim();
     if (!text || text.length > MAX_MARKED_CHARS || COPYRIGHT.test(text)) continue;
     for (const m of text.matchAll(DATE_IN_TEXT)) {
@@ -322,6 +342,16 @@ function fromMarkedElements(doc: Document, ref: Date, tz: string): { raw: string
   return fallback;
 }
 
+/** A UTC stamp at an hour where the local day of Europe (22-24 h) or the Americas (0-9 h) differs. */
+function utcNearMidnight(iso: string): boolean {
+  const m = /T(\d\d):\d\d:\d\d\+00:00$/.exec(iso);
+  return !!m && (Number(m[1]) >= 22 || Number(m[1]) < 9);
+}
+
+function oneDayApart(a: string, b: string): boolean {
+  return Math.abs(Date.parse(a.slice(0, 10)) - Date.parse(b.slice(0, 10))) === DAY_MS;
+}
+
 /**
  * Publish time from the page, or undefined. `fetchedAt` resolves relative dates and bounds every
  * date (none after it); `tz` is the zone relative dates are written in and the approximate
@@ -335,27 +365,35 @@ export function extractPublishTime(doc: Document, url: string, fetchedAt: Date, 
     ['time-element', () => fromTimeElement(doc)],
   ];
   const out = (d: DateStamp, source: PublishTime['source'], raw: string): PublishTime => ({ iso: d.iso, source, raw });
+  const h = headline ?? doc.querySelector('h1')?.textContent?.trim();
+  // The page's own URL, else the one it names as canonical (saved or syndicated copies).
+  const canonical = doc.querySelector('link[rel="canonical"]')?.getAttribute('href') ?? doc.querySelector('meta[property="og:url"]')?.getAttribute('content') ?? '';
+  const u = urlDate(url) ?? (canonical ? urlDate(canonical) : null);
+  const uDay = u ? dayStamp(u.year, u.month, u.day, tz) : null;
   for (const [source, get] of sources) {
     const raw = get();
     if (!raw) continue;
     const d = parseMachineDate(raw, fetchedAt, tz);
-    if (d) return out(d, source, raw);
+    if (!d) continue;
+    // A stamp serialised in UTC near midnight may sit on the day before or after the one the page
+    // shows its readers; the URL's date, one day away, is the local day.
+    if (utcNearMidnight(d.iso)) {
+      if (uDay && oneDayApart(uDay.iso, d.iso)) return out(uDay, 'url', canonical && !urlDate(url) ? canonical : url);
+    }
+    return out(d, source, raw);
   }
-  const h = headline ?? doc.querySelector('h1')?.textContent?.trim();
   const vis = fromVisibleText(doc, h, fetchedAt, tz);
   if (vis?.how === 'headline') return out(vis.date, 'text', vis.raw);
-  const u = urlDate(url);
   if (vis && u) {
     // Not found next to the headline, the visible date may be a sidebar's or a comment's; a date
     // in the URL is the article's own. A visible stamp on the URL's day adds the time of day.
     // Only stamps that show the day's number are parsed.
-    const day = dayStamp(u.year, u.month, u.day, tz).iso;
-    const sameDay = vis.all.find((f) => f.raw.includes(String(u.day)) && vis.valid(f) && f.date!.iso.startsWith(day));
+    const sameDay = vis.all.find((f) => f.raw.includes(String(u.day)) && vis.valid(f) && f.date!.iso.startsWith(uDay!.iso));
     if (sameDay) return out(sameDay.date!, 'text', sameDay.raw);
   }
   const marked = fromMarkedElements(doc, fetchedAt, tz);
-  if (marked && (!u || marked.date.iso.startsWith(dayStamp(u.year, u.month, u.day, tz).iso))) return out(marked.date, 'text', marked.raw);
-  if (u) return out(dayStamp(u.year, u.month, u.day, tz), 'url', url);
+  if (marked && (!uDay || marked.date.iso.startsWith(uDay.iso))) return out(marked.date, 'text', marked.raw);
+  if (uDay) return out(uDay, 'url', canonical && !urlDate(url) ? canonical : url);
   // Only a modified date is stated: it bounds the publication and is often the same day.
   for (const [source, raw] of [['json-ld', ld.modified], ['meta', fromMeta(doc, MODIFIED_META)]] as const) {
     const d = raw ? parseMachineDate(raw, fetchedAt, tz) : null;
