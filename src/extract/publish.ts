@@ -19,6 +19,9 @@ const MIN_PLAUSIBLE = Date.UTC(1995, 0, 1);
  */
 export function urlDate(url: string): { year: number; month: number; day: number } | null {
   let path = url;
+  // An archived copy (`web.archive.org/web/20131110121040/http://…`): the capture time is not the page's date.
+  const archived = /^https?:\/\/web\.archive\.org\/web\/\d+[a-z_]*\/(.+)$/i.exec(url);
+  if (archived) return urlDate(archived[1]!);
   try {
     const u = new URL(url);
     path = u.pathname + u.search;
@@ -124,12 +127,17 @@ const OTHER_TAGS = new Set(['ASIDE', 'NAV', 'FOOTER']);
 function inOtherContent(e: Element): boolean {
   // <body> and <html> classes describe the layout (`right-sidebar`), not a part of the page;
   // WordPress's `tag-…`/`category-…` classes name the post's own tags.
+  let footer = false;
   for (let p: Element | null = e; p && !/^(BODY|HTML)$/i.test(p.tagName); p = p.parentElement) {
-    if (OTHER_TAGS.has(p.tagName.toUpperCase())) return true;
+    const tag = p.tagName.toUpperCase();
+    // An <article>'s own <footer> holds its byline and date (Drupal's `node__meta`).
+    if (tag === 'FOOTER') footer = true;
+    else if (tag === 'ARTICLE') footer = false;
+    else if (OTHER_TAGS.has(tag)) return true;
     const marks = `${p.getAttribute('class') ?? ''} ${p.getAttribute('id') ?? ''}`.split(/\s+/).filter((c) => !/^(tag|category|post|format|status|has|with|no)-/i.test(c));
     if (marks.some((c) => OTHER_CONTENT.test(c))) return true;
   }
-  return false;
+  return footer;
 }
 
 function inCommentBox(e: Element): boolean {
@@ -168,7 +176,7 @@ const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SELECT', 'OPTI
  * Containers of comments or replies (by class or id): their stamps are when readers wrote, not
  * when the article was published. `postcomment`, `comment-list`, `replies`, `respond`, `评论`.
  */
-const COMMENT_BOX = /comment|repl(?:y|ies)|respond|discuss|评论|回复|留言/i;
+const COMMENT_BOX = /comment|repl(?:y|ies)|respond|discuss|评论|回复|留言|(?:^|\s)wm-ipp/i;
 
 interface TextPiece { text: string; inComment: boolean }
 
@@ -317,7 +325,8 @@ const MAX_MARKED = 1500;
 const MAX_MARKED_CHARS = 300;
 
 function fromMarkedElements(doc: Document, ref: Date, tz: string): { raw: string; date: DateStamp } | null {
-  const body = doc.body;
+  // The whole document: a broken <head> can swallow the article (the parser keeps it there).
+  const body = doc.documentElement;
   if (!body) return null;
   let seen = 0;
   let fallback: { raw: string; date: DateStamp } | null = null;
