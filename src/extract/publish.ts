@@ -140,6 +140,19 @@ function inOtherContent(e: Element): boolean {
   return footer;
 }
 
+/** hAtom microformat stamps: `<abbr class="published" title="2013-04-04T18:52:11+00:00">`. */
+function fromTitleStamps(doc: Document): { published: string | null; updated: string | null } {
+  let published: string | null = null;
+  let updated: string | null = null;
+  for (const e of Array.from(doc.querySelectorAll('abbr[title], [class*="published"][title], [class*="updated"][title], [class*="entry-date"][title]'))) {
+    const v = (e.getAttribute('title') ?? '').trim();
+    if (!/^\d{4}-\d\d-\d\d/.test(v) || inCommentBox(e) || inOtherContent(e)) continue;
+    if (UPDATED_MARK.test(e.getAttribute('class') ?? '')) updated ??= v;
+    else published ??= v;
+  }
+  return { published, updated };
+}
+
 function inCommentBox(e: Element): boolean {
   for (let p: Element | null = e; p; p = p.parentElement) {
     if (COMMENT_BOX.test(`${p.getAttribute('class') ?? ''} ${p.getAttribute('id') ?? ''}`)) return true;
@@ -178,22 +191,24 @@ const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SELECT', 'OPTI
  */
 const COMMENT_BOX = /comment|repl(?:y|ies)|respond|discuss|评论|回复|留言|(?:^|\s)wm-ipp/i;
 
-interface TextPiece { text: string; inComment: boolean }
+/** `h1`: index of the first piece of the <h1> the piece is in (-1 outside one). */
+interface TextPiece { text: string; inComment: boolean; h1: number }
 
 function textNodes(root: Node): TextPiece[] {
   const out: TextPiece[] = [];
-  const walk = (n: Node, inComment: boolean) => {
+  const walk = (n: Node, inComment: boolean, h1: number) => {
     for (let c = n.firstChild; c; c = c.nextSibling) {
       if (c.nodeType === 3) {
         const text = (c.nodeValue ?? '').replace(/[\s\u00a0\u3000]+/g, ' ').trim();
-        if (text) out.push({ text, inComment });
+        if (text) out.push({ text, inComment, h1 });
       } else if (c.nodeType === 1 && !SKIP.has((c as Element).tagName.toUpperCase())) {
         const e = c as Element;
-        walk(c, inComment || COMMENT_BOX.test(`${e.getAttribute('class') ?? ''} ${e.getAttribute('id') ?? ''}`));
+        const isH1 = h1 < 0 && e.tagName.toUpperCase() === 'H1';
+        walk(c, inComment || COMMENT_BOX.test(`${e.getAttribute('class') ?? ''} ${e.getAttribute('id') ?? ''}`), isH1 ? out.length : h1);
       }
     }
   };
-  walk(root, false);
+  walk(root, false, -1);
   return out;
 }
 
@@ -240,9 +255,14 @@ function fromVisibleText(doc: Document, headline: string | undefined, ref: Date,
   let headPos = -1;
   // A very short title (`海姑娘`, a blog's name) says nothing about where the article starts.
   const key = headline && headline.replace(/\s/g, '').length >= 6 ? headline.slice(0, 12) : '';
+  const headIndex = key ? texts.findIndex((p) => p.text.includes(key)) : -1;
   for (let i = 0; i < texts.length; i++) {
     const { text: t, inComment } = texts[i]!;
-    if (key && headPos < 0 && t.includes(key)) headPos = pos;
+    if (i === headIndex) {
+      // The headline's <h1> starts where its first piece does: a date set inside it (a topline) is its dateline.
+      const h1 = texts[i]!.h1;
+      headPos = h1 >= 0 && h1 < i ? pos - texts.slice(h1, i).reduce((n, p) => n + p.text.length + 1, 0) : pos;
+    }
     const before = (texts[i - 1]?.text ?? '').slice(-12);
     // Join a label split from its value (`发布时间：` `<span>2008-05-12</span>`).
     const labelled = LABEL.test(before + ' ' + t);
@@ -368,10 +388,12 @@ function oneDayApart(a: string, b: string): boolean {
  */
 export function extractPublishTime(doc: Document, url: string, fetchedAt: Date, tz: string, headline?: string): PublishTime | undefined {
   const ld = fromJsonLd(doc);
+  const titles = fromTitleStamps(doc);
   const sources: [PublishTime['source'], () => string | null][] = [
     ['json-ld', () => ld.published],
     ['meta', () => fromMeta(doc)],
     ['time-element', () => fromTimeElement(doc)],
+    ['time-element', () => titles.published],
   ];
   const out = (d: DateStamp, source: PublishTime['source'], raw: string): PublishTime => ({ iso: d.iso, source, raw });
   const h = headline ?? doc.querySelector('h1')?.textContent?.trim();
@@ -404,7 +426,7 @@ export function extractPublishTime(doc: Document, url: string, fetchedAt: Date, 
   if (marked && (!uDay || marked.date.iso.startsWith(uDay.iso))) return out(marked.date, 'text', marked.raw);
   if (uDay) return out(uDay, 'url', canonical && !urlDate(url) ? canonical : url);
   // Only a modified date is stated: it bounds the publication and is often the same day.
-  for (const [source, raw] of [['json-ld', ld.modified], ['meta', fromMeta(doc, MODIFIED_META)]] as const) {
+  for (const [source, raw] of [['json-ld', ld.modified], ['meta', fromMeta(doc, MODIFIED_META)], ['time-element', titles.updated]] as const) {
     const d = raw ? parseMachineDate(raw, fetchedAt, tz) : null;
     if (d) return out(d, source, raw!);
   }
