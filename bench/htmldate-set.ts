@@ -25,8 +25,28 @@ export function htmldateCacheDir(): string {
   return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'focused-crawler', 'htmldate-eval');
 }
 
+/**
+ * The set in htmldate's own `tests/` layout (eval_*.json + cache/), as the shared data folder
+ * holds it (`htmldate-dev/`), or null when the folder is not there.
+ */
+export function readHtmldateTestsLayout(dir: string): { pages: HtmldatePage[] } | null {
+  const entries: Record<string, { file: string; date: string | null }> = {};
+  for (const f of GOLD_FILES) {
+    const p = join(dir, f);
+    if (existsSync(p)) Object.assign(entries, JSON.parse(readFileSync(p, 'utf8')) as typeof entries);
+  }
+  const pages: HtmldatePage[] = [];
+  for (const [url, e] of Object.entries(entries)) {
+    const file = basename(e.file);
+    const path = PAGE_DIRS.map((d) => join(dir, d, file)).find((x) => existsSync(x));
+    if (path) pages.push({ url, file, date: e.date, path });
+  }
+  return pages.length > 0 ? { pages } : null;
+}
+
 /** The cached set, or null when it has not been built. */
 export function readHtmldateSet(dir = htmldateCacheDir()): { pages: HtmldatePage[] } | null {
+  if (existsSync(join(dir, GOLD_FILES[1]!))) return readHtmldateTestsLayout(dir);
   const goldPath = join(dir, 'gold.json');
   if (!existsSync(goldPath)) return null;
   const gold = JSON.parse(readFileSync(goldPath, 'utf8')) as { url: string; file: string; date: string | null }[];

@@ -63,7 +63,7 @@ describe('analyzePage', () => {
     expect(a.text).toContain('此次下调后，金融机构加权平均存款准备金率约为百分之八。');
     expect(a.text).not.toContain('首页');
     expect(commentsSeen).toBe(2); // the comment DOM is intact before Readability runs
-    expect(a.publishTime).toEqual({ iso: '2008-05-12T14:28:00+08:00', source: 'text', raw: '2008年5月12日 14:28' });
+    expect(a.publishTime).toEqual({ iso: '2008-05-12T14:28:00', source: 'text', raw: '2008年5月12日 14:28' });
     expect(a.canonicalUrl).toBe('https://finance.ifeng.com/c/8Abc123'); // resolved against <base href>
     expect(a.lang).toBe('zh-CN');
     expect(a.links.map((l) => [l.tag, l.url])).toEqual([
@@ -96,18 +96,18 @@ describe('analyzePage', () => {
     const html = decodeHtml(bytes);
     const a = analyzePage({ html, url: 'https://news.163.com/19/1015/21/ABC.html', fetchedAt: FETCHED });
     expect(a.title).toBe('国足1比0击败对手');
-    expect(a.publishTime).toEqual({ iso: '2019-10-15T21:05:33+08:00', source: 'meta', raw: '2019-10-15 21:05:33' });
+    expect(a.publishTime).toEqual({ iso: '2019-10-15T21:05:33', source: 'meta', raw: '2019-10-15 21:05:33' });
     expect(a.metaRefresh).toBe('https://news.163.com/live/refresh.html');
     expect(a.text).toContain('国足在主场1比0战胜对手');
   });
 
-  it('reads <time datetime> and English visible dates in the page zone', () => {
+  it('reads <time datetime> with its own offset and an English visible date as the wall time it shows', () => {
     const t = analyzePage({ html: fx('time-element.html'), url: 'https://example.com/rates', fetchedAt: FETCHED });
     expect(t.title).toBe('Rates cut again');
-    expect(t.publishTime).toMatchObject({ iso: '2008-05-12T06:28:00+00:00', source: 'time-element' });
+    expect(t.publishTime).toMatchObject({ iso: '2008-05-12T14:28:00+08:00', source: 'time-element' });
     const e = analyzePage({ html: fx('english-text-date.html'), url: 'https://example.com/storm', fetchedAt: FETCHED, timeZone: 'America/New_York' });
     expect(e.title).toBe('Storm hits coast');
-    expect(e.publishTime).toMatchObject({ iso: '2008-05-12T14:28:00-04:00', source: 'text' });
+    expect(e.publishTime).toMatchObject({ iso: '2008-05-12T14:28:00', source: 'text' });
   });
 
   it('resolves a relative date against the fetch time in Asia/Shanghai', () => {
@@ -121,13 +121,13 @@ describe('analyzePage', () => {
       <div class="side">归档 12/01/2004 - 01/01/2005 建立于:2004年10月6日</div>
       <h2>湘菜粤菜 兵分两路</h2><div>2005-06-14 03:25:55</div><p>湘菜粤菜兵分两路，新鲜的是……</p></body></html>`;
     const a = analyzePage({ html, url: 'http://blog.example.com/a.php', fetchedAt: FETCHED });
-    expect(a.publishTime).toMatchObject({ iso: '2005-06-14T03:25:55+08:00', source: 'text' });
+    expect(a.publishTime).toMatchObject({ iso: '2005-06-14T03:25:55', source: 'text' });
   });
 
   it('uses a bare year-month as the last resort', () => {
     const html = '<html><head><title>论文一篇</title></head><body><p>正文很长的一段文字，没有具体日期。</p><p>——《北京之春》1998年3月号</p></body></html>';
     expect(analyzePage({ html, url: 'http://x.example/a.asp', fetchedAt: FETCHED }).publishTime)
-      .toMatchObject({ iso: '1998-03-01T00:00:00+08:00', source: 'text', raw: '1998年3月' });
+      .toMatchObject({ iso: '1998-03-01', source: 'text', raw: '1998年3月' });
   });
 
   it('takes the headline from the page when <title> is only the site name', () => {
@@ -164,7 +164,7 @@ describe('analyzePage', () => {
 
   it('falls back to the URL date', () => {
     const a = analyzePage({ html: fx('url-date.html'), url: 'http://news.example.cn/2008/0905/12.html', fetchedAt: FETCHED });
-    expect(a.publishTime).toEqual({ iso: '2008-09-05T00:00:00+08:00', source: 'url', raw: 'http://news.example.cn/2008/0905/12.html' });
+    expect(a.publishTime).toEqual({ iso: '2008-09-05', source: 'url', raw: 'http://news.example.cn/2008/0905/12.html' });
   });
 
   it('keeps frames of a frameset as links', () => {

@@ -19,6 +19,7 @@ import { buildConfig, checkUrl, loadConfigFile } from './options.js';
 import { STRATEGIES, topicName, type CrawlConfig } from '../config/schema.js';
 import { crawlScorer, scorerLinks } from '../crawl/scorer.js';
 import { parseCommandLine, reportUserErrors, runAsMain } from './run.js';
+import { publishInstant } from '../topic/time.js';
 
 export interface DebugLink {
   url: string;
@@ -83,7 +84,7 @@ export function buildDebugView(analysis: PageAnalysis, thread: ThreadExtract | n
       depth: 1,
       rel: verdict.rel,
       relevant: verdict.relevant,
-      publishTime: analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined,
+      publishTime: publishInstant(analysis.publishTime?.iso),
       links: scorerLinks(analysis, judge),
     });
     const byUrl = new Map(updates.map((u) => [u.url, u]));

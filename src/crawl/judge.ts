@@ -125,8 +125,8 @@ export class PageJudge {
   /** Everything the judge learns from a page, from what `judge()` read of it (also `--resume`'s replay). */
   private judgeTerms(input: Extract<JudgedPage, { kind: 'page' }>): Verdict {
     const { tf, url } = input;
-    const publishTime = input.publishTime ? new Date(input.publishTime) : undefined;
-    const verdict: Verdict = this.model.relevanceOfTerms(tf, url, { publishTime });
+    // The string as the page stated it: the time window compares its calendar date (topic/time.ts).
+    const verdict: Verdict = this.model.relevanceOfTerms(tf, url, { publishTime: input.publishTime });
     for (const t of this.terms.values()) t.observe(tf);
     const classifier = this.classifiers.get(verdict.topicId)!;
     if (verdict.outOfWindow) {

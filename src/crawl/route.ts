@@ -10,6 +10,7 @@ import type { CrawlUserData } from '../frontier/user-data.js';
 import type { FetchedPage, Scorer } from '../score/index.js';
 import { scorerLinks, scorerPageWords } from './scorer.js';
 import type { PageJudge, Verdict } from './judge.js';
+import { publishInstant } from '../topic/time.js';
 
 export interface RouteDeps {
   judge: PageJudge;
@@ -82,7 +83,7 @@ export function routePage(analysis: PageAnalysis, request: RoutedRequest, deps: 
     rel: verdict.rel,
     relevant: verdict.relevant || !!verdict.listTopical,
     evidence: verdict.evidence,
-    publishTime: analysis.publishTime ? new Date(analysis.publishTime.iso) : undefined,
+    publishTime: publishInstant(analysis.publishTime?.iso),
     links,
     words: verdict.neverRelevant || verdict.nearDuplicateOf ? undefined : scorerPageWords(analysis, scorer),
     status: request.status,

@@ -94,6 +94,57 @@ function validFields(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): bo
   return y >= 1970 && y <= 2100 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h <= 23 && mi <= 59 && s <= 60;
 }
 
+/** The day exists in that month (no 31 June). */
+function validDay(y: number, mo: number, d: number): boolean {
+  return new Date(Date.UTC(y, mo - 1, d)).getUTCDate() === d;
+}
+
+/**
+ * Month names (and their usual abbreviations) in the languages of European news pages: English,
+ * German, French, Spanish, Italian, Portuguese, Dutch, Polish (genitive), Swedish/Danish/Norwegian,
+ * Turkish. Lower case, accents kept; matched case-insensitively.
+ */
+const MONTH_NAMES: string[][] = [
+  ['january', 'jan', 'januar', 'jänner', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'genn', 'gen', 'janeiro', 'januari', 'stycznia', 'styczeń', 'ocak', 'tammikuuta'],
+  ['february', 'feb', 'februar', 'feber', 'février', 'fevrier', 'févr', 'fevr', 'febrero', 'febbraio', 'fevereiro', 'fev', 'februari', 'lutego', 'luty', 'şubat', 'helmikuuta'],
+  ['march', 'mar', 'märz', 'maerz', 'mrz', 'mars', 'marzo', 'março', 'marco', 'maart', 'marca', 'marzec', 'mart', 'mars', 'maaliskuuta'],
+  ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile', 'kwietnia', 'kwiecień', 'nisan', 'huhtikuuta'],
+  ['may', 'mai', 'mayo', 'maggio', 'mag', 'maio', 'mei', 'maja', 'maj', 'mayıs', 'toukokuuta'],
+  ['june', 'jun', 'juni', 'juin', 'junio', 'giugno', 'giu', 'junho', 'czerwca', 'czerwiec', 'haziran', 'kesäkuuta'],
+  ['july', 'jul', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug', 'julho', 'lipca', 'lipiec', 'temmuz', 'heinäkuuta'],
+  ['august', 'aug', 'août', 'aout', 'agosto', 'ago', 'augustus', 'sierpnia', 'sierpień', 'augusti', 'ağustos', 'elokuuta'],
+  ['september', 'sep', 'sept', 'septembre', 'septiembre', 'setiembre', 'settembre', 'set', 'setembro', 'września', 'wrzesień', 'eylül', 'syyskuuta'],
+  ['october', 'oct', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott', 'outubro', 'out', 'października', 'październik', 'ekim', 'lokakuuta'],
+  ['november', 'nov', 'novembre', 'noviembre', 'novembro', 'listopada', 'listopad', 'kasım', 'marraskuuta'],
+  ['december', 'dec', 'dezember', 'dez', 'décembre', 'decembre', 'déc', 'diciembre', 'dic', 'dicembre', 'dezembro', 'grudnia', 'grudzień', 'aralık', 'joulukuuta'],
+];
+/** Russian and Ukrainian, genitive (`15 августа 2016`) and nominative. */
+const CYRILLIC_MONTHS: string[][] = [
+  ['января', 'январь', 'січня', 'січень'], ['февраля', 'февраль', 'лютого', 'лютий'], ['марта', 'март', 'березня', 'березень'],
+  ['апреля', 'апрель', 'квітня', 'квітень'], ['мая', 'май', 'травня', 'травень'], ['июня', 'июнь', 'червня', 'червень'],
+  ['июля', 'июль', 'липня', 'липень'], ['августа', 'август', 'серпня', 'серпень'], ['сентября', 'сентябрь', 'вересня', 'вересень'],
+  ['октября', 'октябрь', 'жовтня', 'жовтень'], ['ноября', 'ноябрь', 'листопада', 'листопад'], ['декабря', 'декабрь', 'грудня', 'грудень'],
+];
+CYRILLIC_MONTHS.forEach((names, i) => MONTH_NAMES[i]!.push(...names));
+const MONTH_OF = new Map<string, number>();
+MONTH_NAMES.forEach((names, i) => names.forEach((n) => MONTH_OF.set(n, i + 1)));
+/** Longest first, so `june` wins over `jun`. */
+export const MONTH_ALTERNATION = [...MONTH_OF.keys()].sort((a, b) => b.length - a.length).join('|');
+const L = String.raw`\p{L}`;
+/** `2. November 2021`, `15 de septiembre de 2009`, `1er mars 2019`, `15th of March, 2019`. */
+const DAY_MONTH_YEAR = new RegExp(String.raw`(?<![\p{L}\d])(\d{1,2})(?:\.|er|º|st|nd|rd|th)?\s*(?:de\s+|of\s+)?(${MONTH_ALTERNATION})\.?(?!${L})[,\s]*(?:de\s+)?((?:19|20)\d\d)(?!\d)`, 'iu');
+/** `November 2, 2021`, `Nov. 2nd 2021`. */
+const MONTH_DAY_YEAR = new RegExp(String.raw`(?<![\p{L}\d])(${MONTH_ALTERNATION})\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?!\d)[,\s]+((?:19|20)\d\d)(?!\d)`, 'iu');
+
+export function monthNameDate(text: string): { y: number; mo: number; d: number; end: number } | null {
+  const a = DAY_MONTH_YEAR.exec(text);
+  const b = MONTH_DAY_YEAR.exec(text);
+  const m = a && (!b || a.index <= b.index) ? { d: a[1]!, mo: a[2]!, y: a[3]!, at: a.index, len: a[0].length } : b ? { d: b[2]!, mo: b[1]!, y: b[3]!, at: b.index, len: b[0].length } : null;
+  if (!m) return null;
+  const mo = MONTH_OF.get(m.mo.toLowerCase());
+  return mo ? { y: Number(m.y), mo, d: Number(m.d), end: m.at + m.len } : null;
+}
+
 const CN_NUM: Record<string, number> = { 一: 1, 两: 2, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10, 半: 0.5 };
 
 /** Our own rules; null when none applies. */
@@ -149,6 +200,25 @@ function ownRules(text: string, ref: Date, tz: string): Date | null {
     if (validFields(y, mo, d, h, mi, s)) return zonedTimeToUtc(y, mo, d, h, mi, s, tz);
   }
 
+  // Day first with dots (`25.01.2022`, `22.04.2020 / 06:15`, `Di., 25.01.2022 - 14:45 Uhr`): European.
+  const dmy = /(?<![\d.])(\d{1,2})\.\s?(\d{1,2})\.\s?((?:19|20)\d\d)(?!\d)(?:[^\d]{0,8}?(\d{1,2})[:.h](\d{2})(?::(\d{2}))?(?!\d))?/.exec(text);
+  if (dmy) {
+    const [d, mo, y] = [Number(dmy[1]), Number(dmy[2]), Number(dmy[3])];
+    const [h, mi, s] = [dmy[4] ? Number(dmy[4]) : 0, dmy[5] ? Number(dmy[5]) : 0, dmy[6] ? Number(dmy[6]) : 0];
+    if (validFields(y, mo, d, h, mi, s) && validDay(y, mo, d)) return zonedTimeToUtc(y, mo, d, h, mi, s, tz);
+  }
+
+  // A month's name in a European language (`2. November 2021`, `15 de septiembre de 2009`, `March 5th, 2019`).
+  const named = monthNameDate(text);
+  if (named) {
+    const clock = /(?<!\d)(\d{1,2})[:h](\d{2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?/i.exec(text.slice(named.end, named.end + 24));
+    let h = clock ? Number(clock[1]) : 0;
+    if (clock && /p/i.test(clock[4] ?? '') && h < 12) h += 12;
+    if (clock && /a/i.test(clock[4] ?? '') && h === 12) h = 0;
+    const [mi, s] = [clock ? Number(clock[2]) : 0, clock?.[3] ? Number(clock[3]) : 0];
+    if (validFields(named.y, named.mo, named.d, h, mi, s) && validDay(named.y, named.mo, named.d)) return zonedTimeToUtc(named.y, named.mo, named.d, h, mi, s, tz);
+  }
+
   // US order M/D/YYYY (`9/17/2004 5:54:13 AM`); D/M when the first number cannot be a month.
   const us = /(?<![\d/])(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(am|pm)?)?/i.exec(text);
   if (us) {
@@ -186,16 +256,32 @@ function ownRules(text: string, ref: Date, tz: string): Date | null {
   return null;
 }
 
-/**
- * Parse a date shown on a page. Absolute dates without an offset are wall times in `timeZone`;
- * relative ones (`3小时前`, `昨天 12:00`, `刚刚`, `2 hours ago`) resolve against `ref`.
- * Returns null when the text holds no date.
- */
-export function parseDateText(text: string, ref: Date, timeZone: string = DEFAULT_TIME_ZONE): Date | null {
-  const t = normalise(text);
-  if (!t) return null;
+/** What a parse found beside the instant: whether the text gave a time of day and a zone. */
+interface ParsedDate { date: Date; hasTime: boolean; offsetMinutes?: number; relative: boolean }
+
+const ISO_WITH_OFFSET = /\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?\s*(Z|[+-]\d\d:?\d\d)(?![\d:])/;
+const RELATIVE = /前|ago|刚刚|剛剛|刚才|just now|^now$|今天|今日|昨天|昨日|前天|today|yesterday/i;
+const CLOCK = /\d{1,2}\s*[:：时點点]\s*\d{1,2}|\d{1,2}h\d\d|\d\s*[ap]\.?m\b/i;
+/** A zone written after a clock time: `12:00:00 GMT`, `14:45 +0100`, `10:00 CET`, `UTC+2`. */
+const ZONE_AFTER_CLOCK = /\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?\s*(?:[ap]\.?m\.?\s*)?(?:(GMT|UTC|Z|CEST|CET|MESZ|MEZ|BST|EDT|EST|PDT|PST)(?![A-Za-z])\s*(?:([+-])(\d{1,2})(?::?(\d{2}))?)?|([+-])(\d{2}):?(\d{2})(?!\d))/;
+const ZONE_MINUTES: Record<string, number> = { GMT: 0, UTC: 0, Z: 0, CET: 60, MEZ: 60, CEST: 120, MESZ: 120, BST: 60, EST: -300, EDT: -240, PST: -480, PDT: -420 };
+
+function parseDetailed(t: string, ref: Date, timeZone: string): ParsedDate | null {
+  const relative = RELATIVE.test(t);
   const own = ownRules(t, ref, timeZone);
-  if (own) return own;
+  if (own) {
+    const z = ISO_WITH_OFFSET.exec(t);
+    if (z) return { date: own, hasTime: true, offsetMinutes: z[1] === 'Z' ? 0 : offsetOf(z[1]!), relative };
+    const zone = relative ? null : ZONE_AFTER_CLOCK.exec(t);
+    if (zone) {
+      const off = zone[1] !== undefined
+        ? ZONE_MINUTES[zone[1]]! + (zone[2] ? (zone[2] === '-' ? -1 : 1) * (Number(zone[3]) * 60 + Number(zone[4] ?? 0)) : 0)
+        : (zone[5] === '-' ? -1 : 1) * (Number(zone[6]) * 60 + Number(zone[7]));
+      const wall = ownRules(t, ref, 'UTC');
+      if (wall && Math.abs(off) <= 14 * 60) return { date: new Date(wall.getTime() - off * 60000), hasTime: true, offsetMinutes: off, relative };
+    }
+    return { date: own, hasTime: CLOCK.test(t), offsetMinutes: undefined, relative };
+  }
   // chrono's `timezone` takes minutes; the offset at ref is right for all but DST-edge dates.
   const refOpt = { instant: ref, timezone: zoneOffsetMinutes(timeZone, ref) };
   for (const parser of [chrono.en, chrono.zh.hans]) {
@@ -204,8 +290,109 @@ export function parseDateText(text: string, ref: Date, timeZone: string = DEFAUL
     if (r && (r.start.isCertain('day') || r.start.isCertain('month') || r.start.isCertain('year') || /ago|前|later/i.test(r.text))) {
       const d = r.start.date();
       const y = d.getUTCFullYear();
-      if (!Number.isNaN(d.getTime()) && y >= 1970 && y <= 2100) return d;
+      if (!Number.isNaN(d.getTime()) && y >= 1970 && y <= 2100) {
+        const certainZone = r.start.isCertain('timezoneOffset');
+        return { date: d, hasTime: r.start.isCertain('hour'), offsetMinutes: certainZone ? (r.start.get('timezoneOffset') ?? undefined) : undefined, relative: relative || /ago|later/i.test(r.text) };
+      }
     }
   }
   return null;
+}
+
+function offsetOf(z: string): number {
+  const m = /([+-])(\d\d):?(\d\d)/.exec(z)!;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+}
+
+/**
+ * Parse a date shown on a page. Absolute dates without an offset are wall times in `timeZone`;
+ * relative ones (`3小时前`, `昨天 12:00`, `刚刚`, `2 hours ago`) resolve against `ref`.
+ * Returns null when the text holds no date.
+ */
+export function parseDateText(text: string, ref: Date, timeZone: string = DEFAULT_TIME_ZONE): Date | null {
+  const t = normalise(text);
+  if (!t) return null;
+  return parseDetailed(t, ref, timeZone)?.date ?? null;
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** ISO 8601 of `at` with a fixed offset in minutes, e.g. `2023-11-02T00:01:00+01:00`. */
+export function isoWithOffset(at: Date, offsetMinutes: number): string {
+  const w = new Date(at.getTime() + offsetMinutes * 60000);
+  const a = Math.abs(offsetMinutes);
+  return `${wallIso(w, true)}${offsetMinutes >= 0 ? '+' : '-'}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
+}
+
+/** The UTC fields of `w` as `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SS`. */
+function wallIso(w: Date, withTime: boolean): string {
+  const day = `${pad(w.getUTCFullYear(), 4)}-${pad(w.getUTCMonth() + 1)}-${pad(w.getUTCDate())}`;
+  return withTime ? `${day}T${pad(w.getUTCHours())}:${pad(w.getUTCMinutes())}:${pad(w.getUTCSeconds())}` : day;
+}
+
+/**
+ * A publish time as the page states it (METHODS §3.4, docs/output-formats.md):
+ * - `2023-11-02T00:01:00+01:00` when the page gave a time with a zone (the page's own offset is kept,
+ *   so its calendar date is the one it shows); also for relative stamps (`3小时前`), which are
+ *   instants, written in `timeZone`;
+ * - `2023-11-02T10:00:00` (no offset) for a time of day the page gave without a zone: its wall clock;
+ * - `2023-11-02` for a date without a time: no invented midnight or zone.
+ * `approx` is an instant for bounds and ordering: exact with an offset, else the wall time read in
+ * `timeZone` (good to a day).
+ */
+export interface DateStamp { iso: string; approx: Date }
+
+export function stampFromDate(at: Date, kind: 'instant' | 'wall' | 'day', timeZone: string): DateStamp {
+  if (kind === 'instant') return { iso: toZonedIso(at, timeZone), approx: at };
+  const f = zonedFields(at, timeZone);
+  return { iso: wallIso(new Date(Date.UTC(f.y, f.mo - 1, f.d, f.h, f.mi, f.s)), kind === 'wall'), approx: at };
+}
+
+/** A date-only stamp for y-m-d (a URL's date, a month heading). */
+export function dayStamp(y: number, mo: number, d: number, timeZone: string): DateStamp {
+  return { iso: `${pad(y, 4)}-${pad(mo)}-${pad(d)}`, approx: zonedTimeToUtc(y, mo, d, 0, 0, 0, timeZone) };
+}
+
+/** Parse page text into a stamp that keeps what the page stated (see DateStamp); null when no date. */
+export function parseDateStamp(text: string, ref: Date, timeZone: string = DEFAULT_TIME_ZONE): DateStamp | null {
+  const t = normalise(text);
+  if (!t) return null;
+  const p = parseDetailed(t, ref, timeZone);
+  if (!p) return null;
+  if (p.offsetMinutes !== undefined) return { iso: isoWithOffset(p.date, p.offsetMinutes), approx: p.date };
+  if (p.relative) {
+    // `昨天 12:00` names a wall clock on a day counted from the fetch; `3小时前` is an instant.
+    const wallClock = /今天|今日|昨天|昨日|前天|today|yesterday/i.test(t) && p.hasTime;
+    return stampFromDate(p.date, wallClock ? 'wall' : /前|ago|刚|just now|now/i.test(t) && !/^(今天|今日|昨天|昨日|前天|today|yesterday)$/i.test(t) ? 'instant' : 'day', timeZone);
+  }
+  return stampFromDate(p.date, p.hasTime ? 'wall' : 'day', timeZone);
+}
+
+/** A stamp's parts: its calendar date as stated, its wall clock (ms, read as UTC) and its instant when it has an offset. */
+export interface StampParts { date: string; wallMs: number; hasTime: boolean; instant?: number }
+
+/** Read a publishTime string (any of the DateStamp shapes, or any ISO 8601 with `Z`); undefined when not one. */
+export function readStamp(iso: string): StampParts | undefined {
+  const m = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?)?\s*(Z|[+-]\d\d:?\d\d)?$/.exec(iso.trim());
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number];
+  const wallMs = Date.UTC(y, mo - 1, d, h, mi, s);
+  if (Number.isNaN(wallMs)) return undefined;
+  const hasTime = m[4] !== undefined;
+  const out: StampParts = { date: `${m[1]}-${m[2]}-${m[3]}`, wallMs, hasTime };
+  if (hasTime && m[7]) out.instant = wallMs - (m[7] === 'Z' ? 0 : offsetOf(m[7])) * 60000;
+  return out;
+}
+
+/**
+ * Order of two publishTime strings: by instant when both have one, else by calendar date, then
+ * by wall clock (a date-only stamp before timed ones of its day). Unreadable strings go last.
+ */
+export function compareStamps(a: string | undefined, b: string | undefined): number {
+  const x = a ? readStamp(a) : undefined;
+  const y = b ? readStamp(b) : undefined;
+  if (!x || !y) return x ? -1 : y ? 1 : 0;
+  if (x.instant !== undefined && y.instant !== undefined) return x.instant - y.instant;
+  if (x.date !== y.date) return x.date < y.date ? -1 : 1;
+  return x.wallMs - y.wallMs;
 }

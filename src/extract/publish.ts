@@ -1,9 +1,17 @@
 /**
  * Publish time of a page (METHODS §3.4), from the most to the least reliable source:
- * JSON-LD datePublished, meta tags, <time datetime>, a visible date near the headline, the URL.
+ * JSON-LD datePublished, meta tags, <time datetime>, a visible date near the headline, a date in
+ * an element marked as one (class or id `date`, `datum`, `byline`, `published`…), the URL, the
+ * page's modified date, and last any plausible date in the text.
+ *
+ * The time is written as the page states it (dates.ts DateStamp): with the page's own offset, as a
+ * wall time without one, or as a date alone; the calendar date a reader sees is never shifted.
  */
-import { parseDateText, toZonedIso, zonedFields, zonedTimeToUtc } from './dates.js';
+import { dayStamp, MONTH_ALTERNATION, parseDateStamp, stampFromDate, type DateStamp } from './dates.js';
 import type { PublishTime } from './types.js';
+
+/** Dates before this are not publish times of web pages (htmldate's lower bound too). */
+const MIN_PLAUSIBLE = Date.UTC(1995, 0, 1);
 
 /**
  * The date in a URL (METHODS §3.4): `/20080905/`, `2008-09-05`, `2008/09/05`, `/2008/0905/`,
@@ -11,6 +19,9 @@ import type { PublishTime } from './types.js';
  */
 export function urlDate(url: string): { year: number; month: number; day: number } | null {
   let path = url;
+  // An archived copy (`web.archive.org/web/20131110121040/http://…`): the capture time is not the page's date.
+  const archived = /^https?:\/\/web\.archive\.org\/web\/\d+[a-z_]*\/(.+)$/i.exec(url);
+  if (archived) return urlDate(archived[1]!);
   try {
     const u = new URL(url);
     path = u.pathname + u.search;
@@ -21,11 +32,13 @@ export function urlDate(url: string): { year: number; month: number; day: number
     /(?<!\d)((?:19|20)\d\d)[-/_.]?(0[1-9]|1[0-2])[-/_.]?(0[1-9]|[12]\d|3[01])(?!\d)/,
     /(?<!\d)((?:19|20)\d\d)[-/_](0?[1-9]|1[0-2])[-/_](0?[1-9]|[12]\d|3[01])(?!\d)/,
     /\/((?:19|20)\d\d)[-/](0[1-9]|1[0-2])\/(0[1-9]|[12]\d|3[01])(?!\d)/,
+    // Day first (`/meldungen/29-10-2021`, `23-01-2022-titel`): read in the order the path gives.
+    /(?<![\d.])(0[1-9]|[12]\d|3[01])[-_.](0[1-9]|1[0-2])[-_.]((?:19|20)\d\d)(?!\d)/,
   ];
-  for (const re of patterns) {
+  for (const [i, re] of patterns.entries()) {
     const m = re.exec(path);
     if (!m) continue;
-    const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const [year, month, day] = i === patterns.length - 1 ? [Number(m[3]), Number(m[2]), Number(m[1])] : [Number(m[1]), Number(m[2]), Number(m[3])];
     const probe = new Date(Date.UTC(year, month - 1, day));
     if (probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day) return { year, month, day };
   }
@@ -42,6 +55,8 @@ const META_NAMES = [
   'created', 'creation_date', 'firstpublishedtime', 'createdate', 'ptime', 'publication_date',
 ];
 const META_RANK = new Map(META_NAMES.map((n, i) => [n, i]));
+/** A page's modified date: used only when nothing states when it was published. */
+const MODIFIED_META = new Map(['article:modified_time', 'og:updated_time', 'og:article:modified_time', 'datemodified', 'dc.date.modified', 'dcterms.modified', 'last-modified', 'lastmod', 'modified', 'revised', 'updated_time', 'parsely-pub-date-modified'].map((n, i) => [n, i]));
 
 function* jsonLdObjects(v: unknown): Generator<Record<string, unknown>> {
   if (Array.isArray(v)) for (const x of v) yield* jsonLdObjects(x);
@@ -53,7 +68,13 @@ function* jsonLdObjects(v: unknown): Generator<Record<string, unknown>> {
   }
 }
 
-function fromJsonLd(doc: Document): string | null {
+/** JSON-LD types whose dates are the page's own (an Article's, not its publisher's or an image's). */
+const ARTICLE_TYPE = /Article|Posting|Report|WebPage|Blog|Review|Recipe|VideoObject|Event|CreativeWork|Story|Page/i;
+
+/** JSON-LD dates: the published one (datePublished, dateCreated, uploadDate) and the modified one. */
+function fromJsonLd(doc: Document): { published: string | null; modified: string | null } {
+  let published: { v: string; article: boolean } | null = null;
+  let modified: string | null = null;
   for (const s of Array.from(doc.querySelectorAll('script[type="application/ld+json"]'))) {
     let data: unknown;
     try {
@@ -62,29 +83,81 @@ function fromJsonLd(doc: Document): string | null {
       continue; // broken JSON-LD is common; other sources follow
     }
     for (const o of jsonLdObjects(data)) {
+      const type = String(o['@type'] ?? '');
+      const article = ARTICLE_TYPE.test(type);
       const v = o.datePublished ?? o.dateCreated ?? o.uploadDate;
-      if (typeof v === 'string' && v.trim()) return v.trim();
+      // An article's date beats the first object's (a WebSite or Organization with a founding date).
+      if (typeof v === 'string' && v.trim() && (!published || (article && !published.article))) published = { v: v.trim(), article };
+      if (!modified && typeof o.dateModified === 'string' && o.dateModified.trim()) modified = o.dateModified.trim();
     }
   }
-  return null;
+  return { published: published?.v ?? null, modified };
 }
 
-function fromMeta(doc: Document): string | null {
+function fromMeta(doc: Document, ranks = META_RANK): string | null {
   let best: { rank: number; value: string } | null = null;
   for (const m of Array.from(doc.querySelectorAll('meta[content]'))) {
     const key = (m.getAttribute('property') ?? m.getAttribute('name') ?? m.getAttribute('itemprop') ?? m.getAttribute('http-equiv') ?? '').trim().toLowerCase();
-    const rank = META_RANK.get(key);
+    const rank = ranks.get(key);
     const value = (m.getAttribute('content') ?? '').trim();
     if (rank !== undefined && value && (!best || rank < best.rank)) best = { rank, value };
   }
   return best?.value ?? null;
 }
 
+/** A <time> or itemprop date that says it is an update, not the publication. */
+const UPDATED_MARK = /updated|modified|aktualisiert|mis à jour|actualizado|aggiornato/i;
+
 function fromTimeElement(doc: Document): string | null {
-  const times = Array.from(doc.querySelectorAll('time[datetime], [itemprop="datePublished"]'));
-  const pick = times.find((t) => t.hasAttribute('pubdate') || t.getAttribute('itemprop') === 'datePublished') ?? times[0];
+  const times = Array.from(doc.querySelectorAll('time[datetime], [itemprop="datePublished"], [itemprop="dateCreated"], [property$="datePublished"][content], [property$="dateCreated"][content]'))
+    .filter((t) => !inCommentBox(t) && !inOtherContent(t));
+  const marked = (t: Element) => t.hasAttribute('pubdate') || /datePublished|dateCreated/.test(`${t.getAttribute('itemprop') ?? ''} ${t.getAttribute('property') ?? ''}`) || /publish|entry-date|post-date|posted/i.test(t.getAttribute('class') ?? '');
+  const pick = times.find(marked) ?? times.find((t) => !UPDATED_MARK.test(`${t.getAttribute('class') ?? ''} ${t.getAttribute('itemprop') ?? ''} ${t.parentElement?.getAttribute('class') ?? ''} ${t.parentElement?.textContent?.slice(0, 40) ?? ''}`));
   if (!pick) return null;
   return (pick.getAttribute('datetime') ?? pick.getAttribute('content') ?? pick.textContent ?? '').trim() || null;
+}
+
+/**
+ * Teasers of other pages (related posts, sidebars, widgets, navigation, footers): their dates
+ * belong to the pages they link to.
+ */
+const OTHER_CONTENT = /(?:^|[-_])(?:related|sidebar|widget|teaser|recommend(?:ed|ations)?|popular|more-?(?:news|articles|posts|stories)|also-?read|weitere|aehnlich|ähnlich|newsticker|carousel)(?:$|[-_s])/i;
+const OTHER_TAGS = new Set(['ASIDE', 'NAV', 'FOOTER']);
+
+function inOtherContent(e: Element): boolean {
+  // <body> and <html> classes describe the layout (`right-sidebar`), not a part of the page;
+  // WordPress's `tag-…`/`category-…` classes name the post's own tags.
+  let footer = false;
+  for (let p: Element | null = e; p && !/^(BODY|HTML)$/i.test(p.tagName); p = p.parentElement) {
+    const tag = p.tagName.toUpperCase();
+    // An <article>'s own <footer> holds its byline and date (Drupal's `node__meta`).
+    if (tag === 'FOOTER') footer = true;
+    else if (tag === 'ARTICLE') footer = false;
+    else if (OTHER_TAGS.has(tag)) return true;
+    const marks = `${p.getAttribute('class') ?? ''} ${p.getAttribute('id') ?? ''}`.split(/\s+/).filter((c) => !/^(tag|category|post|format|status|has|with|no)-/i.test(c));
+    if (marks.some((c) => OTHER_CONTENT.test(c))) return true;
+  }
+  return footer;
+}
+
+/** hAtom microformat stamps: `<abbr class="published" title="2013-04-04T18:52:11+00:00">`. */
+function fromTitleStamps(doc: Document): { published: string | null; updated: string | null } {
+  let published: string | null = null;
+  let updated: string | null = null;
+  for (const e of Array.from(doc.querySelectorAll('abbr[title], [class*="published"][title], [class*="updated"][title], [class*="entry-date"][title]'))) {
+    const v = (e.getAttribute('title') ?? '').trim();
+    if (!/^\d{4}-\d\d-\d\d/.test(v) || inCommentBox(e) || inOtherContent(e)) continue;
+    if (UPDATED_MARK.test(e.getAttribute('class') ?? '')) updated ??= v;
+    else published ??= v;
+  }
+  return { published, updated };
+}
+
+function inCommentBox(e: Element): boolean {
+  for (let p: Element | null = e; p; p = p.parentElement) {
+    if (COMMENT_BOX.test(`${p.getAttribute('class') ?? ''} ${p.getAttribute('id') ?? ''}`)) return true;
+  }
+  return false;
 }
 
 /** Chinese numerals and 半 as counts in relative forms (`两小时前`, `半小时前`). */
@@ -103,7 +176,12 @@ export const DATE_IN_TEXT = new RegExp([
   String.raw`\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?,?\s+(?:19|20)\d\d`,
   String.raw`\b(?:\d+|an?)\s+(?:minutes?|hours?|days?)\s+ago`,
   String.raw`(?<![\d/])\d{1,2}/\d{1,2}/(?:19|20)\d\d(?:\s+\d{1,2}:\d{2}(?::\d{2})?\s*(?:[AP]M)?)?`,
-].join('|'), 'gi');
+  // European day-first: `25.01.2022`, `22.04.2020 / 06:15`, `25.01.2022 - 14:45`.
+  String.raw`(?<![\d.])\d{1,2}\.\s?\d{1,2}\.\s?(?:19|20)\d\d(?!\d)(?:[,\s/|-]{1,4}(?:um\s+|à\s+|a las\s+|alle\s+|om\s+)?\d{1,2}[:.h]\d{2}(?!\d))?`,
+  // A month's name in one of the languages dates.ts knows: `2. November 2021`, `15 de septiembre de 2009`.
+  String.raw`(?<![\p{L}\d])\d{1,2}(?:\.|er|º)?\s*(?:de\s+)?(?:${MONTH_ALTERNATION})\.?(?!\p{L})[,\s]*(?:de\s+)?(?:19|20)\d\d(?!\d)(?:[,\s]{1,3}(?:um\s+|à\s+|at\s+|-\s+)?\d{1,2}[:h]\d{2}(?!\d))?`,
+  String.raw`(?<![\p{L}\d])(?:${MONTH_ALTERNATION})\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d(?!\d)`,
+].join('|'), 'giu');
 
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SELECT', 'OPTION', 'TEXTAREA', 'TITLE']);
 
@@ -111,24 +189,26 @@ const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SELECT', 'OPTI
  * Containers of comments or replies (by class or id): their stamps are when readers wrote, not
  * when the article was published. `postcomment`, `comment-list`, `replies`, `respond`, `评论`.
  */
-const COMMENT_BOX = /comment|repl(?:y|ies)|respond|discuss|评论|回复|留言/i;
+const COMMENT_BOX = /comment|repl(?:y|ies)|respond|discuss|评论|回复|留言|(?:^|\s)wm-ipp/i;
 
-interface TextPiece { text: string; inComment: boolean }
+/** `h1`: index of the first piece of the <h1> the piece is in (-1 outside one). */
+interface TextPiece { text: string; inComment: boolean; h1: number }
 
 function textNodes(root: Node): TextPiece[] {
   const out: TextPiece[] = [];
-  const walk = (n: Node, inComment: boolean) => {
+  const walk = (n: Node, inComment: boolean, h1: number) => {
     for (let c = n.firstChild; c; c = c.nextSibling) {
       if (c.nodeType === 3) {
         const text = (c.nodeValue ?? '').replace(/[\s\u00a0\u3000]+/g, ' ').trim();
-        if (text) out.push({ text, inComment });
+        if (text) out.push({ text, inComment, h1 });
       } else if (c.nodeType === 1 && !SKIP.has((c as Element).tagName.toUpperCase())) {
         const e = c as Element;
-        walk(c, inComment || COMMENT_BOX.test(`${e.getAttribute('class') ?? ''} ${e.getAttribute('id') ?? ''}`));
+        const isH1 = h1 < 0 && e.tagName.toUpperCase() === 'H1';
+        walk(c, inComment || COMMENT_BOX.test(`${e.getAttribute('class') ?? ''} ${e.getAttribute('id') ?? ''}`), isH1 ? out.length : h1);
       }
     }
   };
-  walk(root, false);
+  walk(root, false, -1);
   return out;
 }
 
@@ -136,7 +216,7 @@ function textNodes(root: Node): TextPiece[] {
  * A date-shaped string on the page. It is parsed only when a rule reaches it (`date` then holds
  * the result, null when rejected): forum lists carry a hundred stamps and parsing costs ~0.1 ms each.
  */
-interface Found { raw: string; pos: number; hasTime: boolean; labelled: boolean; inComment: boolean; clock: boolean; date?: Date | null }
+interface Found { raw: string; pos: number; hasTime: boolean; labelled: boolean; inComment: boolean; clock: boolean; date?: DateStamp | null }
 
 const LABEL = /(发布|发表|时间|日期|更新|published|posted|updated|date)/i;
 /** A "today is" widget (`今天是2024年3月10日 星期日`): the visitor's date, not the article's. */
@@ -164,7 +244,7 @@ export type VisibleHow = 'headline' | 'stamp' | 'any';
  * dates after the fetch, relative forms inside running text; dates in comment boxes are used only
  * when the page has no other.
  */
-interface VisibleDate { raw: string; date: Date; how: VisibleHow; all: Found[]; valid: (f: Found) => boolean }
+interface VisibleDate { raw: string; date: DateStamp; how: VisibleHow; all: Found[]; valid: (f: Found) => boolean }
 
 function fromVisibleText(doc: Document, headline: string | undefined, ref: Date, tz: string): VisibleDate | null {
   const body = doc.body;
@@ -175,9 +255,14 @@ function fromVisibleText(doc: Document, headline: string | undefined, ref: Date,
   let headPos = -1;
   // A very short title (`海姑娘`, a blog's name) says nothing about where the article starts.
   const key = headline && headline.replace(/\s/g, '').length >= 6 ? headline.slice(0, 12) : '';
+  const headIndex = key ? texts.findIndex((p) => p.text.includes(key)) : -1;
   for (let i = 0; i < texts.length; i++) {
     const { text: t, inComment } = texts[i]!;
-    if (key && headPos < 0 && t.includes(key)) headPos = pos;
+    if (i === headIndex) {
+      // The headline's <h1> starts where its first piece does: a date set inside it (a topline) is its dateline.
+      const h1 = texts[i]!.h1;
+      headPos = h1 >= 0 && h1 < i ? pos - texts.slice(h1, i).reduce((n, p) => n + p.text.length + 1, 0) : pos;
+    }
     const before = (texts[i - 1]?.text ?? '').slice(-12);
     // Join a label split from its value (`发布时间：` `<span>2008-05-12</span>`).
     const labelled = LABEL.test(before + ' ' + t);
@@ -196,10 +281,10 @@ function fromVisibleText(doc: Document, headline: string | undefined, ref: Date,
   }
   const valid = (f: Found): boolean => {
     if (f.date === undefined) {
-      const d = parseDateText(f.raw, ref, tz);
+      const d = parseDateStamp(f.raw, ref, tz);
       // A future date is an event date or an ad, not a publish time; the fetch day shown with its
       // weekday above the headline is the page header's clock.
-      f.date = !d || d.getTime() > ref.getTime() + DAY_MS || (f.clock && Math.abs(d.getTime() - ref.getTime()) < DAY_MS) ? null : d;
+      f.date = !d || !plausible(d, ref) || (f.clock && Math.abs(d.approx.getTime() - ref.getTime()) < DAY_MS) ? null : d;
     }
     return f.date !== null;
   };
@@ -227,50 +312,123 @@ function fromVisibleText(doc: Document, headline: string | undefined, ref: Date,
     if (COPYRIGHT.test(t)) continue;
     for (const m of t.matchAll(YEAR_MONTH)) {
       const [y, mo] = [Number(m[1]), Number(m[2])];
-      if (mo >= 1 && mo <= 12) return { raw: m[0], date: zonedTimeToUtc(y, mo, 1, 0, 0, 0, tz), how: 'any', all: found, valid };
+      if (mo >= 1 && mo <= 12 && Date.UTC(y, mo - 1, 1) >= MIN_PLAUSIBLE) return { raw: m[0], date: dayStamp(y, mo, 1, tz), how: 'any', all: found, valid };
     }
   }
   return null;
 }
 
-function sameWallDay(d: Date, day: { year: number; month: number; day: number }, tz: string): boolean {
-  const f = zonedFields(d, tz);
-  return f.y === day.year && f.mo === day.month && f.d === day.day;
+/** Not before 1995, not after the fetch (a day's grace for zones). */
+function plausible(d: DateStamp, ref: Date): boolean {
+  const t = d.approx.getTime();
+  return t >= MIN_PLAUSIBLE && t <= ref.getTime() + DAY_MS;
 }
 
-/** Parse a machine-readable date (ISO or near it); wall times without an offset are in `tz`. */
-function parseMachineDate(v: string, ref: Date, tz: string): Date | null {
+/** Parse a machine-readable date (ISO or near it, or a Unix time); wall times without an offset stay so. */
+function parseMachineDate(v: string, ref: Date, tz: string): DateStamp | null {
   const t = v.trim();
-  if (/^\d{10}(\d{3})?$/.test(t)) return new Date(t.length === 10 ? Number(t) * 1000 : Number(t));
-  return parseDateText(t, ref, tz);
+  if (/^\d{10}(\d{3})?$/.test(t)) return stampFromDate(new Date(t.length === 10 ? Number(t) * 1000 : Number(t)), 'instant', tz);
+  const d = parseDateStamp(t, ref, tz);
+  return d && plausible(d, ref) ? d : null;
 }
 
 /**
- * Publish time from the page, or undefined. `fetchedAt` resolves relative dates; `tz` is the zone
- * for wall times without an offset. `headline` (the clean title) locates the visible date.
+ * Elements marked as holding a date (class or id: date, datum, fecha, time, published, posted,
+ * byline, meta, dateline…; htmldate reads the same kind of markup): the first plausible date in
+ * their text, outside comment boxes and copyright lines. Bounded: at most MAX_MARKED elements of
+ * at most MAX_MARKED_CHARS characters each are read.
+ */
+const MARKED = /(?:^|[\s_-])(?:[\w-]*(?:date|datum|fecha|data-pub|time|zeit|publi|posted|submitted|byline|dateline|meta|subline|autor|author|info|created|parution|fecha)[\w-]*)(?:$|\s)/i;
+const MARKED_SELECTOR = ['date', 'Date', 'datum', 'Datum', 'fecha', 'time', 'Time', 'publi', 'posted', 'submitted', 'byline', 'dateline', 'meta', 'subline', 'autor', 'author', 'created', 'parution']
+  .flatMap((k) => [`[class*="${k}"]`, `[id*="${k}"]`]).join(',');
+const MAX_MARKED = 1500;
+const MAX_MARKED_CHARS = 300;
+
+function fromMarkedElements(doc: Document, ref: Date, tz: string): { raw: string; date: DateStamp } | null {
+  // The whole document: a broken <head> can swallow the article (the parser keeps it there).
+  const body = doc.documentElement;
+  if (!body) return null;
+  let seen = 0;
+  let fallback: { raw: string; date: DateStamp } | null = null;
+  for (const e of Array.from(body.querySelectorAll(MARKED_SELECTOR))) {
+    if (++seen > MAX_MARKED) break;
+    const mark = `${e.getAttribute('class') ?? ''} ${e.getAttribute('id') ?? ''}`;
+    if (!MARKED.test(mark) || SKIP.has(e.tagName.toUpperCase()) || inCommentBox(e) || inOtherContent(e)) continue;
+    const text = (e.textContent ?? '').replace(/[\s\u00a0\u3000]+/g, ' ').trim();
+    if (!text || text.length > MAX_MARKED_CHARS || COPYRIGHT.test(text)) continue;
+    for (const m of text.matchAll(DATE_IN_TEXT)) {
+      if (!/\d{4}/.test(m[0])) continue; // relative forms only in the headline's dateline
+      const d = parseDateStamp(m[0], ref, tz);
+      if (!d || !plausible(d, ref)) continue;
+      // An update stamp (`Aktualisiert am …`) yields to a publication stamp further on.
+      if (UPDATED_MARK.test(text.slice(Math.max(0, (m.index ?? 0) - 30), m.index ?? 0)) || UPDATED_MARK.test(mark)) {
+        fallback ??= { raw: m[0], date: d };
+        continue;
+      }
+      return { raw: m[0], date: d };
+    }
+  }
+  return fallback;
+}
+
+/** A UTC stamp at an hour where the local day of Europe (22-24 h) or the Americas (0-9 h) differs. */
+function utcNearMidnight(iso: string): boolean {
+  const m = /T(\d\d):\d\d:\d\d\+00:00$/.exec(iso);
+  return !!m && (Number(m[1]) >= 22 || Number(m[1]) < 9);
+}
+
+function oneDayApart(a: string, b: string): boolean {
+  return Math.abs(Date.parse(a.slice(0, 10)) - Date.parse(b.slice(0, 10))) === DAY_MS;
+}
+
+/**
+ * Publish time from the page, or undefined. `fetchedAt` resolves relative dates and bounds every
+ * date (none after it); `tz` is the zone relative dates are written in and the approximate
+ * instant of wall times is read in. `headline` (the clean title) locates the visible date.
  */
 export function extractPublishTime(doc: Document, url: string, fetchedAt: Date, tz: string, headline?: string): PublishTime | undefined {
+  const ld = fromJsonLd(doc);
+  const titles = fromTitleStamps(doc);
   const sources: [PublishTime['source'], () => string | null][] = [
-    ['json-ld', () => fromJsonLd(doc)],
+    ['json-ld', () => ld.published],
     ['meta', () => fromMeta(doc)],
     ['time-element', () => fromTimeElement(doc)],
+    ['time-element', () => titles.published],
   ];
+  const out = (d: DateStamp, source: PublishTime['source'], raw: string): PublishTime => ({ iso: d.iso, source, raw });
+  const h = headline ?? doc.querySelector('h1')?.textContent?.trim();
+  // The page's own URL, else the one it names as canonical (saved or syndicated copies).
+  const canonical = doc.querySelector('link[rel="canonical"]')?.getAttribute('href') ?? doc.querySelector('meta[property="og:url"]')?.getAttribute('content') ?? '';
+  const u = urlDate(url) ?? (canonical ? urlDate(canonical) : null);
+  const uDay = u ? dayStamp(u.year, u.month, u.day, tz) : null;
   for (const [source, get] of sources) {
     const raw = get();
     if (!raw) continue;
     const d = parseMachineDate(raw, fetchedAt, tz);
-    if (d) return { iso: toZonedIso(d, tz), source, raw };
+    if (!d) continue;
+    // A stamp serialised in UTC near midnight may sit on the day before or after the one the page
+    // shows its readers; the URL's date, one day away, is the local day.
+    if (utcNearMidnight(d.iso)) {
+      if (uDay && oneDayApart(uDay.iso, d.iso)) return out(uDay, 'url', canonical && !urlDate(url) ? canonical : url);
+    }
+    return out(d, source, raw);
   }
-  const h = headline ?? doc.querySelector('h1')?.textContent?.trim();
   const vis = fromVisibleText(doc, h, fetchedAt, tz);
-  const u = urlDate(url);
-  if (vis && u && vis.how !== 'headline') {
+  if (vis?.how === 'headline') return out(vis.date, 'text', vis.raw);
+  if (vis && u) {
     // Not found next to the headline, the visible date may be a sidebar's or a comment's; a date
     // in the URL is the article's own. A visible stamp on the URL's day adds the time of day.
     // Only stamps that show the day's number are parsed.
-    const sameDay = vis.all.find((f) => f.raw.includes(String(u.day)) && vis.valid(f) && sameWallDay(f.date!, u, tz));
-    if (sameDay) return { iso: toZonedIso(sameDay.date!, tz), source: 'text', raw: sameDay.raw };
-  } else if (vis) return { iso: toZonedIso(vis.date, tz), source: 'text', raw: vis.raw };
-  if (u) return { iso: toZonedIso(zonedTimeToUtc(u.year, u.month, u.day, 0, 0, 0, tz), tz), source: 'url', raw: url };
-  return vis ? { iso: toZonedIso(vis.date, tz), source: 'text', raw: vis.raw } : undefined;
+    const sameDay = vis.all.find((f) => f.raw.includes(String(u.day)) && vis.valid(f) && f.date!.iso.startsWith(uDay!.iso));
+    if (sameDay) return out(sameDay.date!, 'text', sameDay.raw);
+  }
+  const marked = fromMarkedElements(doc, fetchedAt, tz);
+  if (marked && (!uDay || marked.date.iso.startsWith(uDay.iso))) return out(marked.date, 'text', marked.raw);
+  if (uDay) return out(uDay, 'url', canonical && !urlDate(url) ? canonical : url);
+  // Only a modified date is stated: it bounds the publication and is often the same day.
+  for (const [source, raw] of [['json-ld', ld.modified], ['meta', fromMeta(doc, MODIFIED_META)], ['time-element', titles.updated]] as const) {
+    const d = raw ? parseMachineDate(raw, fetchedAt, tz) : null;
+    if (d) return out(d, source, raw!);
+  }
+  return vis ? out(vis.date, 'text', vis.raw) : undefined;
 }

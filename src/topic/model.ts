@@ -95,7 +95,8 @@ export interface Relevance {
 export interface RelevanceCall {
   /** Count the page in the IDF statistics first (once per URL); default true. */
   observe?: boolean;
-  publishTime?: Date;
+  /** A publishTime string as extracted (its calendar date is compared) or an instant. */
+  publishTime?: Date | string;
   /** Receives the page's position-weighted TF (so a caller can learn from it without tokenizing twice). */
   onTermFrequencies?: (tf: SparseVector) => void;
 }

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
+import { readStamp } from '../extract/dates.js';
 import { TopicError } from './errors.js';
 
 export interface TimePeriod {
@@ -32,12 +33,29 @@ export interface TimeIntentOptions {
 }
 
 const DAY = 86_400_000;
+/** The offset a time intent reads dates written without one in, unless told otherwise. */
+export const DEFAULT_INTENT_OFFSET = '+08:00';
+
+function offsetMs(offset: string): number {
+  const m = /^([+-])(\d\d):?(\d\d)$/.exec(offset);
+  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60000 : 0;
+}
+
+/**
+ * A publishTime string as an instant for code that keeps Dates (the scorer): exact when the
+ * stamp has an offset; a date or a wall time without one is read in `offset`, the zone the time
+ * intent reads its own dates in, so the calendar date the page states is the one compared.
+ */
+export function publishInstant(iso: string | undefined, offset = DEFAULT_INTENT_OFFSET): Date | undefined {
+  const p = iso ? readStamp(iso) : undefined;
+  return p ? new Date(p.instant ?? p.wallMs - offsetMs(offset)) : undefined;
+}
 const DATE_ONLY = /^(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?$/;
 
 type Granularity = 'year' | 'month' | 'day' | 'instant';
 
 /** Parse `2008`, `2008-05`, `2008-05-12`, `2008/5/12` or a full ISO datetime into [start, naturalEnd). */
-function parseMoment(s: string, offset: string): { start: number; end: number; unit: Granularity } | undefined {
+function parseMoment(s: string, offset: string): { start: number; end: number; unit: Granularity; exact?: boolean } | undefined {
   const t = s.trim();
   const m = DATE_ONLY.exec(t);
   if (m) {
@@ -59,7 +77,7 @@ function parseMoment(s: string, offset: string): { start: number; end: number; u
   if (!/^\d{4}-\d{2}-\d{2}T/.test(t)) return undefined;
   const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(t);
   const ms = Date.parse(hasZone ? t : t + offset);
-  return Number.isNaN(ms) ? undefined : { start: ms, end: ms, unit: 'instant' };
+  return Number.isNaN(ms) ? undefined : { start: ms, end: ms, unit: 'instant', exact: hasZone };
 }
 
 /** A trends value: a number, or Google Trends' `<1` (read as 0.5). */
@@ -79,7 +97,7 @@ function parseValue(s: string | undefined): number | undefined {
  * is not `period,value` is an error naming the file and line.
  */
 export function parseDistributionCsv(text: string, file = 'distribution CSV', options: TimeIntentOptions = {}): TimePeriod[] {
-  const offset = options.defaultOffset ?? '+08:00';
+  const offset = options.defaultOffset ?? DEFAULT_INTENT_OFFSET;
   let records: { record: string[]; info: { lines: number } }[];
   try {
     records = parse(text, { relax_column_count: true, skip_empty_lines: true, trim: true, bom: true, info: true }) as unknown as typeof records;
@@ -126,16 +144,29 @@ export function parseDistributionCsv(text: string, file = 'distribution CSV', op
 /**
  * Time relevance and `Pr(t|T)` of a topic. Built from config strings; `start`/`end` accept the
  * same forms as CSV periods (a date-only `end` includes that whole day).
+ *
+ * A page's time is its publishTime string (docs/output-formats.md) or a Date (an instant). The
+ * window compares calendar dates as the page states them: a page dated `2023-11-02T00:01:00+01:00`
+ * is on 2 November whatever the window's offset; a date-only page is inside when its day is. Only
+ * when both the page and the bound carry an offset (a bound written with a time and zone) are
+ * instants compared.
  */
 export class TimeIntent {
   readonly start?: number;
   readonly end?: number;
   readonly periods: TimePeriod[];
   private readonly maxValue: number;
+  /** ms to add to an instant to read its wall clock in the intent's offset. */
+  private readonly offsetMs: number;
+  private readonly startExact: boolean;
+  private readonly endExact: boolean;
 
-  constructor(init: { start?: number; end?: number; periods?: TimePeriod[] }) {
+  constructor(init: { start?: number; end?: number; periods?: TimePeriod[]; offset?: string; startExact?: boolean; endExact?: boolean }) {
     this.periods = init.periods ?? [];
     this.maxValue = this.periods.reduce((m, p) => Math.max(m, p.value), 0);
+    this.offsetMs = offsetMs(init.offset ?? DEFAULT_INTENT_OFFSET);
+    this.startExact = !!init.startExact;
+    this.endExact = !!init.endExact;
     let start = init.start;
     // METHODS §3.4: with only a distribution, t_s = first period with λ > 0 if the series starts at 0.
     if (start === undefined && this.periods.length && this.periods[0].value === 0) {
@@ -147,11 +178,13 @@ export class TimeIntent {
 
   /** From the topic's `time` block; reads the distribution CSV (relative to `baseDir`). */
   static fromConfig(input: TimeIntentInput, options: TimeIntentOptions = {}): TimeIntent {
-    const offset = options.defaultOffset ?? '+08:00';
+    const offset = options.defaultOffset ?? DEFAULT_INTENT_OFFSET;
+    const exact = { start: false, end: false };
     const bound = (s: string | undefined, which: 'start' | 'end') => {
       if (s === undefined) return undefined;
       const m = parseMoment(s, offset);
       if (!m) throw new TopicError(`time.${which}: cannot read "${s}" as a date (use e.g. 2008-05-12 or 2008-05-12T08:00:00+08:00)`);
+      exact[which] = !!m.exact;
       // End bounds are inclusive of a whole day/month/year written without a time.
       return which === 'start' || m.unit === 'instant' ? m.start : m.end - 1;
     };
@@ -169,22 +202,40 @@ export class TimeIntent {
     const start = bound(input.start, 'start');
     const end = bound(input.end, 'end');
     if (start !== undefined && end !== undefined && end < start) throw new TopicError(`time.end (${input.end}) is before time.start (${input.start})`);
-    return new TimeIntent({ start, end, periods });
+    return new TimeIntent({ start, end, periods, offset, startExact: exact.start, endExact: exact.end });
+  }
+
+  /**
+   * The page's time as [earliest, latest] on the intent's clock (an instant whose wall clock in the
+   * intent's offset is the page's wall clock; a date-only page spans its day) and its instant when known.
+   */
+  private span(t: Date | string | undefined): { lo: number; hi: number; instant?: number } | undefined {
+    if (t === undefined) return undefined;
+    if (t instanceof Date) {
+      const ms = t.getTime();
+      return Number.isNaN(ms) ? undefined : { lo: ms, hi: ms, instant: ms };
+    }
+    const p = readStamp(t);
+    if (!p) return undefined;
+    const lo = p.wallMs - this.offsetMs;
+    return { lo, hi: p.hasTime ? lo : lo + DAY - 1, instant: p.instant };
   }
 
   /** Page time relevance: 0 before t_s or after t_e, else 1; an unknown date keeps the page (1). */
-  timeRelevance(date: Date | undefined): 0 | 1 {
-    if (!date || Number.isNaN(date.getTime())) return 1;
-    const t = date.getTime();
-    if (this.start !== undefined && t < this.start) return 0;
-    if (this.end !== undefined && t > this.end) return 0;
+  timeRelevance(date: Date | string | undefined): 0 | 1 {
+    const s = this.span(date);
+    if (!s) return 1;
+    const at = (exact: boolean, fallback: number) => (exact && s.instant !== undefined ? s.instant : fallback);
+    if (this.start !== undefined && at(this.startExact, s.hi) < this.start) return 0;
+    if (this.end !== undefined && at(this.endExact, s.lo) > this.end) return 0;
     return 1;
   }
 
   /** `Pr(t|T)` = λ of the period containing t / max λ; 0 outside every period or without a distribution. */
-  Pr(date: Date | undefined): number {
-    if (!date || this.maxValue === 0) return 0;
-    const t = date.getTime();
+  Pr(date: Date | string | undefined): number {
+    const s = this.span(date);
+    if (!s || this.maxValue === 0) return 0;
+    const t = s.lo;
     for (const p of this.periods) if (t >= p.start && t < p.end) return p.value / this.maxValue;
     return 0;
   }
