@@ -31,7 +31,8 @@ import { analyzePage } from '../extract/page.js';
 import type { PageAnalysis } from '../extract/types.js';
 import { readJsonLines } from '../store/jsonl.js';
 import { lowerBound } from '../topic/sorted.js';
-import type { PageJudge, Verdict } from './judge.js';
+import type { JudgeState, PageJudge, Verdict } from './judge.js';
+import { JUDGE_FILES } from './judge-journal.js';
 import type { CrawlContext, CrawlPlugin } from './types.js';
 
 export const LABELS_FILE = 'labels.jsonl';
@@ -166,6 +167,19 @@ export function readRunLabels(runDir: string): LabelRecord[] {
   return readJsonLines<LabelRecord>(join(runDir, LABELS_FILE));
 }
 
+/**
+ * The labels the run's judge has learned, as its journal holds them (the snapshot, then the
+ * inputs after it): what `--resume` restores, so what `--explain` shows is what the judge knows.
+ */
+export function judgeLabels(runDir: string): { url: string; relevant: boolean; topicId?: string }[] {
+  const sp = join(runDir, JUDGE_FILES.snapshot);
+  const snapshot = existsSync(sp) ? (JSON.parse(readFileSync(sp, 'utf8')) as { seq: number; state: JudgeState }) : undefined;
+  const out: { url: string; relevant: boolean; topicId?: string }[] = (snapshot?.state.labels ?? []).map((l) => ({ url: l.url, relevant: l.relevant, topicId: l.topicId }));
+  for (const r of readJsonLines<{ seq: number; kind: string; url?: string; relevant?: boolean; topicId?: string }>(join(runDir, JUDGE_FILES.inputs)))
+    if (r.kind === 'label' && r.seq > (snapshot?.seq ?? 0) && r.url) out.push({ url: r.url, relevant: !!r.relevant, topicId: r.topicId });
+  return out;
+}
+
 /** Who answers the questions: returns the answer whenever it comes (the crawl does not wait for it). */
 export type LabelAsker = (q: LabelQuestion) => LabelAnswer | Promise<LabelAnswer>;
 
@@ -198,7 +212,7 @@ export function labelsPlugin(o: LabelsPluginOptions): CrawlPlugin & { pending():
   const learn = (analysis: PageAnalysis, relevant: boolean, source: LabelSource, topicId?: string, judgedRelevant?: boolean) => {
     judge!.addLabel(analysis, relevant, topicId);
     relevant ? learned.yes++ : learned.no++;
-    log({ time: new Date().toISOString(), url: analysis.url, relevant, source, topic: topicId, title: analysis.title, ...(judgedRelevant !== undefined ? { judgedRelevant } : {}) });
+    log({ time: new Date().toISOString(), url: analysis.url, relevant, source, topic: topicId === undefined ? undefined : topicName(topicId), title: analysis.title, ...(judgedRelevant !== undefined ? { judgedRelevant } : {}) });
   };
   const askNext = (ctx: CrawlContext) => {
     if (!o.asker || waiting || ended || asked >= o.ask) return;
@@ -231,7 +245,7 @@ export function labelsPlugin(o: LabelsPluginOptions): CrawlPlugin & { pending():
       if (ended) return; // the crawl ended (and its journals closed) before the answer came
       if (answer === undefined) {
         learned.skipped++;
-        log({ time: new Date().toISOString(), url: q.url, source: o.source ?? 'library', topic: c.verdict.topicId, title: q.title, judgedRelevant: q.judgedRelevant });
+        log({ time: new Date().toISOString(), url: q.url, source: o.source ?? 'library', topic: q.topic, title: q.title, judgedRelevant: q.judgedRelevant });
       } else learn(c.analysis, answer, o.source ?? 'library', c.verdict.topicId, q.judgedRelevant);
       askNext(ctx);
     })();
