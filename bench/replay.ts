@@ -53,6 +53,8 @@ import { compareRuns, formatChange, type CurveRun } from './replay-compare.js';
 import { startWikispeediaWeb, wikispeediaMissing, type WikispeediaWeb } from '../src/testweb/wikispeedia.js';
 import { rebaseOntoOrigins } from './rebase-origins.js';
 import { replayCacheFile } from './replay-cache.js';
+import { machineLine, writeBenchSection } from './bench-page.js';
+import { loadavg } from 'node:os';
 
 interface Cached {
   status: number;
@@ -318,6 +320,8 @@ async function main(): Promise<number> {
   if (o.judgeStates) mkdirSync(o.judgeStates, { recursive: true });
   const dumpOf = (web: string, topic: string, s: string) => (o.judgeStates ? join(o.judgeStates, `${web}-${topic}-${s}.json`) : undefined);
   const runs: ReplayRun[] = [];
+  const labelRows: string[] = [];
+  const loadBefore = loadavg();
   const report = (web: string, topic: string, budget: number) => {
     const mine = runs.filter((r) => r.web === web && r.topic === topic);
     const marks = [...new Set([50, 150, 500].filter((x) => x < budget).concat(budget))];
@@ -418,7 +422,14 @@ async function main(): Promise<number> {
           '\n',
       );
       // --labels-sim: per strategy and number of labels, the judge against the truth on that crawl's own pages, and the estimate.
-      if (labelCounts.some((k) => k > 0)) for (const name of [...new Set(mine.map((r) => r.strategy))]) process.stdout.write(`${web} ${name}: ${labelSummary(mine.filter((r) => r.strategy === name))}\n`);
+      if (labelCounts.some((k) => k > 0))
+        for (const variant of [...new Set(mine.map((r) => r.strategy))]) {
+          const these = mine.filter((r) => r.strategy === variant);
+          process.stdout.write(`${web} ${name} ${variant}: ${labelSummary(these)}\n`);
+          const st = labelStats(these);
+          const pt = (x: number) => (100 * x).toFixed(1);
+          labelRows.push(`| ${web} ${name} | ${variant} | ${these[0].labels ?? 0} | ${st.labels.toFixed(1)} | ${st.precision.toFixed(3)} | ${st.recall.toFixed(3)} | ${st.held}/${st.topics} | ${pt(st.width)} | ${pt(st.widest)} | ${pt(st.harvest)}% |`);
+        }
       const byTopic = (curveOf: (r: ReplayRun) => number[]) => {
         const m = new Map<string, TopicRuns>();
         for (const r of mine) m.set(r.topic, { ...(m.get(r.topic) ?? { topic: r.topic, relevantAvailable: r.relevantAvailable, curves: {} }), curves: { ...m.get(r.topic)?.curves, [r.strategy]: curveOf(r) } });
@@ -442,6 +453,22 @@ async function main(): Promise<number> {
       }
     }
   }
+  if (labelRows.length) {
+    writeBenchSection({
+      name: 'replay-labels-sim',
+      title: 'Labels from a simulated user (bench:replay --labels-sim)',
+      command: `SHARED_DATA=/work/shared/data nice npm run bench:replay -- ${process.argv.slice(2).filter((a, i, all) => a !== '--json' && all[i - 1] !== '--json' && a !== '--compare' && all[i - 1] !== '--compare').join(' ')}`,
+      body: [
+        'The judge asks about the pages it is least sure of (src/crawl/labels.ts, after the first 20 pages, one question a page); a user simulated from the ground truth answers at once. Per group of topics and number of labels k: the judge\'s precision and recall on the pages that crawl fetched (every verdict against the truth), the labels given per topic, how many topics\' harvest estimate has the true harvest (each page once) inside its 90% interval, the interval\'s mean and widest width in points, and the true harvest.',
+        '',
+        '| topics | strategy | k | labels given | precision | recall | interval holds truth | mean width | widest | true harvest |',
+        '|---|---|---|---|---|---|---|---|---|---|',
+        ...labelRows,
+        '',
+        machineLine(loadBefore),
+      ].join('\n'),
+    });
+  }
   if (o.json) writeFileSync(o.json, JSON.stringify(runs.map(({ seen: _, ...r }) => r)));
   if (o.misjudged) {
     // Every page a BFS crawl's judge got wrong, with what it saw: read these to find why.
@@ -462,6 +489,24 @@ async function main(): Promise<number> {
  * crawl's own pages (every page it judged, against the truth), the labels given, and the harvest
  * estimate against the truth (each page once): how often its 90% interval holds it, and its width.
  */
+function labelStats(runs: ReplayRun[]) {
+  let tp = 0, fp = 0, fn = 0;
+  for (const r of runs) for (const [, truth, verdict] of r.order) if (verdict !== null) verdict ? (truth ? tp++ : fp++) : truth && fn++;
+  const truthOnce = (r: ReplayRun) => r.distinctCurve.at(-1) ?? 0;
+  const widths = runs.map((r) => r.estimate.high - r.estimate.low);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  return {
+    precision: tp / Math.max(1, tp + fp),
+    recall: tp / Math.max(1, tp + fn),
+    labels: mean(runs.map((r) => r.labelled?.length ?? 0)),
+    held: runs.filter((r) => r.estimate.low <= truthOnce(r) && truthOnce(r) <= r.estimate.high).length,
+    topics: runs.length,
+    width: mean(widths),
+    widest: Math.max(0, ...widths),
+    harvest: mean(runs.map(truthOnce)),
+  };
+}
+
 function labelSummary(runs: ReplayRun[]): string {
   let tp = 0, fp = 0, fn = 0;
   for (const r of runs) for (const [, truth, verdict] of r.order) if (verdict !== null) verdict ? (truth ? tp++ : fp++) : truth && fn++;
