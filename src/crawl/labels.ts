@@ -126,9 +126,11 @@ export class LabelChooser {
 }
 
 /** How much a page's label would teach the judge (module comment). */
-export function informs(verdict: Pick<Verdict, 'rel' | 'threshold' | 'relevant'>, scoreRank: number): number {
+export function informs(verdict: Pick<Verdict, 'rel' | 'threshold' | 'relevant' | 'probability'>, scoreRank: number): number {
   const theta = verdict.threshold ?? 0;
-  const uncertain = verdict.rel > 0 && theta > 0 ? 1 - Math.min(1, Math.abs(Math.log(verdict.rel / theta)) / Math.log(3)) : 0;
+  // The learned verdict has no θ: its probability's distance from ½ instead.
+  const uncertain =
+    verdict.rel > 0 && theta > 0 ? 1 - Math.min(1, Math.abs(Math.log(verdict.rel / theta)) / Math.log(3)) : verdict.probability !== undefined && theta === 0 ? 1 - Math.abs(2 * verdict.probability - 1) : 0;
   const disagree = verdict.relevant ? 1 - scoreRank : scoreRank;
   const ruleDiffers = theta > 0 && verdict.rel >= theta !== verdict.relevant ? 0.25 : 0;
   return (uncertain + disagree) / 2 + ruleDiffers;
