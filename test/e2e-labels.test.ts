@@ -66,7 +66,7 @@ describe('labels from the user', () => {
     expect(explainNo.out).toMatch(/judge\s+a negative example of the judge/);
     // The report lists them.
     expect(readFileSync(join(runDir, 'report', 'index.html'), 'utf8')).toMatch(/<h2>Your labels<\/h2><p>2 page\(s\) labelled \(1 relevant, 1 not relevant\)/);
-  }, 600_000);
+  }, 1_800_000);
 
   it('--ask without a terminal asks nothing and says so in one line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'labels-notty-'));
@@ -75,7 +75,7 @@ describe('labels from the user', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.err).toContain('--ask: stdin is not a terminal, so no questions are asked');
     expect(readRunLabels(runDirOf(join(dir, 'storage')))).toEqual([]);
-  }, 300_000);
+  }, 900_000);
 
   it('a labels file and the library callback teach the judge; the crawl goes on while a question waits', async () => {
     const web = await startTestWeb({});
@@ -129,5 +129,5 @@ describe('labels from the user', () => {
     } finally {
       await web.close();
     }
-  }, 600_000);
+  }, 1_200_000);
 });
