@@ -40,6 +40,7 @@ import type { PageAnalysis } from '../src/extract/types.js';
 import { Frontier, uniqueKeyOf } from '../src/frontier/frontier.js';
 import { crawlUserData } from '../src/frontier/user-data.js';
 import { routePage } from '../src/crawl/route.js';
+import { LabelChooser } from '../src/crawl/labels.js';
 import { NearDuplicateIndex } from '../src/text/near-duplicate.js';
 import { crawlScorer } from '../src/crawl/scorer.js';
 import { RobotsCache } from '../src/frontier/robots.js';
@@ -52,6 +53,8 @@ import { compareRuns, formatChange, type CurveRun } from './replay-compare.js';
 import { startWikispeediaWeb, wikispeediaMissing, type WikispeediaWeb } from '../src/testweb/wikispeedia.js';
 import { rebaseOntoOrigins } from './rebase-origins.js';
 import { replayCacheFile } from './replay-cache.js';
+import { machineLine, writeBenchSection } from './bench-page.js';
+import { loadavg } from 'node:os';
 
 interface Cached {
   status: number;
@@ -162,6 +165,10 @@ export interface ReplayRun {
    * linkWords, linkRanker, learnedWeight, …): which evidence pulled an off-topic page forward.
    */
   components: Record<string, number>[];
+  /** --labels-sim: the labels the simulated user gave (URL, relevant), in order; the strategy is named `STRATEGY+kL`. */
+  labelled?: [string, boolean][];
+  /** --labels-sim: labels asked for at most (0: none). */
+  labels?: number;
   /** What the harvest estimate read (src/crawl/judge.ts harvestEvidence), each sampled page with its truth. */
   estimateEvidence?: ReturnType<PageJudge['harvestEvidence']> & { truths: boolean[] };
   /** With --misjudged: what the judge saw of each page (to read why a page was misjudged). */
@@ -195,7 +202,7 @@ interface JudgedPage {
 }
 
 /** One crawl replayed: the engine's onPage path (judge → scorer → frontier) over cached analyses. */
-async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined; pageOf?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine' | 'truth', robots?: RobotsCache, keepSeen = false, dumpJudge?: string): Promise<Pick<ReplayRun, 'curve' | 'distinctCurve' | 'order' | 'estimate' | 'estimateEvidence' | 'seen' | 'components'>> {
+async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined; pageOf?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine' | 'truth', robots?: RobotsCache, keepSeen = false, dumpJudge?: string, labels = 0): Promise<Pick<ReplayRun, 'curve' | 'distinctCurve' | 'order' | 'estimate' | 'estimateEvidence' | 'seen' | 'components' | 'labelled'>> {
   const config = parseConfig({ topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score, judge: judgeMode === 'truth' ? 'cosine' : judgeMode });
   const judge = await PageJudge.create(config);
   if (judgeMode === 'truth') {
@@ -214,6 +221,9 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
   const components: ReplayRun['components'] = [];
   const seen: JudgedPage[] = [];
   let truthRelevant = 0;
+  // --labels-sim: the user, simulated from the ground truth, answers each question at once (src/crawl/labels.ts chooses them as a crawl does).
+  const chooser = labels > 0 ? new LabelChooser({ askAfter: config.labels.askAfter }) : undefined;
+  const labelled: [string, boolean][] = [];
   for (;;) {
     const req = await frontier.requestManager.fetchNextRequest();
     if (!req) break;
@@ -226,6 +236,15 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
       const { verdict } = routePage(page.analysis, { url: req.url, userData: m, status: page.status }, { judge, scorer, frontier, nearDuplicates });
       relevant = verdict.relevant;
       probability = verdict.probability ?? null;
+      if (chooser && labelled.length < labels) {
+        chooser.observe(page.analysis, verdict, m.score);
+        const q = chooser.next();
+        if (q) {
+          const answer = c.truth(q.analysis.url);
+          judge.addLabel(q.analysis, answer, q.verdict.topicId);
+          labelled.push([q.analysis.url, answer]);
+        }
+      }
       cosineVerdict = !verdict.neverRelevant && !verdict.outOfWindow && !verdict.listPage && verdict.rel >= (verdict.threshold ?? config.pageThreshold);
       if (keepSeen) {
         const a = page.analysis;
@@ -249,7 +268,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
   const estimateEvidence = { ...ev, truths: ev.pages.map((p) => (p.url ? c.truth(p.url) : false)) };
   // The judge's whole end state (to study the estimate offline: restore it, judge the sample again).
   if (dumpJudge) writeFileSync(dumpJudge, JSON.stringify({ keywords: c.keywords, seeds: c.seeds, fetched: order.length, truthOnce: distinctCurve.at(-1) ?? 0, judgedShare: order.filter((x) => x[2]).length / Math.max(1, order.length), truths: estimateEvidence.truths, state: judge.state() }));
-  return { curve, distinctCurve, order, components, estimate: judge.harvestEstimate(order.length), estimateEvidence, ...(keepSeen ? { seen } : {}) };
+  return { curve, distinctCurve, order, components, estimate: judge.harvestEstimate(order.length), estimateEvidence, ...(keepSeen ? { seen } : {}), ...(labels > 0 ? { labelled } : {}) };
 }
 
 const pct = (x: number | undefined) => (x === undefined ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
@@ -270,9 +289,10 @@ async function main(): Promise<number> {
     .option('--misjudged <file>', "write the pages the judge got wrong on BFS crawls (what it saw of each) here")
     .option('--judged <file>', 'write every page of the BFS crawls as the judge saw it here (to study the judge)')
     .option('--judge-states <dir>', "write each crawl's judge end state here (WEB-TOPIC-STRATEGY.json: to study the harvest estimate offline)")
+    .option('--labels-sim <list>', 'labels a user, simulated from the ground truth, gives when the judge asks (src/crawl/labels.ts): each k of the comma list runs every strategy again, named STRATEGY+kL (0 = none)', '0')
     .option('--compare <file>', "an earlier run's --json: each strategy's harvest against it, paired per topic, with a 95% interval")
     .parse()
-    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string; judgeStates?: string }>();
+    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string; judgeStates?: string; labelsSim: string }>();
   const webs = o.web.split(',');
   for (const w of webs) if (w !== 'testweb' && w !== 'wikispeedia') throw new UserError(`--web: unknown web "${w}" (testweb, wikispeedia)`);
   const wantTopic = (id: string) => !o.topics || o.topics.split(',').includes(id);
@@ -280,6 +300,9 @@ async function main(): Promise<number> {
   for (const st of strategies) if (!(STRATEGIES as readonly string[]).includes(st)) throw new UserError(`--strategies: unknown strategy "${st}" (${STRATEGIES.join(', ')})`);
   if (o.judge !== 'learned' && o.judge !== 'cosine' && o.judge !== 'truth') throw new UserError(`--judge must be learned, cosine or truth, got "${o.judge}"`);
   const judgeMode = o.judge;
+  const labelCounts = o.labelsSim.split(',').map(Number);
+  if (!labelCounts.every((k) => Number.isInteger(k) && k >= 0)) throw new UserError(`--labels-sim must be a comma list of whole numbers, got "${o.labelsSim}"`);
+  const variants = strategies.flatMap((st) => labelCounts.map((k) => ({ s: st, k, name: k ? `${st}+${k}L` : st })));
   const splits = o.split.split(',');
   if (!splits.every((x) => ['tune', 'holdout', 'all', 'fresh'].includes(x))) throw new UserError(`--split must be tune, holdout, all or fresh (or a comma list), got "${o.split}"`);
   for (const [flag, v] of [['--test-pages', o.testPages], ['--wiki-pages', o.wikiPages], ['--wiki-seeds', o.wikiSeeds]] as const) {
@@ -297,10 +320,12 @@ async function main(): Promise<number> {
   if (o.judgeStates) mkdirSync(o.judgeStates, { recursive: true });
   const dumpOf = (web: string, topic: string, s: string) => (o.judgeStates ? join(o.judgeStates, `${web}-${topic}-${s}.json`) : undefined);
   const runs: ReplayRun[] = [];
+  const labelRows: string[] = [];
+  const loadBefore = loadavg();
   const report = (web: string, topic: string, budget: number) => {
     const mine = runs.filter((r) => r.web === web && r.topic === topic);
     const marks = [...new Set([50, 150, 500].filter((x) => x < budget).concat(budget))];
-    const est = (r: ReplayRun) => (r.strategy === 'combined' ? ` (est ${pct(r.estimate.mean)} [${pct(r.estimate.low)},${pct(r.estimate.high)}]${r.estimate.unlearnable ? ' not learnable' : ''} judged ${pct(r.order.filter((x) => x[2]).length / r.order.length)})` : '');
+    const est = (r: ReplayRun) => (r.strategy.split('+')[0] === 'combined' ? ` (est ${pct(r.estimate.mean)} [${pct(r.estimate.low)},${pct(r.estimate.high)}]${r.estimate.unlearnable ? ' not learnable' : ''} judged ${pct(r.order.filter((x) => x[2]).length / r.order.length)})` : '');
     const once = (r: ReplayRun) => (r.distinctCurve.at(-1) !== r.curve.at(-1) ? ` (each page once ${pct(r.distinctCurve.at(-1))})` : '');
     const board = (r: ReplayRun) => (r.web === 'testweb' ? ` board ${r.boardAt ?? '–'}` : '');
     process.stdout.write(`${web}/${topic}  ` + mine.map((r) => `${r.strategy} ${marks.map((k) => pct(r.curve[Math.min(k, r.curve.length) - 1])).join('/')}${once(r)}${board(r)}${est(r)}`).join('  ') + '\n');
@@ -315,10 +340,10 @@ async function main(): Promise<number> {
       const robots = new RobotsCache();
       const budget = Number(o.testPages);
       for (const t of web.topics.filter((t) => wantTopic(t.id))) {
-        for (const s of strategies) {
-          const r = await replay(cache, { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: budget, truth: (u) => web.isRelevant(u, t.id), kind: (u) => web.truth(u)?.kind, pageOf: (u) => web.pageOf(u) }, s, score, judgeMode, robots, !!(o.misjudged || o.judged) && s === 'bfs', dumpOf('testweb', t.id, s));
+        for (const { s, k, name } of variants) {
+          const r = await replay(cache, { seeds: web.demo.seeds, keywords: t.keywords.slice(0, 4), maxPages: budget, truth: (u) => web.isRelevant(u, t.id), kind: (u) => web.truth(u)?.kind, pageOf: (u) => web.pageOf(u) }, s, score, judgeMode, robots, !!(o.misjudged || o.judged) && s === 'bfs' && k === 0, dumpOf('testweb', t.id, name), k);
           const boardAt = r.order.findIndex(([u]) => { const truth = web.truth(u); return truth?.kind === 'board' && truth.topic === t.id; });
-          runs.push({ web: 'testweb', topic: t.id, relevantAvailable: web.relevantTotal(t.id), strategy: s, fetched: r.curve.length, ...r, boardAt: boardAt < 0 ? undefined : boardAt + 1 });
+          runs.push({ web: 'testweb', topic: t.id, relevantAvailable: web.relevantTotal(t.id), strategy: name, labels: k, fetched: r.curve.length, ...r, boardAt: boardAt < 0 ? undefined : boardAt + 1 });
         }
         report('testweb', t.id, budget);
       }
@@ -341,9 +366,9 @@ async function main(): Promise<number> {
         const topics = [...web.topics.filter((t) => inSplit(t.holdout)), ...(splits.includes('fresh') ? web.freshTopics : [])];
         for (const t of topics.filter((t) => wantTopic(t.id))) {
           const seeds = web.seeds(t.id, Number(o.wikiSeeds), new Rng(hash32(`seeds:${t.id}:1`)));
-          for (const s of strategies) {
-            const r = await replay(cache, { seeds, keywords: t.query, maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score, judgeMode, undefined, !!(o.misjudged || o.judged) && s === 'bfs', dumpOf('wikispeedia', t.id, s));
-            runs.push({ web: 'wikispeedia', topic: t.id, relevantAvailable: web.relevantTotal(t.id), holdout: t.holdout, fresh: t.fresh, strategy: s, fetched: r.curve.length, ...r });
+          for (const { s, k, name } of variants) {
+            const r = await replay(cache, { seeds, keywords: t.query, maxPages: budget, truth: (u) => web.isRelevant(u, t.id) }, s, score, judgeMode, undefined, !!(o.misjudged || o.judged) && s === 'bfs' && k === 0, dumpOf('wikispeedia', t.id, name), k);
+            runs.push({ web: 'wikispeedia', topic: t.id, relevantAvailable: web.relevantTotal(t.id), holdout: t.holdout, fresh: t.fresh, strategy: name, labels: k, fetched: r.curve.length, ...r });
           }
           report('wikispeedia', t.id, budget);
           cache.save();
@@ -396,6 +421,15 @@ async function main(): Promise<number> {
               `, not learnable from its seed pages ${combinedRuns.filter((r) => r.estimate.unlearnable).length}/${combinedRuns.length}` : '') +
           '\n',
       );
+      // --labels-sim: per strategy and number of labels, the judge against the truth on that crawl's own pages, and the estimate.
+      if (labelCounts.some((k) => k > 0))
+        for (const variant of [...new Set(mine.map((r) => r.strategy))]) {
+          const these = mine.filter((r) => r.strategy === variant);
+          process.stdout.write(`${web} ${name} ${variant}: ${labelSummary(these)}\n`);
+          const st = labelStats(these);
+          const pt = (x: number) => (100 * x).toFixed(1);
+          labelRows.push(`| ${web} ${name} | ${variant} | ${these[0].labels ?? 0} | ${st.labels.toFixed(1)} | ${st.precision.toFixed(3)} | ${st.recall.toFixed(3)} | ${st.held}/${st.topics} | ${pt(st.width)} | ${pt(st.widest)} | ${pt(st.harvest)}% |`);
+        }
       const byTopic = (curveOf: (r: ReplayRun) => number[]) => {
         const m = new Map<string, TopicRuns>();
         for (const r of mine) m.set(r.topic, { ...(m.get(r.topic) ?? { topic: r.topic, relevantAvailable: r.relevantAvailable, curves: {} }), curves: { ...m.get(r.topic)?.curves, [r.strategy]: curveOf(r) } });
@@ -419,6 +453,22 @@ async function main(): Promise<number> {
       }
     }
   }
+  if (labelRows.length) {
+    writeBenchSection({
+      name: 'replay-labels-sim',
+      title: 'Labels from a simulated user (bench:replay --labels-sim)',
+      command: `SHARED_DATA=/work/shared/data nice npm run bench:replay -- ${process.argv.slice(2).filter((a, i, all) => a !== '--json' && all[i - 1] !== '--json' && a !== '--compare' && all[i - 1] !== '--compare').join(' ')}`,
+      body: [
+        'The judge asks about the pages it is least sure of (src/crawl/labels.ts, after the first 20 pages, one question a page); a user simulated from the ground truth answers at once. Per group of topics and number of labels k: the judge\'s precision and recall on the pages that crawl fetched (every verdict against the truth), the labels given per topic, how many topics\' harvest estimate has the true harvest (each page once) inside its 90% interval, the interval\'s mean and widest width in points, and the true harvest.',
+        '',
+        '| topics | strategy | k | labels given | precision | recall | interval holds truth | mean width | widest | true harvest |',
+        '|---|---|---|---|---|---|---|---|---|---|',
+        ...labelRows,
+        '',
+        machineLine(loadBefore),
+      ].join('\n'),
+    });
+  }
   if (o.json) writeFileSync(o.json, JSON.stringify(runs.map(({ seen: _, ...r }) => r)));
   if (o.misjudged) {
     // Every page a BFS crawl's judge got wrong, with what it saw: read these to find why.
@@ -432,6 +482,46 @@ async function main(): Promise<number> {
     process.stderr.write(`${all.length} judged pages written to ${o.judged}\n`);
   }
   return 0;
+}
+
+/**
+ * One line per strategy and number of simulated labels: the judge's precision and recall on the
+ * crawl's own pages (every page it judged, against the truth), the labels given, and the harvest
+ * estimate against the truth (each page once): how often its 90% interval holds it, and its width.
+ */
+function labelStats(runs: ReplayRun[]) {
+  let tp = 0, fp = 0, fn = 0;
+  for (const r of runs) for (const [, truth, verdict] of r.order) if (verdict !== null) verdict ? (truth ? tp++ : fp++) : truth && fn++;
+  const truthOnce = (r: ReplayRun) => r.distinctCurve.at(-1) ?? 0;
+  const widths = runs.map((r) => r.estimate.high - r.estimate.low);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  return {
+    precision: tp / Math.max(1, tp + fp),
+    recall: tp / Math.max(1, tp + fn),
+    labels: mean(runs.map((r) => r.labelled?.length ?? 0)),
+    held: runs.filter((r) => r.estimate.low <= truthOnce(r) && truthOnce(r) <= r.estimate.high).length,
+    topics: runs.length,
+    width: mean(widths),
+    widest: Math.max(0, ...widths),
+    harvest: mean(runs.map(truthOnce)),
+  };
+}
+
+function labelSummary(runs: ReplayRun[]): string {
+  let tp = 0, fp = 0, fn = 0;
+  for (const r of runs) for (const [, truth, verdict] of r.order) if (verdict !== null) verdict ? (truth ? tp++ : fp++) : truth && fn++;
+  const truthOnce = (r: ReplayRun) => r.distinctCurve.at(-1) ?? 0;
+  const held = runs.filter((r) => r.estimate.low <= truthOnce(r) && truthOnce(r) <= r.estimate.high);
+  const widths = runs.map((r) => r.estimate.high - r.estimate.low);
+  const given = runs.map((r) => r.labelled?.length ?? 0);
+  const yes = runs.map((r) => r.labelled?.filter((l) => l[1]).length ?? 0);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  return (
+    `judge precision ${(tp / Math.max(1, tp + fp)).toFixed(3)} recall ${(tp / Math.max(1, tp + fn)).toFixed(3)} on its own pages` +
+    `; labels given ${mean(given).toFixed(1)} per topic (${mean(yes).toFixed(1)} relevant)` +
+    `; estimate's 90% interval holds the truth on ${held.length}/${runs.length} topics (${((100 * held.length) / Math.max(1, runs.length)).toFixed(0)}%), mean width ${(100 * mean(widths)).toFixed(1)} points, widest ${(100 * Math.max(0, ...widths)).toFixed(1)}` +
+    `; estimate minus truth: mean ${(100 * mean(runs.map((r) => r.estimate.mean - truthOnce(r)))).toFixed(1)} points`
+  );
 }
 
 /** The runs of an earlier `--json` (for --compare). */

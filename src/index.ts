@@ -11,6 +11,7 @@
 import './fetch/loopback-only.js'; // first: before Crawlee's browser pool opens its proxy (src/fetch/loopback-only.ts)
 export { crawl, type CrawlApiOptions, type CrawlRun } from './crawl/api.js';
 export type { CrawlContext, CrawlPlugin, CrawlResult, CrawlTimings, PageEvent, RelevantPage } from './crawl/types.js';
+export type { LabelAnswer, LabelAsker, LabelQuestion, LabelRecord } from './crawl/labels.js';
 export type { RunCounts } from './report/counts.js';
 export type { CrawlLogEntry } from './store/crawl-log.js';
 

@@ -9,6 +9,7 @@ import { resolveRun, RunDir } from '../store/run-dir.js';
 import { Frontier, uniqueKeyOf } from '../frontier/frontier.js';
 import { FrontierJournal, type JournalOp } from '../frontier/journal.js';
 import { CrawlLog } from '../store/crawl-log.js';
+import { judgeLabels, readRunLabels } from '../crawl/labels.js';
 
 function fmt(x: number | undefined): string {
   if (x === undefined) return '-';
@@ -18,6 +19,24 @@ function fmt(x: number | undefined): string {
 function components(c: Record<string, number> | undefined): string[] {
   if (!c || Object.keys(c).length === 0) return ['  components   (none recorded)'];
   return ['  components', ...Object.entries(c).map(([k, v]) => `    ${k.padEnd(16)} ${fmt(v)}`)];
+}
+
+/** The user's label of the page (labels.jsonl) and what the judge learned from it (its journal). */
+function labelLines(runDir: string, key: string): string[] {
+  const asked = readRunLabels(runDir).filter((l) => uniqueKeyOf(l.url) === key);
+  if (asked.length === 0) return [];
+  const learned = judgeLabels(runDir);
+  const mine = learned.filter((l) => uniqueKeyOf(l.url) === key);
+  const yes = learned.filter((l) => l.relevant).length;
+  const l = asked.at(-1)!;
+  const said = l.relevant === undefined ? 'skipped' : l.relevant ? 'relevant' : 'not relevant';
+  const from = { terminal: 'in the terminal', file: 'in the labels file', library: "through the library's onLabelRequest", simulated: 'simulated' }[l.source];
+  return [
+    `  label        ${said} (${from}, ${l.time})${l.judgedRelevant !== undefined ? `; the judge had said ${l.judgedRelevant ? 'relevant' : 'not relevant'}` : ''}`,
+    mine.length
+      ? `  judge        a ${mine.at(-1)!.relevant ? 'positive' : 'negative'} example of the judge${mine.at(-1)!.topicId ? ` for topic ${mine.at(-1)!.topicId}` : ''} (its labelled examples: ${yes} positive, ${learned.length - yes} negative)`
+      : `  judge        not one of the judge's examples (its labelled examples: ${yes} positive, ${learned.length - yes} negative)`,
+  ];
 }
 
 export function explainUrl(storageDir: string, url: string, runId?: string): string {
@@ -50,6 +69,7 @@ export function explainUrl(storageDir: string, url: string, runId?: string): str
     // fetcher: adaptive (src/fetch/adaptive.ts): which path, and the evidence behind the choice
     if (e.fetchedWith) lines.push(`  fetched with ${e.fetchedWith}: ${e.fetchWhy ?? ''}`);
     if (e.relevance !== undefined) lines.push(`  relevance    ${fmt(e.relevance)} (${e.relevant ? 'judged relevant' : 'judged not relevant'}${e.topic ? `, topic ${e.topic}` : ''})`);
+    lines.push(...labelLines(runDir, key));
     return lines.join('\n');
   }
 

@@ -18,7 +18,7 @@ import { parseCommandLine, reportUserErrors, runAsMain } from './run.js';
 import { loadConfigFile, buildConfig, checkSeedsReachable, type CliFlags } from './options.js';
 import type { CrawlResult } from '../crawl/engine.js';
 import { observePlugins } from './report.js';
-import { configPlugins } from '../crawl/config-plugins.js';
+import { configPlugins, type ConfigPluginOptions } from '../crawl/config-plugins.js';
 import type { CrawlPlugin } from '../crawl/engine.js';
 import { topicName, type CrawlConfig } from '../config/schema.js';
 import { crawlExitCode, demoTruth, readDemoRecord, recordDemoWeb, restartDemoWeb } from './demo.js';
@@ -28,9 +28,26 @@ import { crawlExitCode, demoTruth, readDemoRecord, recordDemoWeb, restartDemoWeb
  * and the report LAST: its afterRun reads the files the others close in theirs (threads.json),
  * so the report counts what the summary counts.
  */
-export async function crawlPlugins(config: CrawlConfig, watch: boolean | undefined, now?: () => Date, exportFormats: ExportFormat[] = []): Promise<CrawlPlugin[]> {
+export async function crawlPlugins(config: CrawlConfig, watch: boolean | undefined, now?: () => Date, exportFormats: ExportFormat[] = [], askLabel?: ConfigPluginOptions['askLabel']): Promise<CrawlPlugin[]> {
   const [report, ...plugins] = await observePlugins(config, exportFormats);
-  return [...plugins, ...(await configPlugins(config, { watch, now })), report];
+  return [...plugins, ...(await configPlugins(config, { watch, now, askLabel })), report];
+}
+
+/**
+ * `--ask N`: the judge's questions in this terminal, only when stdin is one (a pipe or a file
+ * cannot answer; said in one line). Close it when the crawl ends.
+ */
+export async function terminalLabels(config: CrawlConfig): Promise<{ askLabel?: ConfigPluginOptions['askLabel']; close(): void }> {
+  if (config.labels.ask === 0) return { close: () => {} };
+  if (!process.stdin.isTTY) {
+    process.stderr.write(`--ask: stdin is not a terminal, so no questions are asked (label pages in a file instead: --labels FILE)\n`);
+    return { close: () => {} };
+  }
+  const { terminalAsker } = await import('../crawl/labels.js');
+  const t = terminalAsker((text) => {
+    process.stderr.write(`\r\x1b[2K${text}\n`);
+  });
+  return { askLabel: { ask: t.ask, source: 'terminal' }, close: t.close };
 }
 
 /** The package version, for --version. */
@@ -123,7 +140,10 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--worker', 'with --frontier: join a crawl another run started, without seeding it')
     .option('--json', 'print the summary as JSON')
     .option('--watch', 'keep crawling and revisiting hot reply threads until Ctrl-C (no page budget)')
-    .option('--matchers <file>', 'extra reply templates (JSON or YAML), tried before the built-in ones');
+    .option('--matchers <file>', 'extra reply templates (JSON or YAML), tried before the built-in ones')
+    .option('--labels <file>', 'pages you have labelled: JSONL, one {"url": "…", "relevant": true|false} a line (a run\'s labels.jsonl is one); each a positive or negative example of the judge')
+    .option('--ask <n>', `when the judge is unsure, ask you about up to N pages in this terminal (y / n / s, the crawl goes on meanwhile)${def(d.labels.ask)}`, intArg('--ask'))
+    .option('--ask-after <n>', `pages fetched before the first question${def(d.labels.askAfter)}`, intArg('--ask-after'));
 }
 
 function pct(x: number): string {
@@ -196,7 +216,8 @@ export async function main(argv: string[]): Promise<number> {
     await resolveBrowser(config.browser); // a missing browser is reported before anything starts
     await checkSeedsReachable(config);
     const { runCrawl } = await import('../crawl/engine.js'); // loaded only once the input is valid
-    const result = await runCrawl({ config, plugins: await crawlPlugins(config, flags.watch, undefined, exportFormats), watch: flags.watch });
+    const labels = await terminalLabels(config);
+    const result = await runCrawl({ config, plugins: await crawlPlugins(config, flags.watch, undefined, exportFormats, labels.askLabel), watch: flags.watch }).finally(() => labels.close());
     const kw = config.topics.map((t) => topicName(t)).join(' | ');
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Focused crawl for "${kw}" (strategy ${config.strategy})`, config.storageDir));
     return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined });
@@ -226,19 +247,21 @@ async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | 
   const demo = readDemoRecord(new RunDir(storage, runId).dir);
   const web = demo ? await restartDemoWeb(demo, runId) : undefined;
   const { CrawlLog } = await import('../store/crawl-log.js');
+  const labels = await terminalLabels(config);
   try {
     if (web) process.stderr.write(`Started the local test web again: ${web.sites.map((s) => `${s.name} ${s.origin}`).join(', ')}\n`);
     const topicId = web?.demo.topic;
     const result = await runCrawl({
       config,
       resume: runId,
-      plugins: await crawlPlugins(config, flags.watch, web ? () => web.clock.now() : undefined, exportFormats),
+      plugins: await crawlPlugins(config, flags.watch, web ? () => web.clock.now() : undefined, exportFormats, labels.askLabel),
       watch: flags.watch,
       ...(web ? { testwebOrigin: web.sites.find((s) => s.kind === 'search')?.origin, truth: demoTruth(web, topicId!, CrawlLog.read(new RunDir(storage, runId).file('crawlLog')).map((e) => e.url)) } : {}),
     });
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Resumed run ${runId} (strategy ${config.strategy})`, flags.storage ?? 'storage'));
     return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined });
   } finally {
+    labels.close();
     await web?.close();
   }
 }
@@ -251,21 +274,25 @@ async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }, ex
   const { startTestWeb } = await import('../testweb/index.js');
   const { runCrawl } = await import('../crawl/engine.js');
   const web = await startTestWeb({});
+  let labels: { close(): void } = { close: () => {} };
   try {
     process.stderr.write(`Started the local test web: ${web.sites.map((s) => `${s.name} ${s.origin}`).join(', ')}\n`);
     // With --search the demo seeds from the test web's results page instead of the portal home pages.
     // The test web's sites are loopback origins: the demo allows exactly those (src/fetch/gate.ts).
     const config = buildConfig({ ...flags, topic: web.demo.keywords.join(' '), seeds: flags.search ? undefined : web.demo.seeds }, { allowPrivate: web.sites.map((s) => s.origin) });
+    const asking = await terminalLabels(config);
+    labels = asking;
     const topicId = web.demo.topic;
     const testwebOrigin = web.sites.find((s) => s.kind === 'search')?.origin;
     // Reply times on the test web follow its own clock.
-    const plugins = await crawlPlugins(config, flags.watch, () => web.clock.now(), exportFormats);
+    const plugins = await crawlPlugins(config, flags.watch, () => web.clock.now(), exportFormats, asking.askLabel);
     // Its origins go into the run folder: `--resume` serves the test web there again (src/cli/demo.ts).
     const result = await runCrawl({ config, testwebOrigin, truth: demoTruth(web, topicId), plugins: [recordDemoWeb(web), ...plugins], watch: flags.watch });
     const heading = `Demo: focused crawl of the local test web for "${web.demo.keywords.join(' ')}" (strategy ${config.strategy}, budget ${config.maxPages})`;
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, heading, config.storageDir));
     return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined });
   } finally {
+    labels.close();
     await web.close();
   }
 }

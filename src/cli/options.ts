@@ -53,6 +53,10 @@ export interface CliFlags {
   frontier?: string;
   crawlId?: string;
   worker?: boolean;
+  /** The user's labels (config.labels): a labels file, questions in the terminal, pages before the first. */
+  labels?: string;
+  ask?: number;
+  askAfter?: number;
 }
 
 /**
@@ -160,6 +164,14 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
       ...(flags.frontier !== undefined ? { url: flags.frontier } : {}),
       ...(flags.crawlId !== undefined ? { crawlId: flags.crawlId } : {}),
       ...(flags.worker ? { worker: true } : {}),
+    };
+  }
+  if (flags.labels !== undefined || flags.ask !== undefined || flags.askAfter !== undefined) {
+    input.labels = {
+      ...((file.labels as object | undefined) ?? {}),
+      ...(flags.labels !== undefined ? { file: flags.labels } : {}),
+      ...(flags.ask !== undefined ? { ask: flags.ask } : {}),
+      ...(flags.askAfter !== undefined ? { askAfter: flags.askAfter } : {}),
     };
   }
   if (flags.matchers !== undefined) input.threads = { ...((file.threads as object | undefined) ?? {}), matchers: flags.matchers };

@@ -242,6 +242,18 @@ export const CrawlConfigSchema = z
     threads: ThreadsOptionsSchema.prefault({}),
     /** The frontier's back end: in memory, or Redis shared by several workers. */
     frontier: FrontierConfigSchema.prefault({}),
+    /** The user's labels of pages (src/crawl/labels.ts): a labels file, and questions asked as the crawl goes. */
+    labels: z
+      .object({
+        /** JSONL, one `{"url": …, "relevant": true|false}` a line: pages labelled beforehand, fetched once and learned at the start. */
+        file: z.string().optional(),
+        /** Questions asked at most (in the terminal with `--ask`, or the library's `onLabelRequest`); 0 = none. */
+        ask: z.number().int().min(0).default(0),
+        /** Pages fetched before the first question. */
+        askAfter: z.number().int().min(1).default(20),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

@@ -16,6 +16,7 @@
 import { parseConfig, type CrawlConfig, type CrawlConfigInput } from '../config/schema.js';
 import { ProgressReporter } from '../report/progress.js';
 import { configPlugins } from './config-plugins.js';
+import type { LabelAsker } from './labels.js';
 import type { CrawlPlugin, CrawlResult, RelevantPage } from './types.js';
 
 export interface CrawlApiOptions {
@@ -39,6 +40,13 @@ export interface CrawlApiOptions {
   testwebOrigin?: string;
   /** No page budget: crawl and revisit hot threads until stopped or the time limit. */
   watch?: boolean;
+  /**
+   * When the judge is unsure, it asks here (up to the config's `labels.ask` questions, one at a
+   * time, after `labels.askAfter` pages): return or resolve true (relevant), false (not relevant)
+   * or undefined (skip). The crawl does not wait for the answer; the label is learned when it
+   * comes (src/crawl/labels.ts).
+   */
+  onLabelRequest?: LabelAsker;
 }
 
 /** A running crawl: await it for the result, iterate it for the relevant pages as they are found. */
@@ -91,7 +99,7 @@ export function crawl(input: CrawlConfigInput, options: CrawlApiOptions = {}): C
   };
 
   const result = (async () => {
-    const plugins = [...(await configPlugins(config, { watch: options.watch, now: options.now })), ...(options.plugins ?? [])];
+    const plugins = [...(await configPlugins(config, { watch: options.watch, now: options.now, askLabel: options.onLabelRequest && { ask: options.onLabelRequest, source: 'library' } })), ...(options.plugins ?? [])];
     const { runCrawl } = await import('./engine.js');
     const r = await runCrawl({
       config,

@@ -1,9 +1,11 @@
 /**
  * The plugins a crawl gets from its config alone, for the CLI and the library alike: reply
- * threads (METHODS §4) unless `threads.enabled` is false. runCrawl itself adds none, so the
+ * threads (METHODS §4) unless `threads.enabled` is false, and the user's labels (a labels file,
+ * questions to `askLabel`) when the config asks for them. runCrawl itself adds none, so the
  * benchmarks measure the page route alone.
  */
 import type { CrawlConfig } from '../config/schema.js';
+import type { LabelAsker, LabelSource } from './labels.js';
 import type { CrawlPlugin } from './types.js';
 
 export interface ConfigPluginOptions {
@@ -11,11 +13,30 @@ export interface ConfigPluginOptions {
   watch?: boolean;
   /** The reply clock (default: each page's fetch time; the test web passes its simulated clock). */
   now?: () => Date;
+  /** Who answers the judge's questions (`labels.ask` of them at most), and as what they are logged. */
+  askLabel?: { ask: LabelAsker; source: LabelSource };
 }
 
 export async function configPlugins(config: CrawlConfig, opts: ConfigPluginOptions = {}): Promise<CrawlPlugin[]> {
-  if (!config.threads.enabled) return [];
-  const { threadsPlugin, loadUserMatchers } = await import('./threads-plugin.js');
-  // Loaded here so a bad matchers file is one line before any browser starts.
-  return [threadsPlugin({ watch: opts.watch, now: opts.now, matchers: loadUserMatchers(config.threads.matchers) })];
+  const plugins: CrawlPlugin[] = [];
+  if (config.threads.enabled) {
+    const { threadsPlugin, loadUserMatchers } = await import('./threads-plugin.js');
+    // Loaded here so a bad matchers file is one line before any browser starts.
+    plugins.push(threadsPlugin({ watch: opts.watch, now: opts.now, matchers: loadUserMatchers(config.threads.matchers) }));
+  }
+  const asking = config.labels.ask > 0 && opts.askLabel !== undefined;
+  if (config.labels.file !== undefined || asking) {
+    const { labelsPlugin, readLabelsFile } = await import('./labels.js');
+    if (config.labels.file !== undefined) readLabelsFile(config.labels.file); // a bad file is one line before anything starts
+    plugins.push(
+      labelsPlugin({
+        ask: asking ? config.labels.ask : 0,
+        askAfter: config.labels.askAfter,
+        file: config.labels.file,
+        asker: opts.askLabel?.ask,
+        source: opts.askLabel?.source,
+      }),
+    );
+  }
+  return plugins;
 }

@@ -229,7 +229,7 @@ async function crawlLocked(
     fetched: (url: string) => scorer.graph.pages.has(url),
     relevant: (url: string) => scorer.graph.pages.get(url)?.relevant,
   };
-  const ctx: CrawlContext = { config, runId, runDir, storageDir, frontier, progress, fetch: subFetch.fetch, links };
+  const ctx: CrawlContext = { config, runId, runDir, storageDir, frontier, progress, fetch: subFetch.fetch, links, judge };
   for (const p of plugins) await p.beforeRun?.(ctx);
 
   // A worker joining a shared crawl does not seed it.

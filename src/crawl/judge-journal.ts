@@ -7,7 +7,7 @@
  *   judge-snapshot.json   the judge's whole learned state (PageJudge.state()) after input `seq`
  *                         (temp file + rename: atomic)
  *   judge-inputs.jsonl    every input after the snapshot (a page's TF, a never-relevant page, a
- *                         user's negative page), numbered, written synchronously before the judge
+ *                         user's negative page or label), numbered, written synchronously before the judge
  *                         learns from it: after kill -9 nothing judged is lost.
  * A snapshot is written once the inputs since the last one outweigh it (so writing costs at
  * most twice the inputs, and a resume replays at most a snapshot's worth), then the inputs file
@@ -24,7 +24,7 @@ export const JUDGE_FILES = { snapshot: 'judge-snapshot.json', inputs: 'judge-inp
 const MIN_COMPACT_BYTES = 1 << 20;
 
 type Sparse = [string, number][];
-type InputRecord = { seq: number } & (Omit<Extract<JudgedPage, { kind: 'page' | 'negative' }>, 'tf'> & { tf: Sparse } | Extract<JudgedPage, { kind: 'never' }>);
+type InputRecord = { seq: number } & (Omit<Extract<JudgedPage, { kind: 'page' | 'negative' | 'label' }>, 'tf'> & { tf: Sparse } | Extract<JudgedPage, { kind: 'never' }>);
 
 interface SnapshotFile {
   version: 1;

@@ -34,13 +34,15 @@ export type JudgeMode = 'learned' | 'cosine';
 
 /**
  * What the judge learns from, one record per call: a page by its TF (with what decided its kind),
- * a page that can never be relevant, a user's negative page. Logged by `--resume`
+ * a page that can never be relevant, a user's negative page, a user's label. Logged by `--resume`
  * (src/crawl/judge-journal.ts); `key`: the URL the frontier handed out.
  */
 export type JudgedPage =
   | { kind: 'never'; key?: string }
   | { kind: 'page'; key?: string; url?: string; tf: SparseVector; isSeed: boolean; publishTime?: string; listPage?: true }
-  | { kind: 'negative'; url?: string; tf: SparseVector; topicId?: string };
+  | { kind: 'negative'; url?: string; tf: SparseVector; topicId?: string }
+  /** The user's label of a page (src/crawl/labels.ts). */
+  | { kind: 'label'; url: string; tf: SparseVector; relevant: boolean; topicId?: string };
 
 /** The judge's learned state (IDF, seed sets, term models, classifiers, harvest sample). */
 export interface JudgeState {
@@ -50,6 +52,8 @@ export interface JudgeState {
   classifiers: PageClassifierState[];
   sample: ReservoirState<SampledPageState>;
   examples: { tf: [string, number][]; url?: string; topicId: string; joined?: true }[];
+  /** The user's labelled pages (src/crawl/labels.ts); absent in snapshots without any. */
+  labels?: { tf: [string, number][]; url: string; topicId: string; relevant: boolean }[];
   /** Absent in snapshots from before the log-odds rank verdict. */
   rankVerdicts?: RankVerdictState[];
 }

@@ -19,6 +19,7 @@ import { MultiTopicModel } from '../topic/multi-topic.js';
 import { HarvestSample, type HarvestEstimate, type Rejudged } from '../topic/harvest-sample.js';
 import { PageClassifier, type PageEvidence } from '../topic/page-classifier.js';
 import { RankVerdict, type RankScorer } from '../topic/rank-verdict.js';
+import { labelledThreshold } from '../topic/label-threshold.js';
 import { seedCalibratedThreshold, seedThresholdSpread } from '../topic/seed-threshold.js';
 import { loadThesaurus } from '../topic/semantic.js';
 import { TopicTermModel } from '../topic/term-model.js';
@@ -49,6 +50,8 @@ export class PageJudge {
    * user's examples of the topic, judged again at the end for the harvest estimate's recall term.
    */
   private readonly examples: { tf: SparseVector; url?: string; topicId: string; joined?: true }[] = [];
+  /** The user's labelled pages (src/crawl/labels.ts), per topic: they move θ (`verdictThreshold`). */
+  private readonly labels: { tf: SparseVector; url: string; topicId: string; relevant: boolean }[] = [];
   /** Called with each input before the judge learns from it (the `--resume` journal). */
   onInput?: (input: JudgedPage) => void;
 
@@ -205,7 +208,10 @@ export class PageJudge {
   verdictThreshold(topicId: string): number {
     const topic = this.model.topic(topicId);
     if (this.model.thresholdGiven.has(topicId)) return topic.threshold;
-    return seedCalibratedThreshold(this.exampleRels(topicId), topic.threshold);
+    const theta = seedCalibratedThreshold(this.exampleRels(topicId), topic.threshold);
+    const labelled = this.labels.filter((l) => l.topicId === topicId);
+    if (labelled.length === 0) return theta;
+    return labelledThreshold(theta, labelled.map((l) => ({ rel: this.model.rejudgeAs(topicId, l.tf, l.url).rel, relevant: l.relevant })));
   }
 
   /** The topic's given seed pages with content, each judged again as it stands now. */
@@ -243,10 +249,44 @@ export class PageJudge {
     this.classifiers.get(id)!.addExample(this.evidenceOf(verdict, tf, terms), false);
   }
 
+  /**
+   * The user's label of a page the crawl fetched (src/crawl/labels.ts): positive and negative
+   * examples at once. A page labelled relevant is an example of its topic (the topic named, else
+   * the one it is nearest) as a page that joins the seed set is: its words join the term model,
+   * the seed set D and the classifier's positives. One labelled not relevant is a negative example
+   * as a user's negative page is. Either way it moves the topic's θ (`verdictThreshold`).
+   */
+  addLabel(analysis: PageAnalysis, relevant: boolean, topicId?: string): void {
+    const fields = PageJudge.fields(analysis);
+    const input: Extract<JudgedPage, { kind: 'label' }> = { kind: 'label', url: analysis.url, tf: this.model.termFrequencies(fields), relevant, topicId };
+    this.onInput?.(input);
+    this.learnLabel(input);
+  }
+
+  private learnLabel({ tf, url, relevant, topicId }: Extract<JudgedPage, { kind: 'label' }>): void {
+    // The page was judged when fetched (its words are in the IDF and the background already): judged again, not observed.
+    const verdict = topicId ? this.model.rejudgeAs(topicId, tf, url) : this.model.rejudge(tf, url);
+    const id = topicId ?? verdict.topicId;
+    const terms = this.terms.get(id)!;
+    const ev = this.evidenceOf(verdict, tf, terms);
+    this.labels.push({ tf, url, topicId: id, relevant });
+    if (relevant) {
+      terms.addExample(tf);
+      this.model.topic(id).addSeedTerms(tf, url, false);
+    } else terms.addNegativeExample(tf);
+    this.classifiers.get(id)!.addExample(ev, relevant);
+  }
+
+  /** The labels the judge has learned, oldest first (`--explain`, the report). */
+  get labelled(): readonly { url: string; topicId: string; relevant: boolean }[] {
+    return this.labels;
+  }
+
   /** `--resume`: learn from a page as `judge()` did before the stop (src/crawl/judge-journal.ts). */
   replay(input: JudgedPage): void {
     if (input.kind === 'never') this.learnNever();
     else if (input.kind === 'negative') this.learnNegative(input);
+    else if (input.kind === 'label') this.learnLabel(input);
     else this.judgeTerms(input);
   }
 
@@ -260,6 +300,7 @@ export class PageJudge {
       sample: this.sample.state(),
       examples: this.examples.map((e) => ({ ...e, tf: [...e.tf] })),
       rankVerdicts: this.model.topics.map((t) => this.rankVerdicts.get(t.id)!.state()),
+      ...(this.labels.length ? { labels: this.labels.map((l) => ({ ...l, tf: [...l.tf] })) } : {}),
     };
   }
 
@@ -273,6 +314,8 @@ export class PageJudge {
     if (s.rankVerdicts) this.model.topics.forEach((t, i) => this.rankVerdicts.get(t.id)!.restore(s.rankVerdicts![i]));
     this.examples.length = 0;
     for (const e of s.examples) this.examples.push({ ...e, tf: new Map(e.tf) });
+    this.labels.length = 0;
+    for (const l of s.labels ?? []) this.labels.push({ ...l, tf: new Map(l.tf) });
   }
 
   /**

@@ -12,7 +12,7 @@ import type { CrawlFrontier } from '../frontier/frontier.js';
 import type { ProgressReporter, ProgressStats } from '../report/progress.js';
 import type { RunCounts } from '../report/counts.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
-import type { Verdict } from './judge.js';
+import type { PageJudge, Verdict } from './judge.js';
 import type { PoliteFetch } from './polite-fetch.js';
 
 /** What a plugin sees of each analysed HTML page, after relevance and scoring. */
@@ -43,6 +43,8 @@ export interface CrawlContext {
    * Absent outside a crawl (unit tests).
    */
   links?: CrawlLinks;
+  /** The crawl's page judge (the user's labels teach it: src/crawl/labels.ts). Absent outside a crawl. */
+  judge?: PageJudge;
 }
 
 /** Read access to the scorer's link graph (`CrawlContext.links`). */

@@ -6,6 +6,7 @@
  * Charts are hand-written SVG: a polyline per series is all we need, and a chart library would
  * mean a CDN or a large inline bundle.
  */
+import type { LabelRecord } from '../crawl/labels.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
 import { topicName } from '../config/schema.js';
 import type { RunStateData } from '../store/run-state.js';
@@ -47,6 +48,8 @@ export interface ReportInput {
   earlierRuns?: EarlierRun[];
   /** The crawl's own harvest estimate at its end (absent for runs from before it was kept). */
   harvestEstimate?: HarvestEstimate;
+  /** The user's labels of pages (src/crawl/labels.ts: runs/<id>/labels.jsonl), oldest first; absent without any. */
+  labels?: LabelRecord[];
   /** Export files written beside the report (relative links), e.g. relevant.csv. */
   exports?: string[];
   generatedAt: Date;
@@ -297,6 +300,21 @@ function threadsSection(input: ReportInput, c: ReportCounts): string {
   return `${caption}${chart}${sortableTable('threads-table', 'threads', [{ label: 'Thread' }, { label: 'Replies', num: true }, { label: 'Visits', num: true }, { label: 'Hotness', num: true }, { label: 'Hotness over visits' }], rows)}`;
 }
 
+/** The user's labels: each page asked about (or labelled in a file), the answer, and the judge's verdict when it was fetched. */
+function labelsSection(labels: LabelRecord[]): string {
+  const given = labels.filter((l) => l.relevant !== undefined);
+  const yes = given.filter((l) => l.relevant).length;
+  const disagreed = given.filter((l) => l.judgedRelevant !== undefined && l.judgedRelevant !== l.relevant).length;
+  const rows = labels.map(
+    (l) =>
+      `<tr><td>${esc(l.time.slice(0, 19).replace('T', ' '))}</td><td><a href="${esc(l.url)}">${esc(l.title || l.url)}</a></td><td>${l.relevant === undefined ? 'skipped' : l.relevant ? 'relevant' : 'not relevant'}</td><td>${l.judgedRelevant === undefined ? '–' : l.judgedRelevant ? 'relevant' : 'not relevant'}</td><td>${esc(l.source)}</td></tr>`,
+  );
+  return (
+    `<p>${given.length} page(s) labelled (${yes} relevant, ${given.length - yes} not relevant${labels.length > given.length ? `, ${labels.length - given.length} skipped` : ''}); the judge had called ${disagreed} of the asked ones the other way. Each label is a positive or negative example of the judge from then on, and moves its line θ.</p>` +
+    sortableTable('labels-table', 'labels', [{ label: 'When' }, { label: 'Page' }, { label: 'Label' }, { label: 'Judge said' }, { label: 'From' }], rows)
+  );
+}
+
 function breakdownSection(log: CrawlLogEntry[]): string {
   const rows = log.map((e) => {
     const comps = Object.entries(e.components ?? {})
@@ -384,6 +402,7 @@ export function renderReport(input: ReportInput): string {
 <section id="failures"><h2>Failures by reason</h2>${failures.length ? sortableTable('failures-table', 'failures', [{ label: 'Reason' }, { label: 'Count', num: true }, { label: 'Examples' }], failureRows) : '<p class="empty">No failures.</p>'}</section></div></div>
 <section id="relevant"><h2>Relevant pages by topic</h2>${downloads}${relevantSection(input)}</section>
 <section id="threads"><h2>Hot threads</h2>${threadsSection(input, c)}</section>
+${input.labels?.length ? `<section id="labels"><h2>Your labels</h2>${labelsSection(input.labels)}</section>` : ''}
 <section id="breakdown"><details><summary>Score breakdown of every URL (${input.log.length})</summary>${breakdownSection(input.log)}</details></section>
 </main><script>${SCRIPT}</script></body></html>
 `;

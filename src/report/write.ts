@@ -3,6 +3,7 @@
  * storage/report/index.html and storage/runs/<id>/report/index.html; the plugin that does it
  * at the end of every crawl.
  */
+import { readRunLabels } from '../crawl/labels.js';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { displayPath } from './paths.js';
@@ -54,6 +55,7 @@ export function loadReportInput(storageDir: string, runId: string, generatedAt =
     threads: threadsFile ? Object.values(threadsFile.threads ?? {}) : undefined,
     subRequests: existsSync(join(runDir, RUN_FILES.subRequests)) ? countSubRequests(SubRequestLog.read(join(runDir, RUN_FILES.subRequests))) : undefined,
     harvestEstimate: readJson<HarvestEstimate>(join(runDir, RUN_FILES.harvestEstimate)),
+    labels: readRunLabels(runDir),
     earlierRuns: state ? earlierRunsOfTopic(root, runId, state) : [],
     generatedAt,
   };

@@ -11,6 +11,7 @@
  *                       subrequests.jsonl    comment-API requests (not pages), with outcome and reason
  *                       adaptive-evidence.jsonl  the adaptive fetcher's comparisons, replayed by --resume
  *                       adaptive-data.jsonl  the data path's recipes per URL pattern, replayed by --resume
+ *                       labels.jsonl         the user's labels of pages (src/crawl/labels.ts)
  *                       report/index.html    the run's report
  *   <storage>/datasets/run-<id>/             relevant pages (a Crawlee dataset)
  *   <storage>/report/index.html              the latest report
