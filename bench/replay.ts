@@ -55,6 +55,7 @@ import { rebaseOntoOrigins } from './rebase-origins.js';
 import { replayCacheFile } from './replay-cache.js';
 import { machineLine, writeBenchSection } from './bench-page.js';
 import { loadavg } from 'node:os';
+import { mediawikiMissing, startMediaWiki, type MediaWikiWeb } from '../src/testweb/mediawiki.js';
 
 interface Cached {
   status: number;
@@ -179,6 +180,10 @@ export interface ReplayRun {
    * topic's relevant pages, so its place in the fetch order decides much of the harvest.
    */
   boardAt?: number;
+  /** Share of the fetches that were not article views (a wiki's category, special, edit, history pages): mediawiki web. */
+  nonArticleShare?: number;
+  /** Per fetch (as `order`): not an article view (mediawiki web). */
+  nonArticle?: boolean[];
 }
 
 /** One page as the judge saw it (--misjudged). */
@@ -276,7 +281,7 @@ const pct = (x: number | undefined) => (x === undefined ? '   -  ' : `${(x * 100
 async function main(): Promise<number> {
   const o = new Command()
     .name('bench:replay')
-    .option('--web <list>', 'testweb,wikispeedia', 'testweb,wikispeedia')
+    .option('--web <list>', 'testweb,wikispeedia,mediawiki (mediawiki: the Wikispeedia articles on a real MediaWiki)', 'testweb,wikispeedia')
     .option('--topics <list>', 'topic ids (default: all of each web)')
     .option('--test-pages <n>', 'budget on the test web', '150')
     .option('--wiki-pages <n>', 'budget on Wikispeedia', '500')
@@ -294,7 +299,7 @@ async function main(): Promise<number> {
     .parse()
     .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string; judgeStates?: string; labelsSim: string }>();
   const webs = o.web.split(',');
-  for (const w of webs) if (w !== 'testweb' && w !== 'wikispeedia') throw new UserError(`--web: unknown web "${w}" (testweb, wikispeedia)`);
+  for (const w of webs) if (w !== 'testweb' && w !== 'wikispeedia' && w !== 'mediawiki') throw new UserError(`--web: unknown web "${w}" (testweb, wikispeedia, mediawiki)`);
   const wantTopic = (id: string) => !o.topics || o.topics.split(',').includes(id);
   const strategies = o.strategies.split(',') as StrategyName[];
   for (const st of strategies) if (!(STRATEGIES as readonly string[]).includes(st)) throw new UserError(`--strategies: unknown strategy "${st}" (${STRATEGIES.join(', ')})`);
@@ -375,6 +380,34 @@ async function main(): Promise<number> {
         }
       } finally {
         await web.close();
+      }
+    }
+  }
+  if (webs.includes('mediawiki')) {
+    const missing = mediawikiMissing();
+    if (missing) process.stderr.write(`MediaWiki skipped: ${missing}\n`);
+    else {
+      // The same articles, topics, seeds and labels as the plain Wikispeedia server, served by MediaWiki.
+      const web: MediaWikiWeb = await startMediaWiki({ log: (l) => process.stderr.write(l + '\n') });
+      const cache = new PageCache(replayCacheFile('mediawiki'), [web.origin]);
+      const robots = new RobotsCache();
+      try {
+        const budget = Number(o.wikiPages);
+        const inSplit = (h: boolean | undefined) => splits.includes('all') || (splits.includes('holdout') && !!h) || (splits.includes('tune') && !h);
+        for (const t of web.topics.filter((t) => inSplit(t.holdout) && wantTopic(t.id))) {
+          const seeds = web.seeds(t.id, Number(o.wikiSeeds), new Rng(hash32(`seeds:${t.id}:1`)));
+          for (const s of strategies) {
+            const r = await replay(cache, { seeds, keywords: t.query, maxPages: budget, truth: (u) => web.isRelevant(u, t.id), pageOf: (u) => web.articleOf(u) }, s, score, judgeMode, robots, !!(o.misjudged || o.judged) && s === 'bfs', dumpOf('mediawiki', t.id, s));
+            const nonArticle = r.order.map(([u]) => web.articleOf(u) === undefined);
+            const nonArticleShare = nonArticle.filter(Boolean).length / Math.max(1, nonArticle.length);
+            runs.push({ web: 'mediawiki', topic: t.id, relevantAvailable: web.relevantTotal(t.id), holdout: t.holdout, strategy: s, fetched: r.curve.length, ...r, nonArticleShare, nonArticle });
+          }
+          report('mediawiki', t.id, budget);
+          process.stdout.write(`mediawiki/${t.id}  non-article fetches: ${runs.filter((r) => r.web === 'mediawiki' && r.topic === t.id).map((r) => `${r.strategy} ${pct(r.nonArticleShare)}`).join('  ')}\n`);
+          cache.save();
+        }
+      } finally {
+        await web.stop();
       }
     }
   }
@@ -469,6 +502,7 @@ async function main(): Promise<number> {
       ].join('\n'),
     });
   }
+  if (webs.includes('mediawiki') && webs.includes('wikispeedia')) writeMediaWikiSection(runs, Number(o.wikiPages));
   if (o.json) writeFileSync(o.json, JSON.stringify(runs.map(({ seen: _, ...r }) => r)));
   if (o.misjudged) {
     // Every page a BFS crawl's judge got wrong, with what it saw: read these to find why.
@@ -522,6 +556,37 @@ function labelSummary(runs: ReplayRun[]): string {
     `; estimate's 90% interval holds the truth on ${held.length}/${runs.length} topics (${((100 * held.length) / Math.max(1, runs.length)).toFixed(0)}%), mean width ${(100 * mean(widths)).toFixed(1)} points, widest ${(100 * Math.max(0, ...widths)).toFixed(1)}` +
     `; estimate minus truth: mean ${(100 * mean(runs.map((r) => r.estimate.mean - truthOnce(r)))).toFixed(1)} points`
   );
+ * The benchmark page's section for the two Wikispeedia servers: mean harvest per strategy at 150
+ * and 500 pages (those within the budget) on the topics both ran, and on MediaWiki the share of
+ * fetches that were not article views.
+ */
+function writeMediaWikiSection(runs: ReplayRun[], budget: number): void {
+  const topicsOf = (web: string) => new Set(runs.filter((r) => r.web === web).map((r) => r.topic));
+  const both = [...topicsOf('mediawiki')].filter((t) => topicsOf('wikispeedia').has(t));
+  if (!both.length) return;
+  const strategies = [...new Set(runs.map((r) => r.strategy))];
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const at = (r: ReplayRun, b: number) => r.curve[Math.min(b, r.curve.length) - 1] ?? 0;
+  const rows: string[] = ['| strategy | pages | plain server | MediaWiki | difference (points) | MediaWiki non-article fetches |', '|---|---|---|---|---|---|'];
+  for (const b of [150, 500].filter((x) => x <= budget)) {
+    for (const st of strategies) {
+      const of = (web: string) => runs.filter((r) => r.web === web && r.strategy === st && both.includes(r.topic));
+      const plain = mean(of('wikispeedia').map((r) => at(r, b)));
+      const mw = mean(of('mediawiki').map((r) => at(r, b)));
+      const non = mean(of('mediawiki').map((r) => (r.nonArticle ?? []).slice(0, b).filter(Boolean).length / Math.max(1, Math.min(b, r.order.length))));
+      rows.push(`| ${st} | ${b} | ${(100 * plain).toFixed(1)}% | ${(100 * mw).toFixed(1)}% | ${(100 * (mw - plain)).toFixed(1)} | ${(100 * non).toFixed(1)}% |`);
+    }
+  }
+  writeBenchSection({
+    name: 'replay-mediawiki',
+    title: 'Wikispeedia on a real MediaWiki beside the plain server',
+    command: `npm run bench:replay -- --web wikispeedia,mediawiki --topics ${both.join(',')} --wiki-pages ${budget} --strategies ${strategies.join(',')}`,
+    body:
+      `Mean harvest (relevant fetches by the categories / fetches) over ${both.length} topics (${both.join(', ')}), same seeds and labels on both servers. ` +
+      'Non-article fetches: pages that are not an article view (category pages, the wiki\'s own pages, Special:, edit, history).\n\n' +
+      rows.join('\n') +
+      '\n',
+  });
 }
 
 /** The runs of an earlier `--json` (for --compare). */

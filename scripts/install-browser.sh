@@ -5,6 +5,8 @@
 # its tests start one on loopback); elsewhere it only says what to do. Never downloads a browser
 # build of its own: the crawler runs the system Chromium through executablePath.
 set -u
+# The MediaWiki test bed (optional, never fails the install): its own script.
+bash "$(dirname "$0")/install-mediawiki.sh" || true
 need=""
 if ! { [ -n "${CHROMIUM_PATH:-}" ] && [ -x "${CHROMIUM_PATH}" ]; }; then
   command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need="chromium"

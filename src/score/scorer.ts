@@ -14,6 +14,7 @@ import { iPageRank, rwbAdmit, type IprNode } from './ipagerank.js';
 import { SiteTable, urlFilter } from './filters.js';
 import { bestBuffer, hostOf, LinkBook } from './links.js';
 import { DeadLinkTracker } from './dead-links.js';
+import { BoilerplateLinks } from './boilerplate.js';
 import { scoreBands, strategyBandScore } from './bands.js';
 import { getStrategy, strategyNames } from './strategies/registry.js';
 import { restoreScorerParts, scorerState } from './snapshot.js';
@@ -42,6 +43,7 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
   // Hosts and directories that keep answering 404 lose priority (src/score/dead-links.ts).
   const deadLinks = new DeadLinkTracker();
   const usesDeadLinks = !t.ignoresDeadLinks;
+  const boilerplate = new BoilerplateLinks();
   const removePending = (url: string) => {
     const p = pending.get(url);
     if (!p) return;
@@ -185,6 +187,13 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
         if (ex) ex.deadLinkFactor = f;
       }
     }
+    // Links on most pages of their own site (sidebar, footer) lend no topic evidence: scaled down.
+    // (Not for a discovery-order crawl: its order is its definition.)
+    const bf = t.firstDiscoveryOnly ? 1 : boilerplate.factor(hostOf(p.url), p.url);
+    if (bf < 1) {
+      s *= bf;
+      if (ex) ex.boilerplateFactor = bf;
+    }
     return { score: s, best, features };
   }
 
@@ -276,6 +285,7 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
       kept.push({ link, weight: f.weight });
     }
     graph.addPage(url, page.rel, page.relevant, graphLinks);
+    if (!dead) boilerplate.record(host, page.links.filter((l) => hostOf(l.url) === host).map((l) => l.url));
     const pageTerm = pageLinkTerm(
       kept.map((k) => k.link.contextSim),
       o.linkThreshold,

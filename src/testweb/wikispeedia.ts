@@ -98,7 +98,8 @@ export function wikispeediaMissing(dir = wikispeediaDir()): string | undefined {
   return undefined;
 }
 
-const rows = (file: string) =>
+/** Rows of a Wikispeedia TSV file (comment lines and blank lines skipped). */
+export const readTsv = (file: string) =>
   readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l && !l.startsWith('#'))
@@ -174,12 +175,12 @@ export async function startWikispeediaWeb(opts: WikispeediaOptions = {}): Promis
   const missing = wikispeediaMissing(dir);
   if (missing) throw new Error(missing);
   // Keys are decoded names, so a URL's path decodes straight to a key however it was encoded.
-  const articles = rows(join(dir, 'articles.tsv')).map((r) => r[0]);
+  const articles = readTsv(join(dir, 'articles.tsv')).map((r) => r[0]);
   const byDecoded = new Map(articles.map((a) => [decodeURIComponent(a), a]));
   const out = new Map<string, string[]>(articles.map((a) => [a, []]));
-  for (const [s, t] of rows(join(dir, 'links.tsv'))) if (out.has(s) && out.has(t)) out.get(s)!.push(t);
+  for (const [s, t] of readTsv(join(dir, 'links.tsv'))) if (out.has(s) && out.has(t)) out.get(s)!.push(t);
   const cats = new Map<string, string[]>();
-  const categoryRows = rows(join(dir, 'categories.tsv'));
+  const categoryRows = readTsv(join(dir, 'categories.tsv'));
   for (const [a, c] of categoryRows) {
     if (!c) continue;
     const l = cats.get(a) ?? [];
