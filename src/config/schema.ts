@@ -207,7 +207,7 @@ export const CrawlConfigSchema = z
     /**
      * A rendered page's settle: from its document's arrival, the longest wait for its load and a
      * quiet network; then it is analysed as it stands (src/fetch/page-load.ts). A sub-request
-     * (script, XHR) gets half of it to answer.
+     * (script, XHR) gets a third of it to answer.
      */
     settleCapSecs: z.number().positive().default(10),
     /** Sub-requests a rendering does not fetch: images, media, fonts, style sheets, beacons, ad and analytics hosts (src/fetch/page-load.ts). */

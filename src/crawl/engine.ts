@@ -27,7 +27,7 @@ import { gatedFetchText } from '../fetch/gated-request.js';
 import { lockStorage } from '../store/storage-lock.js';
 import { UserError } from '../config/errors.js';
 import { createBrowserFetcher, createHttpFetcher, crawleeConfig, type Fetcher, type RenderedPage } from '../fetch/crawler.js';
-import { renderedFields, renderOptions } from '../fetch/render-log.js';
+import { renderedFields, renderOptions, subRequestTimeoutMs } from '../fetch/render-log.js';
 import { Frontier, uniqueKeyOf, type CrawlFrontier } from '../frontier/frontier.js';
 import type { RedisCrawl, RedisFrontier } from '../frontier/redis.js';
 import { replayOthers } from '../frontier/redis-scorer-pages.js';
@@ -477,7 +477,7 @@ async function crawlLocked(
     // A little under the navigation timeout, so a stalled server ends with the proxy's clear reason.
     timeoutMs: Math.max(5_000, config.navigationTimeoutSecs * 1000 - 2_000),
     maxRedirects: config.maxRedirects,
-    subRequestTimeoutMs: (config.settleCapSecs * 1000) / 2,
+    subRequestTimeoutMs: subRequestTimeoutMs(config.settleCapSecs * 1000),
     robotsBlock,
     hostDelayMs: delayOf,
     // Several workers: a browser's redirect hop takes its host's slot for all of them (Redis).

@@ -154,6 +154,15 @@ export interface SettleOptions {
   settleMs: number;
 }
 
+/**
+ * The time a page's sub-request gets to answer (the gate proxy's limit for anything that is not a
+ * page): a third of the settle cap, so that two hanging scripts in a row (a parser-blocking one,
+ * then an async one the parser finds after it) still let the document load within the cap.
+ */
+export function subRequestTimeoutMs(settleCapMs: number): number {
+  return Math.max(1000, Math.round(settleCapMs / 3));
+}
+
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
@@ -240,7 +249,7 @@ export interface Chosen {
  */
 export const SERVED_TEXT_RATIO = 0.5;
 /** Served main text shorter than this is no article to fall back to (a loader, a shell). */
-export const SERVED_TEXT_MIN = 200;
+export const SERVED_TEXT_MIN = 100;
 
 /** The page is no page: the browser shows its own error page or a blank one. */
 export function browserErrorPage(finalUrl: string): boolean {

@@ -6,6 +6,7 @@
 import type { AnalysisLimits } from '../extract/page.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
 import type { RenderedPage } from './crawler.js';
+export { subRequestTimeoutMs } from './page-load.js';
 
 export function renderOptions(config: { settleCapSecs: number; blockRequests: boolean; blockUrlPatterns: string[] }, analysisLimits: Partial<AnalysisLimits>) {
   return {
