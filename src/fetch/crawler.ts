@@ -244,7 +244,8 @@ export const DEFAULT_SETTLE_CAP_MS = 10_000;
  * neither can be analysed (the browser's error page and no served document).
  */
 export async function readRendering(page: Page, doc: MainDocument, input: { fetchedAt: Date; limits?: Partial<AnalysisLimits>; cdp?: Parameters<typeof readDom>[2] }) {
-  const html = await readDom(page, 5000, input.cdp);
+  // Bounded: a renderer stuck in a script that never yields does not answer (then the served document is analysed).
+  const html = await readDom(page, 10_000, input.cdp);
   const url = page.url();
   const served = await doc.servedHtml();
   let chosen: Chosen;
