@@ -68,6 +68,9 @@ export function explainUrl(storageDir: string, url: string, runId?: string): str
     );
     // fetcher: adaptive (src/fetch/adaptive.ts): which path, and the evidence behind the choice
     if (e.fetchedWith) lines.push(`  fetched with ${e.fetchedWith}: ${e.fetchWhy ?? ''}`);
+    // rendered pages (src/fetch/page-load.ts): how the page settled, and which document was analysed
+    if (e.settled) lines.push(`  settled      ${e.settled}`);
+    if (e.analysedFrom) lines.push(`  analysed     from the ${e.analysedFrom === 'served' ? 'document as served (not the rendering)' : 'rendered page'}`);
     if (e.relevance !== undefined) lines.push(`  relevance    ${fmt(e.relevance)} (${e.relevant ? 'judged relevant' : 'judged not relevant'}${e.topic ? `, topic ${e.topic}` : ''})`);
     lines.push(...labelLines(runDir, key));
     return lines.join('\n');

@@ -49,6 +49,10 @@ export interface CliFlags {
   maxRssMb?: number;
   maxUrlLength?: number;
   maxRedirects?: number;
+  /** `--no-block-requests`: fetch every sub-request of a rendering; `--block-pattern`: more to leave out. */
+  blockRequests?: boolean;
+  blockPattern?: string[];
+  settleCap?: number;
   /** Shared frontier (config.frontier): redis://HOST:PORT/DB, the crawl's id, join as a worker. */
   frontier?: string;
   crawlId?: string;
@@ -158,6 +162,9 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
   set('maxUrlLength', flags.maxUrlLength);
   set('maxRedirects', flags.maxRedirects);
   set('maxRssMb', flags.maxRssMb);
+  if (flags.blockRequests === false) input.blockRequests = false;
+  set('blockUrlPatterns', flags.blockPattern);
+  set('settleCapSecs', flags.settleCap);
   if (flags.frontier !== undefined || flags.crawlId !== undefined || flags.worker) {
     input.frontier = {
       ...((file.frontier as object | undefined) ?? {}),

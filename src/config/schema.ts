@@ -204,6 +204,16 @@ export const CrawlConfigSchema = z
       .optional(),
     slowMoMs: z.number().int().nonnegative().default(0),
     navigationTimeoutSecs: z.number().positive().default(30),
+    /**
+     * A rendered page's settle: from its document's arrival, the longest wait for its load and a
+     * quiet network; then it is analysed as it stands (src/fetch/page-load.ts). A sub-request
+     * (script, XHR) gets a third of it to answer.
+     */
+    settleCapSecs: z.number().positive().default(10),
+    /** Sub-requests a rendering does not fetch: images, media, fonts, style sheets, beacons, ad and analytics hosts (src/fetch/page-load.ts). */
+    blockRequests: z.boolean().default(true),
+    /** More sub-requests not fetched, by URL pattern (a substring of the URL, `*` for any run of characters), as Crawlee's blockRequests. */
+    blockUrlPatterns: z.array(z.string().min(1)).default([]),
     /** Hosts the crawl may enter; empty = the seeds' hosts and everything they link to. */
     allowDomains: z.array(z.string()).default([]),
     denyDomains: z.array(z.string()).default([]),

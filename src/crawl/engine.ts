@@ -27,6 +27,7 @@ import { gatedFetchText } from '../fetch/gated-request.js';
 import { lockStorage } from '../store/storage-lock.js';
 import { UserError } from '../config/errors.js';
 import { createBrowserFetcher, createHttpFetcher, crawleeConfig, type Fetcher, type RenderedPage } from '../fetch/crawler.js';
+import { renderedFields, renderOptions, subRequestTimeoutMs } from '../fetch/render-log.js';
 import { Frontier, uniqueKeyOf, type CrawlFrontier } from '../frontier/frontier.js';
 import type { RedisCrawl, RedisFrontier } from '../frontier/redis.js';
 import { replayOthers } from '../frontier/redis-scorer-pages.js';
@@ -324,6 +325,7 @@ async function crawlLocked(
       components: m.components,
       contentType: page.contentType,
       ...(page.fetchedWith ? { fetchedWith: page.fetchedWith, fetchWhy: page.fetchWhy } : {}),
+      ...renderedFields(page),
     };
     if (page.html === undefined) {
       await logLine(page.request.uniqueKey, { ...base, decision: 'not-html', reason: page.contentType });
@@ -475,6 +477,7 @@ async function crawlLocked(
     // A little under the navigation timeout, so a stalled server ends with the proxy's clear reason.
     timeoutMs: Math.max(5_000, config.navigationTimeoutSecs * 1000 - 2_000),
     maxRedirects: config.maxRedirects,
+    subRequestTimeoutMs: subRequestTimeoutMs(config.settleCapSecs * 1000),
     robotsBlock,
     hostDelayMs: delayOf,
     // Several workers: a browser's redirect hop takes its host's slot for all of them (Redis).
@@ -491,6 +494,7 @@ async function crawlLocked(
   frontier.requestManager.onRetry = (url) => gateProxy.noteNavigation(url);
   const browserOptions = launchOptions && {
     ...fetchOptions,
+    ...renderOptions(config, analysisLimits),
     gateProxy,
     launchOptions: { ...launchOptions, proxy: { server: gateProxy.server, username: gateProxy.username, password: gateProxy.password, bypass: '<-loopback>' } },
     preNavigation: async (page: Page, request: Request) => {

@@ -4,8 +4,11 @@
  * none of a page's per-request set-up: a tab is opened once per concurrency slot and navigated
  * from one document to the next (Crawlee's per-request step opens and closes a tab, sets up the
  * guard, blocking and capture each time: ~0.36 s of a ~0.9 s render on the mixed test web).
- * What analysis never reads is not loaded: images, media, fonts and stylesheets (the analysis
- * reads the serialised DOM, which style sheets do not change).
+ * What analysis never reads is not loaded (./page-load.ts blockReason): images, media, fonts,
+ * style sheets (the analysis reads the serialised DOM, which they do not change), beacons, ad
+ * and analytics hosts. A render waits for its document's commit, then settles within a cap
+ * (./page-load.ts settlePage), and is analysed from the better of the rendering and the fetched
+ * bytes (chooseAnalysis).
  *
  * The guarantees of a Crawlee-rendered page hold per document: dialogs, windows and downloads
  * answered (./page-guard.ts), the first main-frame navigation is the crawler's own (fulfilled
@@ -20,20 +23,22 @@
  */
 import type { Request } from 'crawlee';
 import type { CDPSession, Page, Response } from 'playwright';
-import { trackNetworkActivity, waitForQuietNetwork, type NetworkActivity } from './crawler.js';
-import { serialisedDom } from './dom-read.js';
+import type { AnalysisLimits } from '../extract/page.js';
+import type { PageAnalysis } from '../extract/types.js';
+import { DEFAULT_SETTLE_CAP_MS, readRendering, trackNetworkActivity, type NetworkActivity } from './crawler.js';
 import { guardDialogs, STAY_ON_PAGE } from './page-guard.js';
-
-/** Resource types a render for analysis never needs (the bytes' analysis ignores them). */
-const NOT_FOR_ANALYSIS = new Set(['image', 'media', 'font', 'stylesheet']);
+import { blockReason, DEFAULT_BLOCKING, MainDocument, settlePage, type AnalysedFrom, type BlockOptions, type Settled } from './page-load.js';
 
 export interface KeptPagesOptions {
   /** A new tab in the crawler's browser (Crawlee's browser pool). */
   newPage(): Promise<Page>;
   navigationTimeoutMs: number;
   settleTimeoutMs: number;
-  /** Abort images, media, fonts and stylesheets (default true). */
-  blockResources?: boolean;
+  /** From the commit, the longest settle before the page is read as it stands. */
+  settleCapMs?: number;
+  /** Sub-requests not fetched (default: ./page-load.ts DEFAULT_BLOCKING). */
+  blocking?: BlockOptions;
+  analysisLimits?: Partial<AnalysisLimits>;
   /** Documents per tab before it is replaced (bounds what a long-lived renderer accumulates). */
   rendersPerPage?: number;
   preNavigation?(page: Page, request: Request): Promise<void>;
@@ -49,6 +54,14 @@ export interface KeptRendering {
   html?: string;
   xhrJson: { url: string; json: unknown }[];
   openRequests: number;
+  settled: Settled;
+  /** The analysis of the better of the rendering and the fetched bytes (absent: not HTML, or left to the engine). */
+  analysis?: PageAnalysis;
+  analysedFrom?: AnalysedFrom;
+  analysedWhy?: string;
+  /** The rendered DOM, when it could be read (the comparison with the HTTP analysis reads it). */
+  renderedHtml?: string;
+  scriptNavigations: string[];
 }
 
 /** The document as fetched over HTTP (src/fetch/adaptive.ts `FetchedDocument`). */
@@ -66,6 +79,7 @@ interface Showing {
   doc: FetchedBytes;
   navigated: boolean;
   xhrJson: { url: string; json: unknown }[];
+  main: MainDocument;
 }
 
 interface Kept {
@@ -105,42 +119,53 @@ export class KeptPages {
   /** Render `doc` (already fetched) on a kept tab and hand the result to `use` while the tab still shows it. */
   async render(request: Request, doc: FetchedBytes, use: (r: KeptRendering) => Promise<void>): Promise<void> {
     const kept = await this.take();
+    const main = new MainDocument(kept.page);
     try {
-      const showing: Showing = { target: normal(doc.url), doc, navigated: false, xhrJson: [] };
+      const showing: Showing = { target: normal(doc.url), doc, navigated: false, xhrJson: [], main };
+      main.servedBytes(doc);
       kept.current = showing;
       kept.net.open.clear();
       kept.net.lastChange = Date.now();
       await this.opts.preNavigation?.(kept.page, request);
       let response: Response | null;
       try {
-        // To the commit, then the document's own load: a script that navigates the tab during
+        // To the commit only, then a bounded settle: a script that navigates the tab during
         // loading (stopped by the route below) resets Playwright's lifecycle, and a goto waiting
-        // for `load` then times out on a page that is in fact there (a `location` loop).
-        const deadline = Date.now() + this.opts.navigationTimeoutMs;
+        // for `load` then times out on a page that is in fact there (a `location` loop); a
+        // sub-resource that hangs would hold `load` back as long as it hangs.
         response = await kept.page.goto(doc.url, { waitUntil: 'commit', timeout: this.opts.navigationTimeoutMs });
-        await documentLoaded(kept.page, deadline);
       } catch (e) {
         await this.opts.postNavigation?.(kept.page, request, true);
         throw e;
       }
+      const committedAt = Date.now();
       await this.opts.postNavigation?.(kept.page, request, !response || response.status() >= 400);
-      const openRequests = await waitForQuietNetwork(kept.page, kept.net, 120, this.opts.settleTimeoutMs, this.opts.navigationTimeoutMs);
+      const settled = await settlePage(kept.page, kept.net, committedAt, { capMs: this.opts.settleCapMs ?? DEFAULT_SETTLE_CAP_MS, settleMs: this.opts.settleTimeoutMs });
       const contentType = response?.headers()['content-type'] ?? doc.contentType;
       const isHtml = !contentType || /html|xml/i.test(contentType);
-      const html = isHtml ? await serialisedDom(kept.page, kept.cdp) : undefined;
+      const read = isHtml ? await readRendering(kept.page, main, { fetchedAt: new Date(), limits: this.opts.analysisLimits, cdp: kept.cdp }) : undefined;
+      // A renderer that could not answer (a script that never yields) is not kept for the next document.
+      if (read && read.renderedHtml === undefined) kept.broken = true;
       await use({
         page: kept.page,
-        url: kept.page.url(),
+        url: read?.url ?? kept.page.url(),
         status: response?.status() ?? doc.status,
         contentType,
-        html,
+        html: read?.html,
         xhrJson: showing.xhrJson,
-        openRequests,
+        openRequests: settled.openRequests,
+        settled,
+        analysis: read?.analysis,
+        analysedFrom: read?.analysedFrom,
+        analysedWhy: read?.why,
+        renderedHtml: read?.renderedHtml,
+        scriptNavigations: main.scriptNavigations,
       });
     } catch (e) {
       kept.broken = true;
       throw e;
     } finally {
+      main.detach();
       this.release(kept);
     }
   }
@@ -209,7 +234,7 @@ export class KeptPages {
         // body gone (page moved on) or not JSON after all
       }
     });
-    const block = this.opts.blockResources !== false;
+    const block = this.opts.blocking ?? DEFAULT_BLOCKING;
     await page.route('**/*', async (route, req) => {
       if (req.isNavigationRequest() && req.frame() === page.mainFrame()) {
         const showing = kept.current;
@@ -235,9 +260,10 @@ export class KeptPages {
           delete headers['transfer-encoding'];
           return route.fulfill({ status: showing.doc.status, headers, body: showing.doc.body });
         }
+        kept.current?.main.noteScriptNavigation(req.url());
         return route.fulfill(STAY_ON_PAGE);
       }
-      if (block && NOT_FOR_ANALYSIS.has(req.resourceType())) return route.abort('blockedbyclient');
+      if (!req.isNavigationRequest() && blockReason(req.url(), req.resourceType(), block)) return route.abort('blockedbyclient');
       return route.fallback();
     });
   }
@@ -271,40 +297,6 @@ export class KeptPages {
   private drop(kept: Kept): void {
     this.open.delete(kept);
     void closeAtRest(kept.page);
-  }
-}
-
-/**
- * Until the document's `load` (readyState "complete"), or throw at `deadline`. One evaluation in
- * the page that resolves on the event: Playwright's `waitForFunction` polls from its injected
- * script, which it compiles into every new document first (measured on the mixed test web, a
- * kept tab at load 9: 112 ms to `load` that way, 29 ms like this). Should the document be
- * replaced meanwhile (the evaluation's context destroyed), Playwright's polling takes over: it
- * survives a new document.
- */
-async function documentLoaded(page: Page, deadline: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, fail) => {
-    timer = setTimeout(() => fail(new Error(`timeout: the document did not load within the navigation timeout`)), Math.max(1, deadline - Date.now()));
-  });
-  try {
-    await Promise.race([
-      page.evaluate(
-        () =>
-          document.readyState === 'complete' ||
-          new Promise<boolean>((resolve) => {
-            // the event, and a poll in case the page's own load listener stops it from reaching us
-            addEventListener('load', () => resolve(true), { once: true });
-            const poll = setInterval(() => document.readyState === 'complete' && (clearInterval(poll), resolve(true)), 50);
-          }),
-      ),
-      late,
-    ]);
-  } catch (e) {
-    if (Date.now() >= deadline || page.isClosed()) throw e;
-    await page.waitForFunction(() => document.readyState === 'complete', undefined, { polling: 20, timeout: Math.max(1, deadline - Date.now()) });
-  } finally {
-    clearTimeout(timer);
   }
 }
 

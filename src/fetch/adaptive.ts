@@ -117,20 +117,21 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     pending.delete(rendered.request.uniqueKey);
     await analyseRendering(rendered, p);
   };
-  const analyseRendering = async (rendered: RenderedPage, p: { doc: FetchedDocument; decision: Decision } | undefined) => {
+  const analyseRendering = async (rendered: RenderedPage, p: { doc: FetchedDocument; decision: Decision } | undefined, renderedHtml = rendered.html) => {
     if (!p || rendered.html === undefined) {
       await opts.onPage({ ...rendered, fetchedWith: 'browser', fetchWhy: p?.decision.why ?? 'browser' });
       return;
     }
     const { doc, decision } = p;
-    const analysis = analyzePage({ html: rendered.html, url: rendered.url, fetchedAt: rendered.fetchedAt }, limits);
+    const analysis = rendered.analysis ?? analyzePage({ html: rendered.html, url: rendered.url, fetchedAt: rendered.fetchedAt }, limits);
     let comparison: Comparison | undefined;
     let browserSignals: ReturnType<typeof signalsOf> | undefined;
     let httpHtml: string | undefined;
     // A rendering read while requests were still open may lack what they would have built (a
     // loaded machine): compared with the HTTP page it could look "equivalent" and teach the
-    // pattern wrongly, so it is no evidence either way.
-    const cutOff = (rendered.openRequests ?? 0) > 0;
+    // pattern wrongly, so it is no evidence either way. Nor is one that was not analysed (the
+    // browser's error page, or scripts that replaced the article: the bytes as served were).
+    const cutOff = (rendered.openRequests ?? 0) > 0 || rendered.settled?.state === 'load-cap' || rendered.analysedFrom === 'served' || renderedHtml === undefined;
     if (decision.compare !== false && !cutOff && isHtmlResponse(doc.contentType, doc.body.subarray(0, 512))) {
       httpHtml = decodeHtml(doc.body, doc.contentType);
       const httpAnalysis = analyzePage({ html: httpHtml, url: doc.url, fetchedAt: rendered.fetchedAt }, limits);
@@ -180,7 +181,9 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
         newPage: async () => (await inner.browserPool.newPage()) as Page,
         navigationTimeoutMs: opts.navigationTimeoutSecs * 1000,
         settleTimeoutMs: opts.settleTimeoutMs ?? 3000,
-        blockResources: opts.blockResources,
+        settleCapMs: opts.settleCapMs,
+        blocking: opts.blocking,
+        analysisLimits: opts.analysisLimits,
         preNavigation: opts.preNavigation,
         postNavigation: opts.postNavigation,
       });
@@ -240,7 +243,7 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     if (decision.mode === 'browser') {
       const learnt = decision.learning ? learning.begin(request.url) : undefined;
       try {
-        if (kept) return await kept.render(request, doc, (r) => analyseRendering({ ...r, request, fetchedAt: new Date() }, { doc, decision }));
+        if (kept) return await kept.render(request, doc, (r) => analyseRendering({ ...r, request, fetchedAt: new Date() }, { doc, decision }, r.renderedHtml));
         pending.set(request.uniqueKey, { doc, decision });
         return await renderInBrowser(ctx);
       } finally {

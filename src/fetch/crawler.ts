@@ -4,13 +4,14 @@
  * Everything that decides what to fetch lives elsewhere; keep this glue thin.
  */
 import './loopback-only.js'; // first: before Crawlee's browser pool opens its proxy
-import { Configuration, HttpCrawler, PlaywrightCrawler, playwrightUtils, ProxyConfiguration, type IRequestManager, type Request } from 'crawlee';
+import { Configuration, HttpCrawler, PlaywrightCrawler, ProxyConfiguration, type IRequestManager, type Request } from 'crawlee';
 import { gateFailure } from './gate-proxy.js';
 import { guardPage } from './page-guard.js';
-import { serialisedDom } from './dom-read.js';
 import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
 import type { LaunchOptions, Page } from 'playwright';
 import type { PageAnalysis } from '../extract/types.js';
+import type { AnalysisLimits } from '../extract/page.js';
+import { chooseAnalysis, DEFAULT_BLOCKING, MainDocument, readDom, settlePage, withScriptNavigations, type AnalysedFrom, type BlockOptions, type Chosen, type Settled } from './page-load.js';
 import { chromium } from 'playwright';
 
 /** A rendered page, as plain data. */
@@ -36,6 +37,13 @@ export interface RenderedPage {
   comparison?: { equivalent: boolean; textF1: number; linkRecall: number; differences: string[] };
   /** The page analysis, when the fetcher already made it (the engine reuses it). */
   analysis?: PageAnalysis;
+  /** Rendered pages: which document the analysis was made from (./page-load.ts chooseAnalysis), and why when not the rendering. */
+  analysedFrom?: AnalysedFrom;
+  analysedWhy?: string;
+  /** Rendered pages: how the page settled before it was read. */
+  settled?: Settled;
+  /** Navigations the page's scripts attempted (stopped; offered to the crawl as links). */
+  scriptNavigations?: string[];
 }
 
 /** What the engine needs from a downloader: Crawlee's crawler run/stop. */
@@ -55,10 +63,14 @@ export interface BrowserFetcherOptions {
   respectRobotsTxt: boolean;
   /** Keep running when the queue is empty (`--watch`: revisits arrive later); stop() ends it. */
   keepAlive?: boolean;
-  /** Abort images, fonts and media: the crawler reads text and links only. */
-  blockResources?: boolean;
-  /** After `load`, wait this long at most for in-flight XHR/fetch to settle (JS-injected text). */
+  /** Sub-requests not fetched (./page-load.ts blockReason; default: images, media, fonts, styles, beacons, ad and analytics hosts). */
+  blocking?: BlockOptions;
+  /** After `load`, requests the page starts later than this are not waited for (JS-injected text). */
   settleTimeoutMs?: number;
+  /** From the document's commit, the longest wait for its load and a quiet network; then it is read as it stands. */
+  settleCapMs?: number;
+  /** The crawl's bounds on page analysis (src/extract/limits.ts). */
+  analysisLimits?: Partial<AnalysisLimits>;
   onPage(page: RenderedPage): Promise<void>;
   /** Plugin hooks around navigation (tracing, response capture). */
   preNavigation?(page: Page, request: Request): Promise<void>;
@@ -180,7 +192,7 @@ export async function waitForQuietNetwork(page: Page, net: NetworkActivity, idle
  * The HTTP downloader (Crawlee's HttpCrawler): no rendering, so only for server-rendered sites,
  * but an order of magnitude faster; the benchmarks use it for large static webs.
  */
-export function createHttpFetcher(opts: Omit<BrowserFetcherOptions, 'launchOptions' | 'blockResources' | 'settleTimeoutMs'>): HttpCrawler<any> {
+export function createHttpFetcher(opts: Omit<BrowserFetcherOptions, 'launchOptions' | 'blocking' | 'settleTimeoutMs' | 'settleCapMs'>): HttpCrawler<any> {
   return new HttpCrawler(
     {
       // Crawlee types a `requestManager` option, but 3.18's option check (ow exactShape) rejects it,
@@ -222,8 +234,33 @@ export function createHttpFetcher(opts: Omit<BrowserFetcherOptions, 'launchOptio
   );
 }
 
+/** The default cap on a rendered page's settle (config `settleCapSecs`). */
+export const DEFAULT_SETTLE_CAP_MS = 10_000;
+
+/**
+ * A rendered page read for analysis, the same way on every browser path: the DOM as it stands
+ * (bounded: a renderer stuck in a loop does not answer), the document as served beside it, and
+ * the analysis made from the better of the two (./page-load.ts chooseAnalysis). Throws when
+ * neither can be analysed (the browser's error page and no served document).
+ */
+export async function readRendering(page: Page, doc: MainDocument, input: { fetchedAt: Date; limits?: Partial<AnalysisLimits>; cdp?: Parameters<typeof readDom>[2] }) {
+  // Bounded: a renderer stuck in a script that never yields does not answer (then the served document is analysed).
+  const html = await readDom(page, 10_000, input.cdp);
+  const url = page.url();
+  const served = await doc.servedHtml();
+  let chosen: Chosen;
+  try {
+    chosen = chooseAnalysis({ rendered: html === undefined ? undefined : { html, url }, served, navigationError: doc.navigationError, fetchedAt: input.fetchedAt, limits: input.limits });
+  } catch (e) {
+    // Nested too deep for the extractor's recursion: the engine analyses the rendering flattened.
+    if (!(e instanceof RangeError) || html === undefined) throw e;
+    return { html, url, analysedFrom: 'rendered' as const, analysis: undefined, why: undefined, renderedHtml: html };
+  }
+  return { ...chosen, analysis: withScriptNavigations(chosen.analysis, doc.scriptNavigations), renderedHtml: html };
+}
+
 export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCrawler {
-  const pageState = new WeakMap<Page, { inFlight: NetworkActivity; xhrJson: { url: string; json: unknown }[] }>();
+  const pageState = new WeakMap<Page, { inFlight: NetworkActivity; xhrJson: { url: string; json: unknown }[]; doc: MainDocument; committedAt: number }>();
   return new PlaywrightCrawler(
     {
       // Crawlee types a `requestManager` option, but 3.18's option check (ow exactShape) rejects it,
@@ -246,16 +283,14 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
       },
       preNavigationHooks: [
         async ({ page, request }, gotoOptions) => {
-          if (gotoOptions) gotoOptions.waitUntil = 'load';
-          await guardPage(page);
+          // The navigation waits for the document only; its sub-resources get a bounded settle
+          // (requestHandler): a script or image on a host that never answers cannot lose the page.
+          if (gotoOptions) gotoOptions.waitUntil = 'commit';
+          const doc = new MainDocument(page);
+          await guardPage(page, { block: opts.blocking ?? DEFAULT_BLOCKING, doc });
           await opts.preNavigation?.(page, request);
-          const state = { inFlight: trackNetworkActivity(page), xhrJson: [] as { url: string; json: unknown }[] };
+          const state = { inFlight: trackNetworkActivity(page), xhrJson: [] as { url: string; json: unknown }[], doc, committedAt: 0 };
           pageState.set(page, state);
-          if (opts.blockResources !== false) {
-            await playwrightUtils.blockRequests(page, {
-              urlPatterns: ['.jpg', '.jpeg', '.png', '.gif', '.webp', '.svg', '.ico', '.woff', '.woff2', '.ttf', '.mp4', '.mp3'],
-            });
-          }
           page.on('response', async (res) => {
             const t = res.request().resourceType();
             if ((t !== 'xhr' && t !== 'fetch') || !(res.headers()['content-type'] ?? '').includes('json')) return;
@@ -269,25 +304,41 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
       ],
       postNavigationHooks: [
         async ({ page, request, response }) => {
+          const state = pageState.get(page);
+          if (state) {
+            state.committedAt = Date.now();
+            state.doc.fromResponse(response ?? null);
+          }
           await opts.postNavigation?.(page, request, !response || response.status() >= 400);
         },
       ],
       requestHandler: async ({ page, request, response }) => {
         if (response) throwIfGated(request, response.headers());
-        const state = pageState.get(page);
-        const openRequests = state ? await waitForQuietNetwork(page, state.inFlight, 120, opts.settleTimeoutMs ?? 3000, opts.navigationTimeoutSecs * 1000) : 0;
+        const state = pageState.get(page)!;
+        const settled = await settlePage(page, state.inFlight, state.committedAt || Date.now(), { capMs: opts.settleCapMs ?? DEFAULT_SETTLE_CAP_MS, settleMs: opts.settleTimeoutMs ?? 3000 });
         const contentType = response?.headers()['content-type'] ?? '';
         const isHtml = !contentType || /html|xml/i.test(contentType);
+        const fetchedAt = new Date();
+        const base = { request, status: response?.status() ?? 0, contentType, fetchedAt, xhrJson: state.xhrJson, page, openRequests: settled.openRequests, settled };
+        if (!isHtml) {
+          await opts.onPage({ ...base, url: page.url() });
+          return;
+        }
+        let read: Awaited<ReturnType<typeof readRendering>>;
+        try {
+          read = await readRendering(page, state.doc, { fetchedAt, limits: opts.analysisLimits });
+        } catch (e) {
+          request.noRetry = true;
+          throw e;
+        }
         await opts.onPage({
-          request,
-          url: page.url(),
-          status: response?.status() ?? 0,
-          contentType,
-          html: isHtml ? await serialisedDom(page) : undefined,
-          fetchedAt: new Date(),
-          xhrJson: state?.xhrJson ?? [],
-          page,
-          openRequests,
+          ...base,
+          url: read.url,
+          html: read.html,
+          analysis: read.analysis,
+          analysedFrom: read.analysedFrom,
+          analysedWhy: read.why,
+          scriptNavigations: state.doc.scriptNavigations,
         });
       },
       failedRequestHandler: async ({ request }, error) => {

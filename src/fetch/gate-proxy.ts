@@ -29,6 +29,13 @@ export interface GateProxyOptions {
   maxBodyBytes?: number;
   /** Per request (headers and body). */
   timeoutMs?: number;
+  /**
+   * Per sub-request (a page's scripts, styles, XHR: anything that is neither a page handed out nor
+   * a redirect hop from one), when shorter than timeoutMs: a script on a host that accepts the
+   * connection and never answers holds the page's parser back, and the page must not wait for
+   * it longer than its settle allows.
+   */
+  subRequestTimeoutMs?: number;
   /** Redirect hops followed from one fetched URL before the chain is refused. */
   maxRedirects?: number;
   /** robots.txt for redirect hops: undefined = allowed, otherwise the reason it is not. */
@@ -109,6 +116,8 @@ export async function startGateProxy(opts: GateProxyOptions): Promise<GateProxy>
       if (!sync.ok) return refuse(sync.reason);
       const chain = hops.get(url);
       const hop = chain?.n;
+      const isPage = chain !== undefined || navigations.has(url);
+      const timeoutMs = isPage || opts.subRequestTimeoutMs === undefined ? opts.timeoutMs : Math.min(opts.timeoutMs ?? 30_000, opts.subRequestTimeoutMs);
       if (chain) {
         hops.delete(url);
         if (chain.n > maxRedirects) return refuse(`redirect-chain: more than ${maxRedirects} redirects`);
@@ -140,7 +149,7 @@ export async function startGateProxy(opts: GateProxyOptions): Promise<GateProxy>
               headers: { ...(request.headers as Record<string, string | string[]>), 'user-agent': withToken(request.headers['user-agent']) },
               body: request.method === 'GET' || request.method === 'HEAD' ? undefined : (request as http.IncomingMessage),
               maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-              timeoutMs: opts.timeoutMs,
+              timeoutMs,
             });
             const headers: Record<string, string | string[]> = {};
             for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !STRIP_RESPONSE.has(k)) headers[k] = v;

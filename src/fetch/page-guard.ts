@@ -6,6 +6,7 @@
  * are aborted. Everything else a page requests still passes the gate proxy.
  */
 import type { Page } from 'playwright';
+import { blockReason, type BlockOptions, type MainDocument } from './page-load.js';
 
 /** Dialogs and windows answered inside the page: a hundred `alert`s cost no round trips to the driver. */
 const NO_DIALOGS = `(() => {
@@ -29,11 +30,21 @@ export async function guardDialogs(page: Page): Promise<void> {
 /** 204 No Content: the browser stays on the page it has (an abort would show an error page instead). */
 export const STAY_ON_PAGE = { status: 204 } as const;
 
-export async function guardPage(page: Page): Promise<void> {
+/**
+ * `block`: sub-requests the analysis never reads are aborted (./page-load.ts blockReason).
+ * `doc`: a later main-frame navigation's target is remembered there (the crawl sees it as a link
+ * and gates it like one; the tab stays on the page).
+ */
+export async function guardPage(page: Page, opts: { block?: BlockOptions; doc?: MainDocument } = {}): Promise<void> {
   await guardDialogs(page);
   let mainNavigations = 0;
   await page.route('**/*', (route, request) => {
-    if (request.isNavigationRequest() && request.frame() === page.mainFrame() && mainNavigations++ > 0) return route.fulfill(STAY_ON_PAGE);
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+      if (mainNavigations++ === 0) return route.fallback();
+      opts.doc?.noteScriptNavigation(request.url());
+      return route.fulfill(STAY_ON_PAGE);
+    }
+    if (opts.block && !request.isNavigationRequest() && blockReason(request.url(), request.resourceType(), opts.block)) return route.abort('blockedbyclient');
     return route.fallback();
   });
 }

@@ -35,6 +35,10 @@ export interface CrawlLogEntry {
   /** `fetcher: adaptive`: fetched over plain HTTP or rendered in the browser, and why (src/fetch/adaptive.ts). */
   fetchedWith?: 'http' | 'http+data' | 'browser';
   fetchWhy?: string;
+  /** Rendered pages: how the page settled before it was read (src/fetch/page-load.ts settlePage). */
+  settled?: string;
+  /** Rendered pages: the analysis was made from the rendered DOM or from the document as served (the rendering was the browser's error page, or held much less main text). */
+  analysedFrom?: 'served' | 'rendered';
   /** Ground-truth label when the crawl runs on a labelled web (test web, benchmarks). */
   truth?: boolean;
 }

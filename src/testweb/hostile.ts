@@ -7,7 +7,7 @@
  * arrived, not by what the crawler says it did.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import zlib from 'node:zlib';
 import iconv from 'iconv-lite';
 
@@ -36,6 +36,11 @@ export interface HostileWeb {
   robotsOrigins: { status500: string; status404: string; garbage: string; huge: string };
   /** A host with Crawl-delay: 1 and a chain of redirects onto itself. */
   politeOrigin: string;
+  /** A host that accepts connections and never answers, and one that resets every connection (allowed: in allowedOrigins). */
+  silentOrigin: string;
+  resetOrigin: string;
+  /** Connections the silent and the resetting host accepted (a test can see they were tried). */
+  stalled: { silent: number; reset: number };
   honeypot: { origin: string; hits: HostileAccess[] };
   accessLog: HostileAccess[];
   cases: HostileCase[];
@@ -70,7 +75,22 @@ export const HOSTILE_CASES: HostileCase[] = [
   { path: '/reset.html', what: 'connection reset mid-body', expect: { http: ['failed'], browser: ['failed'] } },
   { path: '/sub-resources.html', what: 'images, scripts, iframes and fetch() aimed at metadata and the honeypot', expect: { http: ['recorded', 'saved'], browser: ['recorded', 'saved'] } },
   { path: '/private/secret.html', what: 'a robots-disallowed page', expect: { http: ['absent'], browser: ['absent'] } },
+  { path: '/hang/silent.html', what: 'scripts, styles and images on a host that accepts and never answers', expect: { http: ['recorded', 'saved'], browser: ['recorded', 'saved'] } },
+  { path: '/hang/reset.html', what: 'scripts, styles and images on a host that resets', expect: { http: ['recorded', 'saved'], browser: ['recorded', 'saved'] } },
+  { path: '/hang/unresolvable.html', what: 'scripts, styles and images on a host that cannot be resolved', expect: { http: ['recorded', 'saved'], browser: ['recorded', 'saved'] } },
+  { path: '/script/to-https.html', what: 'a script sending the tab to https on the same host', expect: { http: ['recorded', 'saved'], browser: ['recorded', 'saved'] } },
+  { path: '/script/swap.html', what: 'a script replacing the article with an error message after a failed request', expect: { http: ['recorded', 'saved'], browser: ['recorded', 'saved'] } },
 ];
+
+/** The article of the pages whose scripts or sub-resources misbehave: what their analysis must hold. */
+export const HOSTILE_ARTICLE = [
+  '汶川地震发生后，救援队伍迅速赶赴灾区，展开搜救工作。',
+  '来自各地的救援物资陆续运抵灾区，临时安置点已经搭建完成，受灾群众得到妥善安置。',
+  '余震不断，救援仍在继续，医疗队在废墟旁设立了临时医院，为伤员提供救治。',
+  '专家提醒，震后要注意防范次生灾害，山体滑坡和堰塞湖的风险仍然存在。',
+];
+/** The message the swapping page's script puts in the article's place. */
+export const SWAPPED_MESSAGE = 'This page is not available right now. Please try again later.';
 
 function listen(server: http.Server): Promise<string> {
   return new Promise((ok, fail) => {
@@ -142,6 +162,36 @@ export async function startHostileWeb(): Promise<HostileWeb> {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html('polite page', article));
   });
 
+  // A host that accepts connections and never answers (a black-holed CDN), and one that resets.
+  const sockets = new Set<Socket>();
+  const stalled = { silent: 0, reset: 0 };
+  const tcp = (onSocket: (s: Socket) => void) =>
+    new Promise<string>((ok, fail) => {
+      const server = net.createServer((socket) => {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        socket.on('error', () => undefined);
+        onSocket(socket);
+      });
+      tcpServers.push(server);
+      server.once('error', fail);
+      server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+    });
+  const tcpServers: net.Server[] = [];
+  const silentOrigin = await tcp(() => void stalled.silent++);
+  const resetOrigin = await tcp((s) => {
+    stalled.reset++;
+    s.resetAndDestroy();
+  });
+  /** A page whose scripts, style sheet and images are on `host`: its article must be analysed all the same. */
+  const hangingPage = (title: string, host: string) =>
+    html(
+      title,
+      `<article>${HOSTILE_ARTICLE.map((p) => `<p>${p}</p>`).join('')}<img src="${host}/photo.jpg"></article><script src="${host}/late.js"></script>`,
+      `<script src="${host}/ads.js"></script><link rel="stylesheet" href="${host}/style.css"><script async src="${host}/tracker.js"></script>`,
+    );
+  const longArticle = `<article>${HOSTILE_ARTICLE.map((p) => `<p>${p}</p>`).join('')}</article>`;
+
   let origin = '';
   const links = [
     ...HOSTILE_CASES.map((c) => `<a href="${c.path}">${c.what}</a>`),
@@ -187,6 +237,17 @@ export async function startHostileWeb(): Promise<HostileWeb> {
     if (path === '/redirect/to-private') return redirect('/private/secret.html');
     if (path === '/redirect/to-file') return redirect('file:///etc/passwd');
     if (path.startsWith('/private/')) return page('private', '<p>robots-disallowed secret</p>');
+    if (path === '/hang/silent.html') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(hangingPage('silent host', silentOrigin));
+    if (path === '/hang/reset.html') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(hangingPage('resetting host', resetOrigin));
+    if (path === '/hang/unresolvable.html') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(hangingPage('unresolvable host', 'http://unresolvable.invalid'));
+    if (path === '/script/to-https.html')
+      return page('script to https', longArticle, `<script>location.href = 'https://' + location.host + location.pathname;</script>`);
+    if (path === '/script/swap.html')
+      return page(
+        'swapped article',
+        longArticle,
+        `<script>addEventListener('DOMContentLoaded', function () { fetch('/api/missing.json').then(function (r) { if (!r.ok) throw new Error(String(r.status)); }).catch(function () { document.body.innerHTML = '<div class="error"><p>${SWAPPED_MESSAGE}</p></div>'; }); });</script>`,
+      );
     if (path === '/big.html') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       const chunk = Buffer.from(`<p>${'汶川地震救援'.repeat(5000)}</p>\n`);
@@ -247,14 +308,19 @@ export async function startHostileWeb(): Promise<HostileWeb> {
 
   return {
     origin,
-    allowedOrigins: [status500, status404, garbage, huge, polite],
+    allowedOrigins: [status500, status404, garbage, huge, polite, silentOrigin, resetOrigin],
     robotsOrigins: { status500, status404, garbage, huge },
     politeOrigin: polite,
+    silentOrigin,
+    resetOrigin,
+    stalled,
     honeypot: { origin: honeypot, hits: honeypotHits },
     accessLog,
     cases: HOSTILE_CASES,
     async close() {
       for (const t of timers) clearInterval(t);
+      for (const s of sockets) s.destroy();
+      await Promise.all(tcpServers.map((s) => new Promise<void>((ok) => s.close(() => ok()))));
       await Promise.all(
         servers.map(
           (s) =>
