@@ -556,6 +556,9 @@ function labelSummary(runs: ReplayRun[]): string {
     `; estimate's 90% interval holds the truth on ${held.length}/${runs.length} topics (${((100 * held.length) / Math.max(1, runs.length)).toFixed(0)}%), mean width ${(100 * mean(widths)).toFixed(1)} points, widest ${(100 * Math.max(0, ...widths)).toFixed(1)}` +
     `; estimate minus truth: mean ${(100 * mean(runs.map((r) => r.estimate.mean - truthOnce(r)))).toFixed(1)} points`
   );
+}
+
+/**
  * The benchmark page's section for the two Wikispeedia servers: mean harvest per strategy at 150
  * and 500 pages (those within the budget) on the topics both ran, and on MediaWiki the share of
  * fetches that were not article views.
