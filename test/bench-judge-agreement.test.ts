@@ -37,7 +37,7 @@ describe('the judge against the truth', () => {
 describe("npm run bench's harvest tables", () => {
   it('print the judged count against the true count beside precision and recall', async () => {
     const { judgeMd } = await import('../bench/report.js');
-    expect(judgeMd({ saved: 109, savedTrue: 15, truthFetched: 18 })).toBe(' 13.8% /  83.3%, judged 109 of 18 true (6.06×, off by more than 30%)');
-    expect(judgeMd({ saved: 20, savedTrue: 16, truthFetched: 18 })).toBe(' 80.0% /  88.9%, judged 20 of 18 true (1.11×)');
+    expect(judgeMd({ saved: 109, savedTrue: 15, truthFetched: 18 })).toBe('13.8% / 83.3%, judged 109 of 18 true (6.06×, off by more than 30%)');
+    expect(judgeMd({ saved: 20, savedTrue: 16, truthFetched: 18 })).toBe('80.0% / 88.9%, judged 20 of 18 true (1.11×)');
   });
 });
