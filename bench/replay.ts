@@ -275,8 +275,9 @@ async function main(): Promise<number> {
     .option('--judge-states <dir>', "write each crawl's judge end state here (WEB-TOPIC-STRATEGY.json: to study the harvest estimate offline)")
     .option('--compare <file>', "an earlier run's --json: each strategy's harvest against it, paired per topic, with a 95% interval")
     .option('--bench-page <name>', 'also write the summary and the judge-against-truth table as section NAME of docs/benchmarks.md')
+    .option('--summary-of <file>', "crawl nothing: summarise an earlier run's --json (its webs, topics and strategies) as a run would")
     .parse()
-    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string; judgeStates?: string; benchPage?: string }>();
+    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string; judgeStates?: string; benchPage?: string; summaryOf?: string }>();
   const loadBefore = loadavg();
   // What the summary prints, kept for the benchmark page (--bench-page).
   const summaryLines: string[] = [];
@@ -319,7 +320,10 @@ async function main(): Promise<number> {
     process.stdout.write(`${web}/${topic}  ` + mine.map((r) => `${r.strategy} ${marks.map((k) => pct(r.curve[Math.min(k, r.curve.length) - 1])).join('/')}${once(r)}${board(r)}${est(r)}${verdicts(r)}`).join('  ') + '\n');
   };
 
-  if (webs.includes('testweb')) {
+  // A saved run summarised again (its topic lines are not printed again).
+  const saved = o.summaryOf ? (readEarlierRuns(o.summaryOf) as unknown as ReplayRun[]) : undefined;
+  if (saved) runs.push(...saved.filter((r) => webs.includes(r.web)));
+  if (!saved && webs.includes('testweb')) {
     const web = await startTestWeb();
     const cache = new PageCache(replayCacheFile('testweb-42'), web.sites.map((s) => s.origin));
     try {
@@ -342,7 +346,7 @@ async function main(): Promise<number> {
       await web.close();
     }
   }
-  if (webs.includes('wikispeedia')) {
+  if (!saved && webs.includes('wikispeedia')) {
     const missing = wikispeediaMissing();
     if (missing) process.stderr.write(`Wikispeedia skipped: ${missing}\n`);
     else {
