@@ -162,22 +162,6 @@ describe('prevalenceBound', () => {
     expect(called).toBeLessThanOrEqual(15);
   });
 
-  it('bounds the verdict itself, page by page, where the rule calls more pages than the examples allow', () => {
-    const scorer: RankScorer = { score: (p) => p.get('x')!, version: 0, examples: () => [0.9, 0.92, 0.95] };
-    const unbounded: RankScorer = { score: (p) => p.get('x')!, version: 0 };
-    const count = (s: RankScorer) => {
-      const v = new RankVerdict(20);
-      let called = 0;
-      // The rule calls every second page relevant; pages arrive in a scrambled order of score.
-      for (let i = 0; i < 1000; i++) if (v.judge(i % 2 === 0, at(((i * 7919) % 1000) / 1000), s) && i >= 20) called++;
-      return called / 980;
-    };
-    // The examples allow about 10% / (3/4) = 13%; the rule alone, 50%.
-    expect(count(scorer)).toBeGreaterThan(0.1);
-    expect(count(scorer)).toBeLessThan(0.16);
-    expect(count(unbounded)).toBeGreaterThan(0.45);
-  });
-
   it("counts the example pages its second judgement calls relevant (the verdict's own recall on them)", () => {
     const v = new RankVerdict(20);
     let examples = [0.9, 0.5, 0.1];

@@ -97,7 +97,7 @@ export class RankVerdict {
     const x = scorer.score(tf);
     // The share of the reference below this page, the reference scored by the model as it is now.
     const rank = this.sorted.length ? lowerBound(this.sorted, x) / this.sorted.length : 0;
-    const relevant = this.sorted.length < this.warmUp ? rule : rank >= this.bar(scorer);
+    const relevant = this.sorted.length < this.warmUp ? rule : rank >= this.bar();
     this.keep(tf, x);
     if (relevant) this.called++;
     return relevant;
@@ -133,12 +133,8 @@ export class RankVerdict {
    * ones, and the top π̂ alone then called more than the rule (Wikispeedia, combined: judged −
    * true harvest +5.7 points without this, +4.5 with it; fresh topics +33.2, +31.1).
    */
-  private bar(scorer: RankScorer): number {
-    // The rule's count, bounded by what the user's example pages allow (`prevalenceBound`), as the
-    // harvest estimate's second judgement bounds it: where a vague topic's keywords are common
-    // words the rule calls far more pages relevant than rank anywhere near the seed pages.
-    const target = Math.min(this.ruleRelevant, this.judged * prevalenceBound(this.sorted, scorer.examples?.() ?? []));
-    return 1 - target / this.judged + (this.called - target) / this.judged;
+  private bar(): number {
+    return 1 - this.ruleRelevant / this.judged + (this.called - this.ruleRelevant) / this.judged;
   }
 
   /**
