@@ -445,7 +445,8 @@ async function main(): Promise<number> {
   if (o.benchPage) {
     const groupOf = (r: ReplayRun) => (r.fresh ? 'fresh' : r.holdout ? 'held out' : r.web === 'wikispeedia' ? 'tuning' : '');
     const rows = runs.filter((r) => r.strategy === 'combined' || r.strategy === 'bfs').map((r) => ({ topic: `${r.web}/${r.topic}${groupOf(r) ? ` (${groupOf(r)})` : ''}`, strategy: r.strategy, a: agreementOf(r) }));
-    const command = `SHARED_DATA=../shared/data npm run bench:replay -- ${process.argv.slice(2).join(' ')}`;
+    // A summary of a saved run shows the run that saved it (the same arguments, --json in place of --summary-of).
+    const command = `SHARED_DATA=../shared/data npm run bench:replay -- ${process.argv.slice(2).join(' ').replace('--summary-of', '--json')}`;
     writeBenchSection({
       name: o.benchPage,
       title: `Replayed crawls (bench:replay): ${webs.join(', ')}, judge ${judgeMode}`,
