@@ -28,6 +28,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { loadavg } from 'node:os';
 import { Command } from 'commander';
 import { UserError } from '../src/config/errors.js';
 import { parseConfig, STRATEGIES, type StrategyName } from '../src/config/schema.js';
@@ -54,8 +55,8 @@ import { startWikispeediaWeb, wikispeediaMissing, type WikispeediaWeb } from '..
 import { rebaseOntoOrigins } from './rebase-origins.js';
 import { replayCacheFile } from './replay-cache.js';
 import { machineLine, writeBenchSection } from './bench-page.js';
-import { loadavg } from 'node:os';
 import { mediawikiMissing, startMediaWiki, type MediaWikiWeb } from '../src/testweb/mediawiki.js';
+import { agreementTableMd, countWithin, formatAgreement, pooledAgreement, verdictAgreement, type VerdictAgreement } from './judge-agreement.js';
 
 interface Cached {
   status: number;
@@ -296,8 +297,17 @@ async function main(): Promise<number> {
     .option('--judge-states <dir>', "write each crawl's judge end state here (WEB-TOPIC-STRATEGY.json: to study the harvest estimate offline)")
     .option('--labels-sim <list>', 'labels a user, simulated from the ground truth, gives when the judge asks (src/crawl/labels.ts): each k of the comma list runs every strategy again, named STRATEGY+kL (0 = none)', '0')
     .option('--compare <file>', "an earlier run's --json: each strategy's harvest against it, paired per topic, with a 95% interval")
+    .option('--bench-page <name>', 'also write the summary and the judge-against-truth table as section NAME of docs/benchmarks.md')
+    .option('--summary-of <file>', "crawl nothing: summarise an earlier run's --json (its webs, topics and strategies) as a run would")
     .parse()
-    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string; judgeStates?: string; labelsSim: string }>();
+    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string; judgeStates?: string; benchPage?: string; summaryOf?: string; labelsSim: string }>();
+  const loadBefore = loadavg();
+  // What the summary prints, kept for the benchmark page (--bench-page).
+  const summaryLines: string[] = [];
+  const say = (line: string) => {
+    summaryLines.push(line.trimEnd());
+    process.stdout.write(line);
+  };
   const webs = o.web.split(',');
   for (const w of webs) if (w !== 'testweb' && w !== 'wikispeedia' && w !== 'mediawiki') throw new UserError(`--web: unknown web "${w}" (testweb, wikispeedia, mediawiki)`);
   const wantTopic = (id: string) => !o.topics || o.topics.split(',').includes(id);
@@ -326,17 +336,21 @@ async function main(): Promise<number> {
   const dumpOf = (web: string, topic: string, s: string) => (o.judgeStates ? join(o.judgeStates, `${web}-${topic}-${s}.json`) : undefined);
   const runs: ReplayRun[] = [];
   const labelRows: string[] = [];
-  const loadBefore = loadavg();
   const report = (web: string, topic: string, budget: number) => {
     const mine = runs.filter((r) => r.web === web && r.topic === topic);
     const marks = [...new Set([50, 150, 500].filter((x) => x < budget).concat(budget))];
     const est = (r: ReplayRun) => (r.strategy.split('+')[0] === 'combined' ? ` (est ${pct(r.estimate.mean)} [${pct(r.estimate.low)},${pct(r.estimate.high)}]${r.estimate.unlearnable ? ' not learnable' : ''} judged ${pct(r.order.filter((x) => x[2]).length / r.order.length)})` : '');
     const once = (r: ReplayRun) => (r.distinctCurve.at(-1) !== r.curve.at(-1) ? ` (each page once ${pct(r.distinctCurve.at(-1))})` : '');
     const board = (r: ReplayRun) => (r.web === 'testweb' ? ` board ${r.boardAt ?? '–'}` : '');
-    process.stdout.write(`${web}/${topic}  ` + mine.map((r) => `${r.strategy} ${marks.map((k) => pct(r.curve[Math.min(k, r.curve.length) - 1])).join('/')}${once(r)}${board(r)}${est(r)}`).join('  ') + '\n');
+    // The verdicts against the truth (combined's own crawl, and BFS's, the judge's reference pages).
+    const verdicts = (r: ReplayRun) => (r.strategy === 'combined' || r.strategy === 'bfs' ? ` [${formatAgreement(agreementOf(r))}]` : '');
+    process.stdout.write(`${web}/${topic}  ` + mine.map((r) => `${r.strategy} ${marks.map((k) => pct(r.curve[Math.min(k, r.curve.length) - 1])).join('/')}${once(r)}${board(r)}${est(r)}${verdicts(r)}`).join('  ') + '\n');
   };
 
-  if (webs.includes('testweb')) {
+  // A saved run summarised again (its topic lines are not printed again).
+  const saved = o.summaryOf ? (readEarlierRuns(o.summaryOf) as unknown as ReplayRun[]) : undefined;
+  if (saved) runs.push(...saved.filter((r) => webs.includes(r.web)));
+  if (!saved && webs.includes('testweb')) {
     const web = await startTestWeb();
     const cache = new PageCache(replayCacheFile('testweb-42'), web.sites.map((s) => s.origin));
     try {
@@ -359,7 +373,7 @@ async function main(): Promise<number> {
       await web.close();
     }
   }
-  if (webs.includes('wikispeedia')) {
+  if (!saved && webs.includes('wikispeedia')) {
     const missing = wikispeediaMissing();
     if (missing) process.stderr.write(`Wikispeedia skipped: ${missing}\n`);
     else {
@@ -446,7 +460,7 @@ async function main(): Promise<number> {
       const estGaps = combinedRuns.map((r) => r.estimate.mean - truthOnce(r));
       const covered = combinedRuns.filter((r) => { const t = truthOnce(r); return r.estimate.low <= t && t <= r.estimate.high; }).length;
       const meanPts = (xs: number[]) => (100 * xs.reduce((x, y) => x + y, 0) / Math.max(1, xs.length)).toFixed(1);
-      process.stdout.write(
+      say(
         `${web} ${name}: judge on ${judged[0].strategy} pages precision ${(tp / Math.max(1, tp + fp)).toFixed(3)} recall ${(tp / Math.max(1, tp + fn)).toFixed(3)}` +
           `; Brier ${brier((x) => x.p).toFixed(4)} (cosine rule ${brier((x) => x.cos).toFixed(4)}), ECE ${ece((x) => x.p).toFixed(4)} (cosine rule ${ece((x) => x.cos).toFixed(4)})` +
           (gaps.length ? `; combined's judged harvest minus true harvest at the budget: mean ${meanPts(gaps)} points, worst ${(100 * Math.max(...gaps.map(Math.abs))).toFixed(1)}` : '') +
@@ -475,14 +489,20 @@ async function main(): Promise<number> {
         const s = summarizeTopics(byTopic(curveOf), b);
         const ranked = Object.entries(s.mean).sort((a, b2) => b2[1] - a[1]);
         const ratio = (a: string, base: string) => (s.mean[a] !== undefined && s.mean[base] ? `${(s.mean[a] / s.mean[base]).toFixed(2)}×` : '-');
-        process.stdout.write(
+        say(
           `${web} ${name} (${s.topics} topics) at ${b}${label}: ` +
             ranked.map(([st, m]) => `${st} ${pct(m)} [first/tied ${s.firstOrTied[st]}]`).join('  ') +
             `  best possible ${pct(s.best)}` +
             (s.mean.combined !== undefined ? `  | combined: ${ratio('combined', 'best-first')} best-first, ${ratio('combined', 'bfs')} BFS, ${((s.mean.combined / s.best) * 100).toFixed(0)}% of best possible` : '') +
             '\n',
         );
-        if (earlier && !label) for (const c of compareRuns(earlier, mine, b)) process.stdout.write(`${web} ${name} at ${b} against ${o.compare}: ${formatChange(c)}\n`);
+        if (earlier && !label) for (const c of compareRuns(earlier, mine, b)) say(`${web} ${name} at ${b} against ${o.compare}: ${formatChange(c)}\n`);
+      }
+      // Each strategy's own verdicts on its own crawl, pooled: a harvest gain from a worse judge shows here.
+      for (const st of [...new Set(mine.map((r) => r.strategy))]) {
+        const p = pooledAgreement(mine.filter((r) => r.strategy === st).map(agreementOf));
+        const off = mine.filter((r) => r.strategy === st && !countWithinOf(r)).map((r) => r.topic);
+        say(`${web} ${name} ${st}'s verdicts at the budget: ${formatAgreement(p)}; judged count within ±30% of the true count on ${p.within}/${p.crawls} topics${off.length ? ` (not: ${off.join(', ')})` : ''}\n`);
       }
     }
   }
@@ -497,6 +517,30 @@ async function main(): Promise<number> {
         '| topics | strategy | k | labels given | precision | recall | interval holds truth | mean width | widest | true harvest |',
         '|---|---|---|---|---|---|---|---|---|---|',
         ...labelRows,
+        '',
+        machineLine(loadBefore),
+      ].join('\n'),
+    });
+  }
+  if (o.benchPage) {
+    const groupOf = (r: ReplayRun) => (r.fresh ? 'fresh' : r.holdout ? 'held out' : r.web === 'wikispeedia' ? 'tuning' : '');
+    const rows = runs.filter((r) => r.strategy === 'combined' || r.strategy === 'bfs').map((r) => ({ topic: `${r.web}/${r.topic}${groupOf(r) ? ` (${groupOf(r)})` : ''}`, strategy: r.strategy, a: agreementOf(r) }));
+    // A summary of a saved run shows the run that saved it (the same arguments, --json in place of --summary-of).
+    const command = `SHARED_DATA=../shared/data npm run bench:replay -- ${process.argv.slice(2).join(' ').replace('--summary-of', '--json')}`;
+    writeBenchSection({
+      name: o.benchPage,
+      title: `Replayed crawls (bench:replay): ${webs.join(', ')}, judge ${judgeMode}`,
+      command,
+      body: [
+        'Harvest as the ground truth counts it (mean over topics), the judge against the truth on the pages a BFS crawl fetches, and each strategy\'s own verdicts on its own crawl. Deterministic: the same command gives the same figures.',
+        '',
+        '```',
+        ...summaryLines,
+        '```',
+        '',
+        'Per crawl, the crawler\'s verdicts against the truth at the budget (combined\'s crawl, and BFS\'s):',
+        '',
+        agreementTableMd(rows),
         '',
         machineLine(loadBefore),
       ].join('\n'),
@@ -591,6 +635,18 @@ function writeMediaWikiSection(runs: ReplayRun[], budget: number): void {
       '\n',
   });
 }
+
+/**
+ * The crawl's verdicts against the truth (each page with a verdict; dead links have none), each
+ * page counted once (`distinctCurve`): the crawler never judges a near-duplicate relevant, so a
+ * second URL of a relevant page (the test web's "only this author" views) is not a miss.
+ */
+function agreementOf(r: ReplayRun): VerdictAgreement {
+  const hits = (i: number) => (i < 0 ? 0 : Math.round(r.distinctCurve[i] * (i + 1)));
+  return verdictAgreement(r.order.flatMap(([, , verdict], i) => (verdict === null ? [] : [{ truth: hits(i) > hits(i - 1), verdict }])));
+}
+
+const countWithinOf = (r: ReplayRun) => countWithin(agreementOf(r));
 
 /** The runs of an earlier `--json` (for --compare). */
 function readEarlierRuns(file: string): CurveRun[] {

@@ -6,6 +6,7 @@
 import { adaptiveMd, type AdaptiveBench } from './adaptive.js';
 import type { BenchSection } from './bench-page.js';
 import { budgetTable, meanSd, rateAt, reportBudgets, type BudgetTable } from './metrics.js';
+import { agreementTableMd, countWithin, type VerdictAgreement } from './judge-agreement.js';
 
 export interface CurveRun {
   web: 'testweb' | 'wikispeedia';
@@ -190,7 +191,20 @@ export function stagesMd(speed: SpeedRun[]): string {
 }
 
 export function judgeMd(j: { saved: number; savedTrue: number; truthFetched: number }): string {
-  return `${pct(j.saved ? j.savedTrue / j.saved : undefined)} / ${pct(j.truthFetched ? j.savedTrue / j.truthFetched : undefined)}`;
+  const a = agreementOf(j);
+  return `${pct(a.precision)} / ${pct(a.recall)}, judged ${a.judged} of ${a.truly} true (${a.countRatio === undefined ? '–' : `${a.countRatio.toFixed(2)}×`}${countWithin(a) ? '' : ', off by more than 30%'})`;
+}
+
+/** The crawl log's counts as the judge-against-truth figures (bench/judge-agreement.ts). */
+function agreementOf(j: { saved: number; savedTrue: number; truthFetched: number }): VerdictAgreement {
+  return {
+    judged: j.saved,
+    truly: j.truthFetched,
+    both: j.savedTrue,
+    precision: j.saved ? j.savedTrue / j.saved : undefined,
+    recall: j.truthFetched ? j.savedTrue / j.truthFetched : undefined,
+    countRatio: j.truthFetched ? j.saved / j.truthFetched : undefined,
+  };
 }
 
 /**
@@ -209,11 +223,14 @@ export function summaryMd(r: BenchResults, chartPaths: Map<string, string>): { f
     const title = web === 'wikispeedia' ? 'Wikispeedia (4,598 real Wikipedia articles and links; categories as ground truth; HTTP fetcher)' : 'Chinese test web (src/testweb, JavaScript-rendered; browser fetcher)';
     out.push(`## Harvest rate: ${title}`, '');
     out.push('Mean over topics:', '', aggregateMd(cs), '');
+    // The verdicts beside the harvest: a harvest gain that comes from a worse judge shows here.
+    const judged = cs.filter((c) => c.judge).map((c) => ({ topic: c.topic, strategy: c.strategy, a: agreementOf(c.judge!) }));
+    if (judged.length) out.push("The crawler's own verdicts against the truth at the budget (pages saved as relevant against pages truly relevant among those fetched):", '', agreementTableMd(judged), '');
     const topics = [...new Set(cs.map((c) => c.topic))];
     sections.push({
       name: `harvest-${web}`,
       title: `Harvest rate: ${web === 'wikispeedia' ? 'Wikispeedia' : 'the Chinese test web'}`,
-      body: [`${title}. Harvest rate = relevant pages by the ground truth / pages fetched, mean over ${topics.length} topic(s) (${topics.join(', ')}), budget ${cs[0].maxPages} pages per crawl; a crawl that stopped early is read at its last page.${web === 'wikispeedia' ? ' BFS over live HTTP is not one fixed order (pages of one depth are queued as their parents\' fetches finish), so the ratios to BFS move between runs; `npm run bench:replay` gives the stable comparison.' : ''}`, '', aggregateMd(cs), '', `Per topic, with harvest curves: [bench/results/summary.md](../bench/results/summary.md).`, '', machine].join('\n'),
+      body: [`${title}. Harvest rate = relevant pages by the ground truth / pages fetched, mean over ${topics.length} topic(s) (${topics.join(', ')}), budget ${cs[0].maxPages} pages per crawl; a crawl that stopped early is read at its last page.${web === 'wikispeedia' ? ' BFS over live HTTP is not one fixed order (pages of one depth are queued as their parents\' fetches finish), so the ratios to BFS move between runs; `npm run bench:replay` gives the stable comparison.' : ''}`, '', aggregateMd(cs), '', ...(judged.length ? ["The crawler's own verdicts against the truth at the budget:", '', agreementTableMd(judged), ''] : []), `Per topic, with harvest curves: [bench/results/summary.md](../bench/results/summary.md).`, '', machine].join('\n'),
     });
     for (const topic of topics) {
       const runs = cs.filter((c) => c.topic === topic);
