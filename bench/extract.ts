@@ -19,6 +19,7 @@ import { decodeHtml } from '../src/extract/encoding.js';
 import { analyzePage } from '../src/extract/page.js';
 import type { PageAnalysis } from '../src/extract/types.js';
 import { sharedDataDir } from '../src/testweb/wikispeedia.js';
+import { machineLine, writeBenchSection } from './bench-page.js';
 import { htmldateCacheDir, readHtmldateSet, readHtmldateTestsLayout } from './htmldate-set.js';
 import { aggregate, cjkTokens, f1Of, grams, mean, quantile, shingleMatch, wordTokens, type Counts } from './shingles.js';
 
@@ -298,6 +299,24 @@ function htmldate() {
   console.log(`  published on the full set: ${pub}`);
   console.log(`  wrong by one day: ${offByOne}, of which the page states the gold day (zone errors): ${zoneOffByOne} (goal 0)`);
   console.log(`  by source (right/wrong): ${Object.entries(bySource).map(([k, v]) => `${k} ${v.right}/${v.wrong}`).join(', ')}; none found ${fn}`);
+  const f3 = (x: number) => x.toFixed(3);
+  writeBenchSection({
+    name: 'extract-dates-htmldate',
+    title: 'Publish dates on htmldate\'s evaluation pages',
+    command: 'nice npm run bench:extract -- --only htmldate',
+    body: [
+      `${n} real pages in many languages with gold publish dates (\`../shared/data/htmldate-dev\`: half of htmldate's evaluation set, adbar/htmldate, Apache-2.0), scored as htmldate's \`tests/evaluation.py\` does: no date found is a false negative (and a true negative when the gold has none), the gold day a true positive, another day a false positive. Days are compared as the page states them (the first ten characters of \`publishTime\`, which keeps the page's own offset).`,
+      '',
+      '| extractor | pages | accuracy | F-score |',
+      '|---|---|---|---|',
+      `| this crawler's \`extract\` | ${n} | ${f3(r.accuracy)} | ${f3(r.fscore)} |`,
+      ...Object.entries(PUBLISHED.htmldate).map(([k, v]) => `| ${k} (published, full set of 1000) | 1000 | ${v.accuracy.toFixed(3)} | ${v.fscore?.toFixed(3) ?? '–'} |`),
+      '',
+      `tp ${tp}, fp ${fp}, fn ${fn}, tn ${tn}; precision ${f3(r.precision)}, recall ${f3(r.recall)}. One day off: ${offByOne}, of which the source string states the gold day (an error made by a zone conversion): ${zoneOffByOne}. By source (right/wrong): ${Object.entries(bySource).map(([k, v]) => `${k} ${v.right}/${v.wrong}`).join(', ')}. Per-page misses: \`bench/results/extract-misses.txt\`.`,
+      '',
+      machineLine(),
+    ].join('\n'),
+  });
   return r;
 }
 

@@ -60,6 +60,8 @@ export function explainUrl(storageDir: string, url: string, runId?: string): str
     const h = ops.find((o): o is Extract<JournalOp, { o: 'h' }> => o.o === 'h' && o.k === key);
     lines.push(
       `  fetched      #${idx + 1} of ${log.length} (${e.time}), decision ${e.decision}${e.reason ? ` (${e.reason})` : ''}`,
+      // As the page stated it: its own offset, a wall time, or a date; the time window compares its calendar date.
+      ...(e.publishTime ? [`  published    ${e.publishTime} (page's calendar date ${e.publishTime.slice(0, 10)})`] : []),
       `  why then     it was the best-scored URL whose host could be fetched at that moment${h?.sk ? ` (${h.sk} better-scored host(s) were waiting for politeness)` : ''}`,
       `  score        ${fmt(e.score)}`,
       ...components(e.components),

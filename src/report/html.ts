@@ -14,6 +14,7 @@ import type { SubRequestCounts } from '../store/sub-requests.js';
 import type { ThreadRecord } from '../store/threads.js';
 import type { HarvestEstimate } from '../topic/harvest-sample.js';
 import { countLog, countThreads, failureReason, harvestRate, latestHotness } from './counts.js';
+import { readStamp } from '../extract/dates.js';
 
 /** One relevant page as the engine stores it in the run's dataset. */
 export interface DatasetItem {
@@ -234,6 +235,23 @@ export function relevantItems(input: Pick<ReportInput, 'dataset' | 'log'>): Data
     : input.log.filter((e) => e.decision === 'saved').map((e) => ({ url: e.url, title: e.title, publishTime: e.publishTime, topic: e.topic, relevance: e.relevance, score: e.score }));
 }
 
+/**
+ * A publishTime as the page states it: its own date and wall clock, and its offset when it gave one
+ * (`2023-11-02 00:30 +09:00`, `2023-11-02 10:00`, `2023-11-02`).
+ */
+export function publishShown(iso: string | undefined): string {
+  if (!iso) return '–';
+  const off = /([+-]\d\d:\d\d|Z)$/.exec(iso)?.[1];
+  return iso.slice(0, 16).replace('T', ' ') + (off && iso.length > 10 ? ` ${off}` : '');
+}
+
+/** Sort key: the UTC instant when the stamp has an offset, else its date and wall clock. */
+export function publishSortKey(iso: string | undefined): string {
+  const p = iso ? readStamp(iso) : undefined;
+  if (!p) return '';
+  return p.instant !== undefined ? new Date(p.instant).toISOString().slice(0, 19) : new Date(p.wallMs).toISOString().slice(0, p.hasTime ? 19 : 10);
+}
+
 /** A short excerpt of a page's text, cut at a word or sentence boundary. */
 export function snippet(text: string | undefined, max = 160): string {
   const t = (text ?? '').replace(/\s+/g, ' ').trim();
@@ -262,7 +280,7 @@ function relevantSection(input: ReportInput): string {
       list.sort((a, b) => (b.relevance ?? 0) - (a.relevance ?? 0));
       const rows = list.map((it) => {
         const snip = snippet(it.text);
-        return `<tr><td data-sort="${esc(it.title || it.url)}"><a href="${esc(it.url)}">${esc(it.title || it.url)}</a>${snip ? `<div class="snippet">${esc(snip)}</div>` : ''}<div class="url">${esc(it.url)}</div></td><td data-sort="${esc(it.publishTime ?? '')}">${esc(it.publishTime?.slice(0, 16).replace('T', ' ') ?? '–')}</td>${num(it.relevance)}${num(it.score)}</tr>`;
+        return `<tr><td data-sort="${esc(it.title || it.url)}"><a href="${esc(it.url)}">${esc(it.title || it.url)}</a>${snip ? `<div class="snippet">${esc(snip)}</div>` : ''}<div class="url">${esc(it.url)}</div></td><td data-sort="${esc(publishSortKey(it.publishTime))}">${esc(publishShown(it.publishTime))}</td>${num(it.relevance)}${num(it.score)}</tr>`;
       });
       const table = sortableTable(`relevant-${++k}`, 'relevant', [{ label: 'Title and text' }, { label: 'Published' }, { label: 'Relevance', num: true }, { label: 'Score', num: true }], rows);
       return `<h3>${esc(topicLabel(input.state, topic))} <small data-topic-count="${esc(topic)}">${list.length} pages</small></h3>${table}`;
