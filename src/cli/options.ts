@@ -33,6 +33,8 @@ export interface CliFlags {
   slowMo?: number;
   trace?: string | boolean;
   fetcher?: string;
+  /** --fetch-order: fixed (reproducible) or as-finished. */
+  fetchOrder?: string;
   cilin?: string;
   search?: string;
   searchK?: number;
@@ -145,6 +147,7 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
   set('headed', flags.headed);
   set('slowMoMs', flags.slowMo);
   set('fetcher', flags.fetcher);
+  set('fetchOrder', flags.fetchOrder);
   set('trace', flags.trace === true ? 'all' : flags.trace || undefined);
   set('cilinPath', flags.cilin);
   set('randomSeed', flags.randomSeed);
