@@ -3,6 +3,7 @@
  * and print what analyzePage sees: clean title, main text, publish time, links (and the reply
  * thread when the reply extractor recognises one). For checking extraction on real pages.
  */
+import { commandName } from '../util/command-name.js';
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -105,7 +106,7 @@ function formatText(r: Result): string {
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command()
-    .name('extract')
+    .name(commandName('extract'))
     .description('Show what the crawler extracts from pages: title, main text, publish time, links.')
     .argument('<inputs...>', 'http(s) URLs (rendered in Chromium) or local .html files')
     .option('--json', 'print JSON (all links, full text)')

@@ -15,6 +15,7 @@ import { UserError } from '../config/errors.js';
 import { checkStorageWritable } from '../store/storage-lock.js';
 import { resolveBrowser } from '../fetch/browser.js';
 import { parseCommandLine, reportUserErrors, runAsMain } from './run.js';
+import { commandName } from '../util/command-name.js';
 import { loadConfigFile, buildConfig, checkSeedsReachable, type CliFlags } from './options.js';
 import type { CrawlResult } from '../crawl/engine.js';
 import { observePlugins } from './report.js';
@@ -64,7 +65,7 @@ export function buildProgram(): Command {
   const d = defaults();
   const def = (v: unknown) => ` (default ${Array.isArray(v) ? (v.length ? v.join(', ') : 'none') : String(v)})`;
   // Built (the package's `focused-crawler` bin) or from source (`npm start`).
-  const name = import.meta.url.endsWith('.js') ? 'focused-crawler' : 'npm start --';
+  const name = commandName();
   return new Command()
     .name(name)
     .description('Focused web crawler. With no arguments: a demo crawl of the local test web.')
@@ -73,11 +74,12 @@ export function buildProgram(): Command {
     .addHelpText(
       'after',
       `
-Other commands:
-  ${`${name} trace FILE`.padEnd(31)}open a Playwright trace in the trace viewer (also: npm run trace -- FILE)
-  npm run extract -- URL…        what the crawler extracts from pages
-  npm run debug:extract -- URL   one page, headed, as the crawler sees it
-
+Commands (each with its own --help):
+  ${`${name} extract URL|FILE…`.padEnd(36)}what the crawler extracts from pages
+  ${`${name} debug-extract URL`.padEnd(36)}one page, in a visible browser, as the crawler sees it
+  ${`${name} trace FILE`.padEnd(36)}open a Playwright trace in the trace viewer
+  ${`${name} report [RUN_ID]`.padEnd(36)}write a run's HTML report again (as --report)
+${name === 'npm start --' ? '  (in a clone also: npm run extract -- …, npm run debug:extract -- …, npm run trace -- …)\n' : ''}
 Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md, docs/data.md.`,
     )
     .option('-t, --topic <keywords>', 'topic keywords, space separated; "term:2" gives a weight')
@@ -123,7 +125,7 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--frontier <url>', 'share the frontier with other workers through Redis: redis://HOST:PORT/DB (default: in memory, this process only)')
     .option('--crawl-id <name>', 'with --frontier: the shared crawl to start or join (every worker with the same id crawls it together)')
     .option('--worker', 'with --frontier: join a crawl another run started, without seeding it')
-    .option('--json', 'print the summary as JSON')
+    .option('--json', name === 'npm start --' ? "print the summary as JSON (to pipe it, drop npm's banner: npm start -s -- --json | jq …)" : 'print the summary as JSON')
     .option('--watch', 'keep crawling and revisiting hot reply threads until Ctrl-C (no page budget)')
     .option('--matchers <file>', 'extra reply templates (JSON or YAML), tried before the built-in ones');
 }
@@ -183,7 +185,11 @@ export function printedResult(r: CrawlResult, json: boolean | undefined, heading
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // Subcommands: `focused-crawler extract|debug-extract|trace|report …` (each its own program).
   if (argv[0] === 'trace') return (await import('./trace.js')).main(argv.slice(1));
+  if (argv[0] === 'extract') return (await import('./extract.js')).main(argv.slice(1));
+  if (argv[0] === 'debug-extract') return (await import('./debug-extract.js')).main(argv.slice(1));
+  if (argv[0] === 'report') return (await import('./report.js')).main(argv.slice(1));
   const program = buildProgram();
   const ended = parseCommandLine(program, argv);
   if (ended !== undefined) return ended;
@@ -214,7 +220,7 @@ export async function main(argv: string[]): Promise<number> {
     const result = await runCrawl({ config, plugins: await crawlPlugins(config, flags.watch, undefined, exportFormats), watch: flags.watch });
     const kw = config.topics.map((t) => topicName(t)).join(' | ');
     console.log(printedResult(result, flags.json, `Focused crawl for "${kw}" (strategy ${config.strategy})`, config.storageDir, config.topics));
-    return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined });
+    return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined, watch: flags.watch });
   });
 }
 
@@ -252,7 +258,7 @@ async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | 
       ...(web ? { testwebOrigin: web.sites.find((s) => s.kind === 'search')?.origin, truth: demoTruth(web, topicId!, CrawlLog.read(new RunDir(storage, runId).file('crawlLog')).map((e) => e.url)) } : {}),
     });
     console.log(printedResult(result, flags.json, `Resumed run ${runId} (strategy ${config.strategy})`, flags.storage ?? 'storage', config.topics));
-    return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined });
+    return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined, watch: flags.watch });
   } finally {
     await web?.close();
   }
@@ -280,7 +286,7 @@ async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }, ex
     const result = await runCrawl({ config, testwebOrigin, truth: demoTruth(web, topicId), plugins: [recordDemoWeb(web), ...plugins], watch: flags.watch });
     const heading = `Demo: focused crawl of the local test web for "${web.demo.keywords.join(' ')}" (strategy ${config.strategy}, budget ${config.maxPages})`;
     console.log(printedResult(result, flags.json, heading, config.storageDir, config.topics));
-    return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined });
+    return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined, watch: flags.watch });
   } finally {
     await web.close();
   }
