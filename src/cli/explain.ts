@@ -3,7 +3,9 @@
  * components, parent, depth, fetch position), or that it is still queued (with its rank), or
  * that it was dropped and why. Reads the run's crawl log and frontier journal; no crawl needed.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { topicNameOfId, type CrawlConfig } from '../config/schema.js';
 import { UserError } from '../config/errors.js';
 import { resolveRun, RunDir } from '../store/run-dir.js';
 import { Frontier, uniqueKeyOf } from '../frontier/frontier.js';
@@ -18,6 +20,15 @@ function fmt(x: number | undefined): string {
 function components(c: Record<string, number> | undefined): string[] {
   if (!c || Object.keys(c).length === 0) return ['  components   (none recorded)'];
   return ['  components', ...Object.entries(c).map(([k, v]) => `    ${k.padEnd(16)} ${fmt(v)}`)];
+}
+
+/** The run's topics from its saved config (state.json), to name a topic as the summary does; none when unreadable. */
+function runTopics(run: RunDir): CrawlConfig['topics'] {
+  try {
+    return (JSON.parse(readFileSync(run.file('state'), 'utf8')) as { config?: { topics?: CrawlConfig['topics'] } }).config?.topics ?? [];
+  } catch {
+    return [];
+  }
 }
 
 export function explainUrl(storageDir: string, url: string, runId?: string): string {
@@ -49,7 +60,7 @@ export function explainUrl(storageDir: string, url: string, runId?: string): str
     );
     // fetcher: adaptive (src/fetch/adaptive.ts): which path, and the evidence behind the choice
     if (e.fetchedWith) lines.push(`  fetched with ${e.fetchedWith}: ${e.fetchWhy ?? ''}`);
-    if (e.relevance !== undefined) lines.push(`  relevance    ${fmt(e.relevance)} (${e.relevant ? 'judged relevant' : 'judged not relevant'}${e.topic ? `, topic ${e.topic}` : ''})`);
+    if (e.relevance !== undefined) lines.push(`  relevance    ${fmt(e.relevance)} (${e.relevant ? 'judged relevant' : 'judged not relevant'}${e.topic ? `, topic "${topicNameOfId(runTopics(run), e.topic)}"` : ''})`);
     return lines.join('\n');
   }
 
@@ -74,6 +85,6 @@ export function explainUrl(storageDir: string, url: string, runId?: string): str
     return lines.join('\n');
   }
   if (f.hasSeen(url)) lines.push('  seen         a redirect target or a duplicate of a fetched URL (not fetched under this URL)');
-  else lines.push('  never queued the crawl did not discover it, or a filter rejected it before queueing (see METHODS §3.6)');
+  else lines.push('  not queued   the crawl never found a link to it, or a filter rejected the link before queueing (docs/methods.md §3.6)');
   return lines.join('\n');
 }

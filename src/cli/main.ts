@@ -12,7 +12,7 @@ import { formatFailures } from '../report/counts.js';
 import { parseExportFormats, type ExportFormat } from '../report/export.js';
 import { displayPath } from '../report/paths.js';
 import { UserError } from '../config/errors.js';
-import { checkStorageWritable } from '../store/storage-lock.js';
+import { checkStorageFree, checkStorageWritable } from '../store/storage-lock.js';
 import { resolveBrowser } from '../fetch/browser.js';
 import { parseCommandLine, reportUserErrors, runAsMain } from './run.js';
 import { commandName } from '../util/command-name.js';
@@ -245,6 +245,7 @@ async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | 
   const { runCrawl } = await import('../crawl/engine.js');
   // A demo run: its test web is served again at the origins the run queued (src/cli/demo.ts).
   const demo = readDemoRecord(new RunDir(storage, runId).dir);
+  if (demo) checkStorageFree(storage); // said before the test web starts again
   const web = demo ? await restartDemoWeb(demo, runId) : undefined;
   const { CrawlLog } = await import('../store/crawl-log.js');
   try {
@@ -269,6 +270,7 @@ async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }, ex
   const probe = buildConfig({ ...flags, topic: 'demo', seeds: flags.search ? undefined : ['http://127.0.0.1/'] }, {});
   await observePlugins(probe, exportFormats);
   if (probe.fetcher === 'browser') await resolveBrowser(probe.browser);
+  checkStorageFree(probe.storageDir); // a folder in use is said before the test web starts
   const { startTestWeb } = await import('../testweb/index.js');
   const { runCrawl } = await import('../crawl/engine.js');
   const web = await startTestWeb({});

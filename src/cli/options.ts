@@ -72,7 +72,8 @@ export async function loadConfigFile(path: string): Promise<Partial<CrawlConfigI
   try {
     value = extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
   } catch (e) {
-    const msg = (e as Error).message.split('\n')[0];
+    // The parser's first line ends "at line L, column C:" before a code excerpt left out here.
+    const msg = (e as Error).message.split('\n')[0].replace(/\s*:\s*$/, '');
     throw new UserError(`${path}: not valid ${extname(path).toLowerCase() === '.json' ? 'JSON' : 'YAML'}: ${msg}`);
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UserError(`${path}: expected an object with "topics" or "keywords"`);
@@ -193,7 +194,10 @@ export async function checkSeedsReachable(config: CrawlConfig, timeoutMs = 10_00
     seeds.map(async (url) => {
       const verdict = await gate.check(url);
       if (!verdict.ok) {
-        refused++;
+        // A host with no address cannot be reached at all: said as such, not left to robots.txt.
+        const dns = /^dns: [^:]+: (\S+)/.exec(verdict.reason);
+        if (dns) failures.push(`${url} (host not found: ${dns[1]})`);
+        else refused++;
         return;
       }
       const u = new URL(url);

@@ -72,6 +72,23 @@ function describe(h: LockHolder | undefined): string {
 }
 
 /**
+ * Throw the "in use" UserError now when a live crawl holds the folder (what lockStorage would
+ * say later): the demo asks before it starts its test web. Taking the lock stays lockStorage's.
+ */
+export function checkStorageFree(dir: string): void {
+  const lockPath = join(dir, 'crawl.lock');
+  if (!existsSync(lockPath)) return;
+  let h: LockHolder | undefined;
+  try {
+    h = JSON.parse(readFileSync(join(lockPath, 'holder.json'), 'utf8')) as LockHolder;
+  } catch {
+    return; // being taken or released right now: lockStorage decides
+  }
+  if (h.host === hostname() && !alive(h.pid)) return; // a crashed holder: lockStorage takes it over
+  throw new UserError(`storage folder ${dir} is in use by ${describe(h)}; wait for it to finish, stop it, or use another --storage`);
+}
+
+/**
  * Take the storage folder's lock or throw a UserError naming the holder. Returns the release
  * function (also run on process exit).
  */
