@@ -62,7 +62,7 @@ describe('subcommands: extract, debug-extract, trace, report', () => {
     for (const sub of ['extract URL|FILE…', 'debug-extract URL', 'trace FILE', 'report [RUN_ID]']) expect(help.stdout).toContain(`npm start -- ${sub}`);
     expect(help.stdout).toContain('npm start -s -- --json');
     expect(extract.code, extract.stderr).toBe(0);
-    expect((JSON.parse(extract.stdout) as { title: string }[])[0].title).toBe('地震救援');
+    expect((JSON.parse(extract.stdout) as { analysis: { title: string } }[])[0].analysis.title).toBe('地震救援');
     oneLine(report, /no crawl runs in .*empty\/runs yet/);
     expect(debugHelp.code).toBe(0);
     expect(debugHelp.stdout).toContain('Usage: npm run debug:extract --');
