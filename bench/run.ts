@@ -37,9 +37,10 @@ const program = new Command()
   .option('--adaptive-reps <n>', 'interleaved reps of the adaptive part (default: 1 quick, 2 full)')
   .option('--adaptive-fixed-path <n>', 'adaptive part: also crawl N pages with each fetcher at concurrency 1 (a crawl path that does not depend on timing) and compare harvest and order (default: off)')
   .option('--wiki-pages <n>', 'budget per Wikispeedia crawl (default: 150 quick, 1000 full)')
+  .option('--repeats <n>', 'harvest parts: crawl each strategy and topic N times and report the mean and spread of every harvest figure (default: 2 quick, 3 full)')
   .option('--strategies <list>', 'harvest parts: comma list of strategies to crawl, "crawlee" for plain Crawlee (default: every strategy and crawlee; with fewer, use --no-page)');
 program.parse();
-const opts = program.opts<{ quick?: boolean; out: string; only: string; page: boolean; readme: boolean; from?: string; topics?: string; testPages?: string; wikiPages?: string; adaptivePages?: string; adaptiveReps?: string; adaptiveFixedPath?: string; strategies?: string }>();
+const opts = program.opts<{ quick?: boolean; out: string; only: string; page: boolean; readme: boolean; from?: string; topics?: string; testPages?: string; wikiPages?: string; adaptivePages?: string; adaptiveReps?: string; adaptiveFixedPath?: string; strategies?: string; repeats?: string }>();
 const quick = !!opts.quick;
 const parts = new Set(opts.only.split(',').map((s) => s.trim()));
 
@@ -65,6 +66,7 @@ PLAN.testPages = budget('--test-pages', opts.testPages, PLAN.testPages);
 PLAN.wikiPages = budget('--wiki-pages', opts.wikiPages, PLAN.wikiPages);
 PLAN.adaptivePages = budget('--adaptive-pages', opts.adaptivePages, PLAN.adaptivePages);
 PLAN.adaptiveReps = budget('--adaptive-reps', opts.adaptiveReps, PLAN.adaptiveReps);
+const REPEATS = budget('--repeats', opts.repeats, quick ? 2 : 3);
 const HARVEST_STRATEGIES: (StrategyName | 'crawlee')[] = [...STRATEGIES, 'crawlee'];
 if (opts.strategies) {
   const asked = opts.strategies.split(',').map((t) => t.trim());
@@ -132,6 +134,8 @@ async function ours(c: Crawl, strategy: StrategyName, plugins: CrawlPlugin[] = [
     fetcher: c.fetcher,
     storageDir: storage,
     randomSeed: SEED,
+    // Pages routed in hand-out order: a repeat gives the same crawl (src/frontier/fetch-order.ts).
+    fetchOrder: 'fixed',
     allowPrivate: true, // both benchmark webs are on loopback (the fetch gate refuses private addresses by default)
   });
   return runCrawl({ config, truth: c.truth, progress: quiet(), plugins });
@@ -158,11 +162,16 @@ function judgeAgreement(logPath: string): { saved: number; savedTrue: number; tr
 async function harvest(web: CurveRun['web'], topic: string, c: Crawl, relevantAvailable: number): Promise<CurveRun[]> {
   const out: CurveRun[] = [];
   for (const strategy of HARVEST_STRATEGIES) {
-    const t = Date.now();
-    const r = strategy === 'crawlee' ? await baseline(c) : await ours(c, strategy);
-    const curve = (r.truthCurve ?? []).map((v) => Math.round(v * 1e4) / 1e4);
-    out.push({ web, topic, strategy, fetched: r.fetched, relevantAvailable, maxPages: c.maxPages, elapsedMs: Date.now() - t, curve, judge: 'logPath' in r ? judgeAgreement(r.logPath) : undefined });
-    say(`  ${web}/${topic} ${strategy.padEnd(10)} ${r.fetched} pages, harvest ${((r.truthHarvestRate ?? 0) * 100).toFixed(1)}% (${((Date.now() - t) / 1000).toFixed(0)} s)`);
+    let first: CurveRun | undefined;
+    for (let rep = 0; rep < REPEATS; rep++) {
+      const t = Date.now();
+      const r = strategy === 'crawlee' ? await baseline(c) : await ours(c, strategy);
+      const curve = (r.truthCurve ?? []).map((v) => Math.round(v * 1e4) / 1e4);
+      first ??= { web, topic, strategy, fetched: r.fetched, relevantAvailable, maxPages: c.maxPages, elapsedMs: Date.now() - t, curve, judge: 'logPath' in r ? judgeAgreement(r.logPath) : undefined, repeats: [] };
+      first.repeats!.push(r.truthHarvestRate ?? 0);
+      say(`  ${web}/${topic} ${strategy.padEnd(10)} ${r.fetched} pages, harvest ${((r.truthHarvestRate ?? 0) * 100).toFixed(1)}% (${((Date.now() - t) / 1000).toFixed(0)} s)${REPEATS > 1 ? ` [run ${rep + 1} of ${REPEATS}]` : ''}`);
+    }
+    out.push(first!);
   }
   return out;
 }

@@ -60,7 +60,7 @@ describe('CLI: user mistakes get one clear line, not a stack trace', () => {
   });
 
   it('bad numeric flag value', async () => {
-    expectOneCleanError(await cli(['--topic', 'x', '--max-pages', 'many']), /--max-pages must be a whole number, got "many"/);
+    expectOneCleanError(await cli(['--topic', 'x', '--max-pages', 'many']), /--max-pages must be a positive whole number, got "many"/);
   });
 
   it('unknown strategy', async () => {

@@ -37,7 +37,7 @@ describe('--explain', () => {
     expect(queued).toMatch(/parentPriority\s+0\.5/);
     expect(queued).toMatch(/parent\s+http:\/\/a\.test\/seed/);
     expect(explainUrl(storage, 'http://a.test/x')).toMatch(/dropped\s+tunnel-spent/);
-    expect(explainUrl(storage, 'http://a.test/never')).toMatch(/never queued/);
+    expect(explainUrl(storage, 'http://a.test/never')).toMatch(/not queued +the crawl never found a link to it/);
     expect(() => explainUrl(storage, 'not a url')).toThrow(/not a valid URL/);
   });
 });

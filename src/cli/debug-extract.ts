@@ -6,6 +6,7 @@
  * extracted title, publish time and reply posts at the page's own UTC offset. The same is
  * printed in the terminal.
  */
+import { commandName } from '../util/command-name.js';
 import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { chromium, type Page } from 'playwright';
@@ -270,7 +271,7 @@ export interface DebugOptions {
 export async function debugExtract(o: DebugOptions): Promise<DebugView> {
   const url = checkUrl(o.url, 'URL');
   if (!process.env.DISPLAY && process.platform === 'linux') {
-    throw new UserError(`debug:extract shows a browser window and $DISPLAY is not set: run it under a virtual display, e.g. xvfb-run -a npm run debug:extract -- ${o.url}`);
+    throw new UserError(`debug:extract shows a browser window and $DISPLAY is not set: run it under a virtual display, e.g. xvfb-run -a ${commandName('debug-extract')} ${o.url}`);
   }
   const file = o.config ? await loadConfigFile(o.config) : {};
   const config = o.topic || o.config ? buildConfig({ topic: o.topic, seeds: o.topic ? [url] : undefined, strategy: o.strategy, config: o.config }, file) : undefined;
@@ -313,7 +314,7 @@ export async function debugExtract(o: DebugOptions): Promise<DebugView> {
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command()
-    .name('npm run debug:extract --')
+    .name(commandName('debug-extract'))
     .description('Open one page in a visible browser and show what the crawler extracts from it.')
     .argument('<url>', 'page to open')
     .option('-t, --topic <keywords>', 'topic keywords: links are scored as a crawl of this topic would score them')

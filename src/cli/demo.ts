@@ -3,8 +3,9 @@
  * (runs/<id>/testweb.json), and `--resume` of such a run serves the test web again at exactly
  * those origins, so the URLs the run queued answer again (before, they all failed as refused
  * connections). Also the end of a crawl as the CLI reports it: exit code 3 and the command that
- * continues a run stopped at the memory ceiling.
+ * continues a run stopped at the memory ceiling, or by Ctrl-C.
  */
+import { commandName } from '../util/command-name.js';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../config/errors.js';
@@ -76,14 +77,20 @@ export async function restartDemoWeb(record: DemoRecord, runId: string): Promise
  * the command that continues it goes to stderr (with a higher ceiling when one was set: the
  * saved config would stop the resumed run at once).
  */
-export function crawlExitCode(result: CrawlResult, opts: { storage: string; ceilingWasSet: boolean }): number {
+export function crawlExitCode(result: CrawlResult, opts: { storage: string; ceilingWasSet: boolean; watch?: boolean }): number {
   const m = result.memoryStop;
-  if (!m) return 0;
   const storage = opts.storage !== 'storage' ? ` --storage ${opts.storage}` : '';
+  // Ctrl-C ends a crawl cleanly (exit 0: with --watch it is the way to end one); say how to go on.
+  if (!m && result.stopReason === 'interrupted (Ctrl-C)') {
+    process.stderr.write(
+      `Stopped by Ctrl-C. The run's state is saved; nothing is lost.\n` + `Continue it with:  ${commandName()} --resume ${result.runId}${storage}${opts.watch ? ' --watch' : ''}\n`,
+    );
+  }
+  if (!m) return 0;
   const ceiling = opts.ceilingWasSet ? ` --max-rss-mb ${m.ceilingMb * 2}` : '';
   process.stderr.write(
     `Stopped at the memory ceiling: ${m.rssMb} MB resident, ceiling ${m.ceilingMb} MB. The run's state is saved; nothing is lost.\n` +
-      `Continue it with:  npm start -- --resume ${result.runId}${storage}${ceiling}\n` +
+      `Continue it with:  ${commandName()} --resume ${result.runId}${storage}${ceiling}\n` +
       `(--max-rss-mb sets the ceiling; 0 = none)\n`,
   );
   return 3;

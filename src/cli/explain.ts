@@ -3,7 +3,9 @@
  * components, parent, depth, fetch position), or that it is still queued (with its rank), or
  * that it was dropped and why. Reads the run's crawl log and frontier journal; no crawl needed.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { topicNameOfId, type CrawlConfig } from '../config/schema.js';
 import { UserError } from '../config/errors.js';
 import { resolveRun, RunDir } from '../store/run-dir.js';
 import { Frontier, uniqueKeyOf } from '../frontier/frontier.js';
@@ -37,6 +39,15 @@ function labelLines(runDir: string, key: string): string[] {
       ? `  judge        a ${mine.at(-1)!.relevant ? 'positive' : 'negative'} example of the judge${mine.at(-1)!.topicId ? ` for topic ${mine.at(-1)!.topicId}` : ''} (its labelled examples: ${yes} positive, ${learned.length - yes} negative)`
       : `  judge        not one of the judge's examples (its labelled examples: ${yes} positive, ${learned.length - yes} negative)`,
   ];
+}
+
+/** The run's topics from its saved config (state.json), to name a topic as the summary does; none when unreadable. */
+function runTopics(run: RunDir): CrawlConfig['topics'] {
+  try {
+    return (JSON.parse(readFileSync(run.file('state'), 'utf8')) as { config?: { topics?: CrawlConfig['topics'] } }).config?.topics ?? [];
+  } catch {
+    return [];
+  }
 }
 
 export function explainUrl(storageDir: string, url: string, runId?: string): string {
@@ -73,7 +84,7 @@ export function explainUrl(storageDir: string, url: string, runId?: string): str
     // rendered pages (src/fetch/page-load.ts): how the page settled, and which document was analysed
     if (e.settled) lines.push(`  settled      ${e.settled}`);
     if (e.analysedFrom) lines.push(`  analysed     from the ${e.analysedFrom === 'served' ? 'document as served (not the rendering)' : 'rendered page'}`);
-    if (e.relevance !== undefined) lines.push(`  relevance    ${fmt(e.relevance)} (${e.relevant ? 'judged relevant' : 'judged not relevant'}${e.topic ? `, topic ${e.topic}` : ''})`);
+    if (e.relevance !== undefined) lines.push(`  relevance    ${fmt(e.relevance)} (${e.relevant ? 'judged relevant' : 'judged not relevant'}${e.topic ? `, topic "${topicNameOfId(runTopics(run), e.topic)}"` : ''})`);
     lines.push(...labelLines(runDir, key));
     return lines.join('\n');
   }
@@ -99,6 +110,6 @@ export function explainUrl(storageDir: string, url: string, runId?: string): str
     return lines.join('\n');
   }
   if (f.hasSeen(url)) lines.push('  seen         a redirect target or a duplicate of a fetched URL (not fetched under this URL)');
-  else lines.push('  never queued the crawl did not discover it, or a filter rejected it before queueing (see METHODS §3.6)');
+  else lines.push('  not queued   the crawl never found a link to it, or a filter rejected the link before queueing (docs/methods.md §3.6)');
   return lines.join('\n');
 }

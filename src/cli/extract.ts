@@ -8,6 +8,7 @@
  * not fetched, the document's commit then a bounded settle, and the analysis made from the better
  * of the rendering and the document as served (`analysedFrom`), never from the browser's error page.
  */
+import { commandName } from '../util/command-name.js';
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -176,7 +177,7 @@ async function renderOne(
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command()
-    .name('extract')
+    .name(commandName('extract'))
     .description('Show what the crawler extracts from pages: title, main text, publish time, links.')
     .argument('<inputs...>', 'http(s) URLs (rendered in Chromium) or local .html files')
     .option('--json', 'print JSON (all links, full text)')

@@ -7,20 +7,21 @@
 import '../fetch/loopback-only.js'; // first: before Crawlee's browser pool opens its proxy
 import { Command, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { FETCHERS, STRATEGIES, parseConfig, type CrawlConfigInput } from '../config/schema.js';
+import { FETCH_ORDERS, FETCHERS, STRATEGIES, parseConfig, type CrawlConfigInput } from '../config/schema.js';
 import { formatFailures } from '../report/counts.js';
 import { parseExportFormats, type ExportFormat } from '../report/export.js';
 import { displayPath } from '../report/paths.js';
 import { UserError } from '../config/errors.js';
-import { checkStorageWritable } from '../store/storage-lock.js';
+import { checkStorageFree, checkStorageWritable } from '../store/storage-lock.js';
 import { resolveBrowser } from '../fetch/browser.js';
 import { parseCommandLine, reportUserErrors, runAsMain } from './run.js';
+import { commandName } from '../util/command-name.js';
 import { loadConfigFile, buildConfig, checkSeedsReachable, type CliFlags } from './options.js';
 import type { CrawlResult } from '../crawl/engine.js';
 import { observePlugins } from './report.js';
 import { configPlugins, type ConfigPluginOptions } from '../crawl/config-plugins.js';
 import type { CrawlPlugin } from '../crawl/engine.js';
-import { topicName, type CrawlConfig } from '../config/schema.js';
+import { topicName, topicNameOfId, type CrawlConfig } from '../config/schema.js';
 import { crawlExitCode, demoTruth, readDemoRecord, recordDemoWeb, restartDemoWeb } from './demo.js';
 
 /**
@@ -60,10 +61,11 @@ function defaults() {
   return parseConfig({ topics: [{ keywords: ['x'] }] });
 }
 
-function intArg(name: string) {
+/** A whole-number flag: `min` 1 reads "a positive whole number", 0 "a whole number, 0 or more". */
+function intArg(name: string, min: 0 | 1 = 0) {
   return (v: string) => {
     const n = Number(v);
-    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number, got "${v}"`);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be ${min === 1 ? 'a positive whole number' : 'a whole number, 0 or more'}, got "${v}"`);
     return n;
   };
 }
@@ -80,7 +82,7 @@ export function buildProgram(): Command {
   const d = defaults();
   const def = (v: unknown) => ` (default ${Array.isArray(v) ? (v.length ? v.join(', ') : 'none') : String(v)})`;
   // Built (the package's `focused-crawler` bin) or from source (`npm start`).
-  const name = import.meta.url.endsWith('.js') ? 'focused-crawler' : 'npm start --';
+  const name = commandName();
   return new Command()
     .name(name)
     .description('Focused web crawler. With no arguments: a demo crawl of the local test web.')
@@ -89,11 +91,12 @@ export function buildProgram(): Command {
     .addHelpText(
       'after',
       `
-Other commands:
-  ${`${name} trace FILE`.padEnd(31)}open a Playwright trace in the trace viewer (also: npm run trace -- FILE)
-  npm run extract -- URL…        what the crawler extracts from pages
-  npm run debug:extract -- URL   one page, headed, as the crawler sees it
-
+Commands (each with its own --help):
+  ${`${name} extract URL|FILE…`.padEnd(36)}what the crawler extracts from pages
+  ${`${name} debug-extract URL`.padEnd(36)}one page, in a visible browser, as the crawler sees it
+  ${`${name} trace FILE`.padEnd(36)}open a Playwright trace in the trace viewer
+  ${`${name} report [RUN_ID]`.padEnd(36)}write a run's HTML report again (as --report)
+${name === 'npm start --' ? '  (in a clone also: npm run extract -- …, npm run debug:extract -- …, npm run trace -- …)\n' : ''}
 Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md, docs/data.md.`,
     )
     .option('-t, --topic <keywords>', 'topic keywords, space separated; "term:2" gives a weight')
@@ -101,13 +104,13 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--negative <urls...>', 'pages that are NOT about the topic: the judge\'s negative examples (fetched once, not crawled)')
     .option('-c, --config <file>', 'config or topic file (JSON or YAML), validated by the same schema')
     .option('--strategy <name>', `URL ordering: ${STRATEGIES.join(', ')}${def(d.strategy)}`)
-    .option('-n, --max-pages <n>', `page budget (the frontier itself is never capped)${def(d.maxPages)}`, intArg('--max-pages'))
-    .option('--max-depth <n>', `link depth limit from the seeds${def(d.maxDepth)}`, intArg('--max-depth'))
+    .option('-n, --max-pages <n>', `page budget (the frontier itself is never capped)${def(d.maxPages)}`, intArg('--max-pages', 1))
+    .option('--max-depth <n>', `link depth limit from the seeds${def(d.maxDepth)}`, intArg('--max-depth', 1))
     .option('--time-limit <secs>', `stop after this many seconds (0 = none)${def(d.timeLimitSecs)}`, numArg('--time-limit'))
-    .option('--concurrency <n>', `pages rendered at once${def(d.maxConcurrency)}`, intArg('--concurrency'))
+    .option('--concurrency <n>', `pages rendered at once${def(d.maxConcurrency)}`, intArg('--concurrency', 1))
     .option('--threshold <x>', `relevance threshold θ_page (0–1)${def(d.pageThreshold)}`, numArg('--threshold'))
     .option('--delay <ms>', `minimum delay in ms between requests to one host${def(d.perHostDelayMs)}`, intArg('--delay'))
-    .option('--per-host <n>', `concurrent requests per host${def(d.perHostConcurrency)}`, intArg('--per-host'))
+    .option('--per-host <n>', `concurrent requests per host${def(d.perHostConcurrency)}`, intArg('--per-host', 1))
     .option('--no-robots', 'ignore robots.txt (default: honoured, Crawl-delay included)')
     .option('--allow-domain <host>', 'only crawl this host (repeatable)', collect)
     .option('--deny-domain <host>', 'never crawl this host (repeatable)', collect)
@@ -116,10 +119,11 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--headed', 'show the browser window (needs a display: xvfb-run -a npm start -- --headed)')
     .option('--slow-mo <ms>', `slow each browser action down, with --headed${def(d.slowMoMs)}`, intArg('--slow-mo'))
     .option('--fetcher <name>', `how pages are fetched: ${FETCHERS.join(', ')}: HTTP where it gives the same analysis, the browser where a page needs it${def(d.fetcher)}`)
+    .option('--fetch-order <order>', `${FETCH_ORDERS.join(' or ')}: fixed routes pages in hand-out order, so the same command and seed give the same crawl (a slow page holds up the ones behind it); as-finished routes each page as it arrives (default: fixed for the demo, ${d.fetchOrder} otherwise)`)
     .option('--trace [mode]', 'Playwright traces under storage/traces: all (the default when MODE is left out), failures, or sample:N (default: no traces)')
     .option('--report [runId]', 'regenerate the HTML report of the latest run (or RUN_ID) without crawling')
     .option('--search <provider>', 'seed from a search engine results page: baidu, bing, duckduckgo, testweb')
-    .option('--search-k <n>', 'how many top organic results become seeds (default 5)', intArg('--search-k'))
+    .option('--search-k <n>', 'how many top organic results become seeds (default 5)', intArg('--search-k', 1))
     .option('--since <date>', 'time window start: pages published earlier are not relevant')
     .option('--until <date>', 'time window end')
     .option('--time-distribution <csv>', 'period,value CSV (e.g. a search-trends export): hot periods rank higher')
@@ -130,8 +134,8 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--run <runId>', 'the run --explain reads (default: the latest)')
     .option('--export <formats>', 'also write the relevant pages as jsonl, csv or jsonl,csv to storage/exports/RUN_ID.FORMAT (with --report: for that run)')
     .option('--allow-private [origins...]', 'fetch private/loopback/link-local addresses: all of them, or only these origins (the seeds\' own origins always)')
-    .option('--max-body <bytes>', 'largest response body, decompressed (default 16777216)', intArg('--max-body'))
-    .option('--max-links <n>', 'links taken from one page (default 2000)', intArg('--max-links'))
+    .option('--max-body <bytes>', 'largest response body, decompressed (default 16777216)', intArg('--max-body', 1))
+    .option('--max-links <n>', 'links taken from one page (default 2000)', intArg('--max-links', 1))
     .option('--max-url-length <n>', 'longest URL fetched or queued (default 2048)', intArg('--max-url-length'))
     .option('--max-redirects <n>', 'redirect hops followed from one URL (default 10)', intArg('--max-redirects'))
     .option('--no-block-requests', 'rendering: fetch every sub-request (default: images, media, fonts, style sheets, beacons and ad/analytics hosts are not fetched)')
@@ -141,7 +145,7 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--frontier <url>', 'share the frontier with other workers through Redis: redis://HOST:PORT/DB (default: in memory, this process only)')
     .option('--crawl-id <name>', 'with --frontier: the shared crawl to start or join (every worker with the same id crawls it together)')
     .option('--worker', 'with --frontier: join a crawl another run started, without seeding it')
-    .option('--json', 'print the summary as JSON')
+    .option('--json', name === 'npm start --' ? "print the summary as JSON (to pipe it, drop npm's banner: npm start -s -- --json | jq …)" : 'print the summary as JSON')
     .option('--watch', 'keep crawling and revisiting hot reply threads until Ctrl-C (no page budget)')
     .option('--matchers <file>', 'extra reply templates (JSON or YAML), tried before the built-in ones')
     .option('--labels <file>', 'pages you have labelled: JSONL, one {"url": "…", "relevant": true|false} a line (a run\'s labels.jsonl is one); each a positive or negative example of the judge')
@@ -154,12 +158,14 @@ function pct(x: number): string {
 }
 
 /** The end-of-crawl summary: every count from result.counts, the tally the progress line, --json and the report read. */
-export function formatSummary(r: CrawlResult, heading: string, storageAsGiven = 'storage'): string {
+export function formatSummary(r: CrawlResult, heading: string, storageAsGiven = 'storage', topics: CrawlConfig['topics'] = []): string {
   const c = r.counts;
   const shown = (p: string) => displayPath(p, storageAsGiven);
   const lines = [
     heading,
-    `  pages fetched     ${c.fetched} in ${(r.elapsedMs / 1000).toFixed(1)} s (${r.pagesPerSecond.toFixed(2)} pages/s)`,
+    r.fetchedThisRun !== undefined && r.fetchedThisRun !== c.fetched
+      ? `  pages fetched     ${c.fetched}, ${r.fetchedThisRun} of them in this run: ${(r.elapsedMs / 1000).toFixed(1)} s (${r.pagesPerSecond.toFixed(2)} pages/s, this run's pages over this run's time)`
+      : `  pages fetched     ${c.fetched} in ${(r.elapsedMs / 1000).toFixed(1)} s (${r.pagesPerSecond.toFixed(2)} pages/s)`,
     `  relevant (judged) ${c.relevant}  harvest rate ${pct(r.harvestRate)}`,
   ];
   const e = r.harvestEstimate;
@@ -174,7 +180,7 @@ export function formatSummary(r: CrawlResult, heading: string, storageAsGiven = 
   // A topic the judge cannot learn from its seed pages (src/topic/learnability.ts): said in words, not only by a wider interval.
   for (const u of e?.unlearnable ?? [])
     lines.push(
-      `  NOT LEARNABLE     topic "${u.topicId}": its seed pages score no higher than a typical page fetched (mean rank ${pct(u.seedStanding)} of the pages, 50% = typical), so the judge cannot tell its pages from the rest: its judged count is not evidence, the estimate's lower end leaves those pages out and its point is the interval's midpoint. Give seed pages typical of the topic, or more specific keywords`,
+      `  NOT LEARNABLE     topic "${topicNameOfId(topics, u.topicId)}": its seed pages score no higher than a typical page fetched (mean rank ${pct(u.seedStanding)} of the pages, 50% = typical), so the judge cannot tell its pages from the rest: its judged count is not evidence, the estimate's lower end leaves those pages out and its point is the interval's midpoint. Give seed pages typical of the topic, or more specific keywords`,
     );
   if (r.truthHarvestRate !== undefined) {
     lines.push(`  relevant (truth)  harvest rate ${pct(r.truthHarvestRate)} against the test web's ground truth`);
@@ -190,8 +196,23 @@ export function formatSummary(r: CrawlResult, heading: string, storageAsGiven = 
   return [...lines, ...r.summaryLines].join('\n');
 }
 
+/**
+ * What a finished crawl prints: the summary, or with --json the result with every count the
+ * summary shows (revisits, new replies and the estimate's sample included) and all its lines.
+ */
+export function printedResult(r: CrawlResult, json: boolean | undefined, heading: string, storageAsGiven: string, topics: CrawlConfig['topics']): string {
+  const summary = formatSummary(r, heading, storageAsGiven, topics);
+  if (!json) return summary;
+  const counts = { revisits: 0, newReplies: 0, ...r.counts, estimateSample: r.harvestEstimate?.sampled ?? 0 };
+  return JSON.stringify({ ...r, counts, summaryLines: summary.split('\n') }, null, 2);
+}
+
 export async function main(argv: string[]): Promise<number> {
+  // Subcommands: `focused-crawler extract|debug-extract|trace|report …` (each its own program).
   if (argv[0] === 'trace') return (await import('./trace.js')).main(argv.slice(1));
+  if (argv[0] === 'extract') return (await import('./extract.js')).main(argv.slice(1));
+  if (argv[0] === 'debug-extract') return (await import('./debug-extract.js')).main(argv.slice(1));
+  if (argv[0] === 'report') return (await import('./report.js')).main(argv.slice(1));
   const program = buildProgram();
   const ended = parseCommandLine(program, argv);
   if (ended !== undefined) return ended;
@@ -222,8 +243,8 @@ export async function main(argv: string[]): Promise<number> {
     const labels = await terminalLabels(config);
     const result = await runCrawl({ config, plugins: await crawlPlugins(config, flags.watch, undefined, exportFormats, labels.askLabel), watch: flags.watch }).finally(() => labels.close());
     const kw = config.topics.map((t) => topicName(t)).join(' | ');
-    console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Focused crawl for "${kw}" (strategy ${config.strategy})`, config.storageDir));
-    return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined });
+    console.log(printedResult(result, flags.json, `Focused crawl for "${kw}" (strategy ${config.strategy})`, config.storageDir, config.topics));
+    return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined, watch: flags.watch });
   });
 }
 
@@ -248,6 +269,7 @@ async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | 
   const { runCrawl } = await import('../crawl/engine.js');
   // A demo run: its test web is served again at the origins the run queued (src/cli/demo.ts).
   const demo = readDemoRecord(new RunDir(storage, runId).dir);
+  if (demo) checkStorageFree(storage); // said before the test web starts again
   const web = demo ? await restartDemoWeb(demo, runId) : undefined;
   const { CrawlLog } = await import('../store/crawl-log.js');
   const labels = await terminalLabels(config);
@@ -261,8 +283,8 @@ async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | 
       watch: flags.watch,
       ...(web ? { testwebOrigin: web.sites.find((s) => s.kind === 'search')?.origin, truth: demoTruth(web, topicId!, CrawlLog.read(new RunDir(storage, runId).file('crawlLog')).map((e) => e.url)) } : {}),
     });
-    console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, `Resumed run ${runId} (strategy ${config.strategy})`, flags.storage ?? 'storage'));
-    return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined });
+    console.log(printedResult(result, flags.json, `Resumed run ${runId} (strategy ${config.strategy})`, flags.storage ?? 'storage', config.topics));
+    return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined, watch: flags.watch });
   } finally {
     labels.close();
     await web?.close();
@@ -274,6 +296,7 @@ async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }, ex
   const probe = buildConfig({ ...flags, topic: 'demo', seeds: flags.search ? undefined : ['http://127.0.0.1/'] }, {});
   await observePlugins(probe, exportFormats);
   if (probe.fetcher === 'browser') await resolveBrowser(probe.browser);
+  checkStorageFree(probe.storageDir); // a folder in use is said before the test web starts
   const { startTestWeb } = await import('../testweb/index.js');
   const { runCrawl } = await import('../crawl/engine.js');
   const web = await startTestWeb({});
@@ -282,7 +305,8 @@ async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }, ex
     process.stderr.write(`Started the local test web: ${web.sites.map((s) => `${s.name} ${s.origin}`).join(', ')}\n`);
     // With --search the demo seeds from the test web's results page instead of the portal home pages.
     // The test web's sites are loopback origins: the demo allows exactly those (src/fetch/gate.ts).
-    const config = buildConfig({ ...flags, topic: web.demo.keywords.join(' '), seeds: flags.search ? undefined : web.demo.seeds }, { allowPrivate: web.sites.map((s) => s.origin) });
+    // The demo gives the same counts every time (src/frontier/fetch-order.ts) unless told otherwise.
+    const config = buildConfig({ ...flags, fetchOrder: flags.fetchOrder ?? 'fixed', topic: web.demo.keywords.join(' '), seeds: flags.search ? undefined : web.demo.seeds }, { allowPrivate: web.sites.map((s) => s.origin) });
     const asking = await terminalLabels(config);
     labels = asking;
     const topicId = web.demo.topic;
@@ -292,8 +316,8 @@ async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }, ex
     // Its origins go into the run folder: `--resume` serves the test web there again (src/cli/demo.ts).
     const result = await runCrawl({ config, testwebOrigin, truth: demoTruth(web, topicId), plugins: [recordDemoWeb(web), ...plugins], watch: flags.watch });
     const heading = `Demo: focused crawl of the local test web for "${web.demo.keywords.join(' ')}" (strategy ${config.strategy}, budget ${config.maxPages})`;
-    console.log(flags.json ? JSON.stringify(result, null, 2) : formatSummary(result, heading, config.storageDir));
-    return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined });
+    console.log(printedResult(result, flags.json, heading, config.storageDir, config.topics));
+    return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined, watch: flags.watch });
   } finally {
     labels.close();
     await web.close();

@@ -33,6 +33,8 @@ export interface CliFlags {
   slowMo?: number;
   trace?: string | boolean;
   fetcher?: string;
+  /** --fetch-order: fixed (reproducible) or as-finished. */
+  fetchOrder?: string;
   cilin?: string;
   search?: string;
   searchK?: number;
@@ -78,7 +80,8 @@ export async function loadConfigFile(path: string): Promise<Partial<CrawlConfigI
   try {
     value = extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
   } catch (e) {
-    const msg = (e as Error).message.split('\n')[0];
+    // The parser's first line ends "at line L, column C:" before a code excerpt left out here.
+    const msg = (e as Error).message.split('\n')[0].replace(/\s*:\s*$/, '');
     throw new UserError(`${path}: not valid ${extname(path).toLowerCase() === '.json' ? 'JSON' : 'YAML'}: ${msg}`);
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UserError(`${path}: expected an object with "topics" or "keywords"`);
@@ -153,6 +156,7 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
   set('headed', flags.headed);
   set('slowMoMs', flags.slowMo);
   set('fetcher', flags.fetcher);
+  set('fetchOrder', flags.fetchOrder);
   set('trace', flags.trace === true ? 'all' : flags.trace || undefined);
   set('cilinPath', flags.cilin);
   set('randomSeed', flags.randomSeed);
@@ -209,7 +213,10 @@ export async function checkSeedsReachable(config: CrawlConfig, timeoutMs = 10_00
     seeds.map(async (url) => {
       const verdict = await gate.check(url);
       if (!verdict.ok) {
-        refused++;
+        // A host with no address cannot be reached at all: said as such, not left to robots.txt.
+        const dns = /^dns: [^:]+: (\S+)/.exec(verdict.reason);
+        if (dns) failures.push(`${url} (host not found: ${dns[1]})`);
+        else refused++;
         return;
       }
       const u = new URL(url);

@@ -2,7 +2,12 @@
  * `npm start -- --report [RUN_ID]`: regenerate the HTML report of a run (default: the latest)
  * from its files, without crawling.
  */
+import { Command } from 'commander';
 import { UserError } from '../config/errors.js';
+import { commandName } from '../util/command-name.js';
+import { checkStorageWritable } from '../store/storage-lock.js';
+import { parseExportFormats } from '../report/export.js';
+import { parseCommandLine, reportUserErrors } from './run.js';
 import type { CrawlConfig } from '../config/schema.js';
 import type { CrawlPlugin } from '../crawl/engine.js';
 import type { ExportFormat } from '../report/export.js';
@@ -16,7 +21,7 @@ import { mergeWorkerRuns, sharedCrawlOf, workerRuns } from '../report/merge-work
  */
 function reportRun(storageDir: string, runId?: string): string {
   const id = runId ?? listRuns(storageDir)[0];
-  if (!id) throw new UserError(`no crawl runs in ${storageDir}/runs yet: run a crawl first (npm start)`);
+  if (!id) throw new UserError(`no crawl runs in ${storageDir}/runs yet: run a crawl first (${commandName().replace(/ --$/, '')})`);
   const crawlId = workerRuns(storageDir, id).length ? id : runId === undefined ? sharedCrawlOf(id) : undefined;
   return crawlId ? mergeWorkerRuns(storageDir, crawlId).runId : id;
 }
@@ -52,4 +57,22 @@ export async function observePlugins(config: CrawlConfig, exportFormats: ExportF
     plugins.push(tracePlugin(config.trace));
   }
   return plugins;
+}
+
+/** `focused-crawler report [RUN_ID] [--storage DIR] [--export FORMATS]`: the same as `--report`. */
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command()
+    .name(commandName('report'))
+    .description("Write a run's HTML report again from its files (the latest run, or RUN_ID), without crawling.")
+    .argument('[runId]', 'the run (default: the latest)')
+    .option('--storage <dir>', 'storage folder (default storage)', 'storage')
+    .option('--export <formats>', 'also write the relevant pages as jsonl, csv or jsonl,csv to storage/exports/RUN_ID.FORMAT');
+  const ended = parseCommandLine(program, argv);
+  if (ended !== undefined) return ended;
+  const o = program.opts<{ storage: string; export?: string }>();
+  return reportUserErrors(async () => {
+    const formats = o.export !== undefined ? parseExportFormats(o.export) : [];
+    checkStorageWritable(o.storage);
+    return runReportCommand(o.storage, program.args[0], formats);
+  });
 }

@@ -6,6 +6,7 @@
  * address in the browser the crawler resolves (--browser, CHROMIUM_PATH, /usr/bin/chromium).
  * Without a display it prints the address to open elsewhere. Runs until Ctrl-C or the window closes.
  */
+import { commandName } from '../util/command-name.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -58,7 +59,7 @@ function portArg(v: string): number {
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command()
-    .name('npm run trace --')
+    .name(commandName('trace'))
     .description("Open a Playwright trace (storage/traces/*.zip) in Playwright's trace viewer, shown in the crawler's browser.")
     .argument('<file>', 'trace zip')
     .option('-p, --port <n>', 'port of the viewer on 127.0.0.1 (0 = any free port)', portArg, 0)
@@ -80,7 +81,7 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGTERM', stop);
     let window: ChildProcess | undefined;
     if (browser && !process.env.DISPLAY && process.platform === 'linux') {
-      console.log('No display ($DISPLAY is not set): open the address above in a browser, or run under one (xvfb-run -a npm run trace -- FILE). Ctrl-C stops the viewer.');
+      console.log(`No display ($DISPLAY is not set): open the address above in a browser, or run under one (xvfb-run -a ${commandName('trace')} FILE). Ctrl-C stops the viewer.`);
     } else if (browser) {
       const profile = mkdtempSync(join(tmpdir(), 'fc-trace-viewer-'));
       window = spawn(browser.path, [...CHROMIUM_ARGS, `--user-data-dir=${profile}`, `--app=${url}`], { stdio: 'ignore' });

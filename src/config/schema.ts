@@ -87,6 +87,7 @@ export const ThreadsOptionsSchema = z
 /** Built-in strategy names; `strategy` also accepts any added with `registerStrategy()` (src/score/strategies/registry.ts). */
 export { BUILTIN_STRATEGIES as STRATEGIES, type StrategyName } from '../score/strategies/registry.js';
 
+export const FETCH_ORDERS = ['fixed', 'as-finished'] as const;
 export const FETCHERS = ['adaptive', 'browser', 'http'] as const;
 export const AdaptiveOptionsSchema = z
   .object({
@@ -248,6 +249,13 @@ export const CrawlConfigSchema = z
     }).prefault({}),
     /** Seed for every random choice (RWB exploration, sampling), so crawls are reproducible. */
     randomSeed: z.number().int().default(1),
+    /**
+     * `fixed`: pages are routed in hand-out order and each URL is chosen at a fixed point of the
+     * crawl (src/frontier/fetch-order.ts), so the same config, seed and web give the same fetch
+     * order and counts; a slow page holds up the routing of the pages behind it. `as-finished`:
+     * each page is routed as its fetch finishes (no wait, but the order depends on timing).
+     */
+    fetchOrder: z.enum(FETCH_ORDERS).default('as-finished'),
     /** Reply threads: hotness, revisits, extra reply templates (METHODS §4; src/crawl/threads-plugin.ts). */
     threads: ThreadsOptionsSchema.prefault({}),
     /** The frontier's back end: in memory, or Redis shared by several workers. */
@@ -301,4 +309,10 @@ export function keywordEntries(topic: TopicConfig): { term: string; weight: numb
 /** The name a topic goes by in dataset records, exports and reports: its `name`, else its keywords. */
 export function topicName(topic: Pick<TopicConfig, 'name' | 'keywords'>): string {
   return topic.name ?? topic.keywords.map((k) => (typeof k === 'string' ? k : k.term)).join(' ');
+}
+
+/** The name of the topic the judge calls `id` (its name, or `topicN` for the N-th unnamed one), as users read it; `id` when none matches. */
+export function topicNameOfId(topics: readonly Pick<TopicConfig, 'name' | 'keywords'>[], id: string): string {
+  const t = topics.find((x, k) => x.name === id || (!x.name && `topic${k + 1}` === id));
+  return t ? topicName(t) : id;
 }

@@ -167,7 +167,10 @@ async function crawlLocked(
     // Our own robots.txt handling (honours Crawl-delay; disallowed URLs never cost budget).
     robots,
     journal,
+    // The same crawl, seed and web give the same fetch order (src/frontier/fetch-order.ts).
+    orderedWindow: config.fetchOrder === 'fixed' && !options.watch ? config.maxConcurrency : undefined,
   });
+  const order = redisFrontier ? undefined : (frontier as Frontier).order;
   // robots.txt for requests the queue did not hand out (redirect hops, comment APIs); a Redis
   // crawl's workers share what it says and when it was fetched (src/frontier/redis.ts).
   const delayOf = (host: string) => Math.max(config.perHostDelayMs, robots?.crawlDelayMs(host) ?? 0);
@@ -304,6 +307,7 @@ async function crawlLocked(
     budget: options.watch ? 0 : config.maxPages,
     timeLimitSecs: config.timeLimitSecs,
     elapsedMs: Date.now() - started,
+    fetchedBefore: resumed?.counters.fetched ?? 0, // pages/s: this run's pages over this run's time
   });
 
   // One crawl-log line per request: a retry after a late error (a plugin, the store) must not log a page twice.
@@ -467,8 +471,9 @@ async function crawlLocked(
     storageDir,
     respectRobotsTxt: false, // handled by the frontier (src/frontier/robots.ts)
     keepAlive: !!options.watch,
-    onPage,
-    onFailure,
+    // In hand-out order when the fetch order is fixed (src/frontier/fetch-order.ts).
+    onPage: order ? (p: RenderedPage) => order.run(p.request.uniqueKey, () => onPage(p)) : onPage,
+    onFailure: order ? (r: Request, e: Error) => order.run(r.uniqueKey, () => onFailure(r, e)) : onFailure,
   };
   // Every request goes through the gate proxy (src/fetch/gate-proxy.ts), in a process of its own.
   const gateProxy = await startGateProxyProcess({
@@ -534,6 +539,7 @@ async function crawlLocked(
     : config.fetcher === 'adaptive'
       ? createAdaptiveFetcher({ ...browserOptions, documentFetch, policy: adaptive!.policy, dataPaths: dataPaths?.paths, analysisLimits, subFetch: subFetch.fetch })
       : createBrowserFetcher(browserOptions);
+  order?.givenUpWhenStopped(crawler); // a stopped crawl routes what it has, nothing waits for a page that will not come
 
   // A joined worker is ready to fetch: now it waits for the first worker's seeds (its start-up
   // overlapped the seeding instead of following it).
@@ -621,7 +627,9 @@ async function crawlLocked(
     truthHarvestRate: options.truth ? (final.fetched ? (final.truthRelevant ?? 0) / final.fetched : 0) : undefined,
     truthCurve: options.truth ? truthCurve : undefined,
     elapsedMs,
-    pagesPerSecond: final.fetched / (elapsedMs / 1000),
+    // A resumed run's rate is its own pages over its own time (those before it took other time).
+    fetchedThisRun: final.fetched - (resumed?.counters.fetched ?? 0),
+    pagesPerSecond: (final.fetched - (resumed?.counters.fetched ?? 0)) / (elapsedMs / 1000),
     frontierSize: frontier.size,
     stopReason,
     ...(memoryStop ? { memoryStop } : {}),

@@ -6,6 +6,7 @@ import { chromium, type LaunchOptions } from 'playwright';
 import { keywordEntries, type CrawlConfig } from '../config/schema.js';
 import { browserLaunchOptions } from '../fetch/browser.js';
 import { resolveProvider, searchSeeds } from '../topic/search.js';
+import { SearchSeedingError } from '../topic/errors.js';
 
 export interface SeedingOptions {
   /** Origin of the local test web's search site, for the `testweb` provider. */
@@ -28,7 +29,16 @@ export async function discoverSeeds(config: CrawlConfig, opts: SeedingOptions = 
     for (const { t, i } of searching) {
       const provider = resolveProvider(t.search!, { testwebOrigin: opts.testwebOrigin });
       const keywords = keywordEntries(t).map((k) => k.term);
-      const found = await searchSeeds(page, provider, keywords, t.search!.topK, { timeoutMs: opts.timeoutMs });
+      let found: string[];
+      try {
+        found = await searchSeeds(page, provider, keywords, t.search!.topK, { timeoutMs: opts.timeoutMs });
+      } catch (e) {
+        // A topic with seeds of its own is crawled from them: a search engine that is down or
+        // changed its page costs the search's seeds, not the crawl.
+        if (!(e instanceof SearchSeedingError) || t.seeds.length === 0) throw e;
+        opts.log?.(`warning: ${e.message}; crawling from the topic's ${t.seeds.length} given seed(s)`);
+        continue;
+      }
       opts.log?.(`search seeding (${provider.name}): ${found.length} seeds for "${keywords.join(' ')}"`);
       for (const u of found) if (!out[i].includes(u)) out[i].push(u);
     }

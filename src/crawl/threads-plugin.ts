@@ -487,7 +487,7 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
         pendingByUrl.delete(entry.url);
       }
     },
-    counts: (): Partial<RunCounts> => (store ? { threadsFound: stats.threads, hotThreads: stats.hot } : {}),
+    counts: (): Partial<RunCounts> => (store ? { threadsFound: stats.threads, hotThreads: stats.hot, revisits: stats.revisitsFetched, newReplies: stats.newReplies } : {}),
     afterRun() {
       if (timer) clearInterval(timer);
       timer = undefined;

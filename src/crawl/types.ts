@@ -147,7 +147,11 @@ export interface CrawlResult {
   truthCurve?: number[];
   /** Where the handler's time went, summed over pages (benchmarks; fetch/render is the rest of the wall time). */
   timings?: CrawlTimings;
+  /** This run's time (a resumed run: since the resume). */
   elapsedMs: number;
+  /** Pages this run fetched: `fetched` less those a resumed run had fetched before. */
+  fetchedThisRun: number;
+  /** This run's pages over this run's time. */
   pagesPerSecond: number;
   frontierSize: number;
   stopReason: string;

@@ -5,6 +5,7 @@
  * `failures` keeps the pages the run counts as failed (src/report/counts.ts). Tracing is per browser context, so the plugin asks the
  * engine for one context per page (Crawlee incognito pages).
  */
+import { commandName } from '../util/command-name.js';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Request } from 'crawlee';
@@ -82,12 +83,14 @@ export class TracePlugin implements CrawlPlugin {
   constructor(private readonly opts: TracePluginOptions) {}
 
   private shown = (p: string) => p;
+  private fetcher = 'browser';
 
   beforeRun(ctx: CrawlContext): void {
     this.shown = (p) => displayPath(p, ctx.config.storageDir);
-    if (ctx.config.fetcher !== 'browser') {
-      ctx.progress.log('--trace needs the browser fetcher (fetcher: browser); no traces recorded');
-    }
+    this.fetcher = ctx.config.fetcher;
+    // Traces are of pages rendered in the browser: none with the HTTP fetcher, only the rendered ones with the adaptive one.
+    if (this.fetcher === 'http') ctx.progress.log('--trace: the HTTP fetcher renders no page, so no traces are recorded (--fetcher browser or adaptive records them)');
+    if (this.fetcher === 'adaptive') ctx.progress.log('--trace: the adaptive fetcher traces only the pages it renders in the browser (--fetcher browser renders, and traces, every page)');
     this.dir = this.opts.dir ?? join(ctx.storageDir, 'traces');
     mkdirSync(this.dir, { recursive: true });
   }
@@ -151,14 +154,16 @@ export class TracePlugin implements CrawlPlugin {
   summary(): string[] {
     if (!this.dir) return [];
     const dir = this.shown(this.dir);
-    if (this.kept.length === 0) return [`  traces            none kept (${this.opts.mode.kind}) in ${dir}/`];
-    return [`  traces            ${this.kept.length} in ${dir}/ — open one with: ${traceCommand(this.shown(this.kept[0]))}`];
+    if (this.fetcher === 'http') return ['  traces            none: the HTTP fetcher renders no page'];
+    const of = this.fetcher === 'adaptive' ? ' of pages rendered in the browser' : '';
+    if (this.kept.length === 0) return [`  traces            none kept (${this.opts.mode.kind}${of}) in ${dir}/`];
+    return [`  traces            ${this.kept.length}${of} in ${dir}/ — open one with: ${traceCommand(this.shown(this.kept[0]))}`];
   }
 }
 
 /** The command that opens a trace in Playwright's viewer with the crawler's browser (src/cli/trace.ts). */
 export function traceCommand(file: string): string {
-  return `npm run trace -- ${/[\s'"$]/.test(file) ? JSON.stringify(file) : file}`;
+  return `${commandName('trace')} ${/[\s'"$]/.test(file) ? JSON.stringify(file) : file}`;
 }
 
 export function tracePlugin(mode: TraceMode | string, dir?: string): TracePlugin {

@@ -15,6 +15,7 @@ import type { RobotsCache } from './robots.js';
 import type { FrontierLog, FrontierOp, FrontierSnapshot, FrontierState, OfferResult, QueuedUrl, ScoreComponents } from './types.js';
 import { hostOf, uniqueKeyOf } from './url-key.js';
 import { lifted, requeued } from './score-floor.js';
+import { FetchOrder } from './fetch-order.js';
 
 export type { FrontierBackend, FrontierLog, FrontierOp, FrontierSnapshot, FrontierState, JournalOp, OfferResult, QueuedUrl, ScoreComponents } from './types.js';
 export { hostOf, uniqueKeyOf } from './url-key.js';
@@ -62,6 +63,11 @@ export interface FrontierOptions {
   journal?: FrontierLog;
   /** Snapshot when the journal holds more operations than max(this, 4 × queued URLs). */
   snapshotEveryOps?: number;
+  /**
+   * Choose URLs in an order that does not depend on timing (./fetch-order.ts), this many ahead
+   * of the routing (the crawl's concurrency); the engine then routes pages through `order.run`.
+   */
+  orderedWindow?: number;
 }
 
 export class Frontier implements CrawlFrontier {
@@ -78,6 +84,8 @@ export class Frontier implements CrawlFrontier {
   onHandOut?: (entry: QueuedUrl) => void;
   /** Called when a URL is dropped at hand-out time (robots.txt): it is not fetched and not counted. */
   onDrop?: (entry: QueuedUrl, reason: string) => void;
+  /** The timing-free fetch order, when `orderedWindow` is set. */
+  readonly order?: FetchOrder;
 
   constructor(options: FrontierOptions = {}) {
     this.maxPages = options.maxPages ?? 0;
@@ -93,6 +101,7 @@ export class Frontier implements CrawlFrontier {
       now: options.now,
     });
     this.requestManager = new FrontierRequestManager(this);
+    if (options.orderedWindow) this.order = new FetchOrder(this, options.orderedWindow, options.perHostConcurrency ?? Number.POSITIVE_INFINITY);
   }
 
   /** The one way state changes: applied to the back end, then journalled. */
@@ -225,11 +234,18 @@ export class Frontier implements CrawlFrontier {
 
   /** True when `next()` would return null now (politeness waits count as empty). */
   hasNothingToHandOut(): boolean {
+    if (this.order?.active) return this.order.hasNothingToHandOut();
     return !this.budgetLeft() || this.pickEligible() === undefined;
   }
 
   /** Budget spent or queue empty (URLs in flight are the caller's to count). */
   isExhausted(): boolean {
+    if (this.order?.active) return this.order.isExhausted();
+    return this.nothingLeftToChoose();
+  }
+
+  /** Budget spent or queue empty. */
+  nothingLeftToChoose(): boolean {
     return !this.budgetLeft() || this.backend.size === 0;
   }
 
@@ -239,12 +255,23 @@ export class Frontier implements CrawlFrontier {
    * URL is dropped here, before it costs a page of the budget.
    */
   async next(): Promise<QueuedUrl | null> {
+    if (this.order?.active) return this.order.next();
+    const entry = await this.select((host) => this.politeness.wait(host) === 0);
+    if (entry) this.politeness.started(hostOf(entry.url));
+    return entry;
+  }
+
+  /**
+   * Choose the best URL whose host `eligible` accepts and journal it as handed out (robots.txt
+   * checked on the way), or null; the caller starts its host's request.
+   */
+  async select(eligible: (host: string) => boolean): Promise<QueuedUrl | null> {
     let picked: { entry: QueuedUrl; skippedHosts: number } | undefined;
     for (;;) {
       // Checked on every pass: another call may have spent the budget while this one waited
       // for a robots.txt (clean-clone CI: a resumed crawl of 30 pages fetched 31).
       if (!this.budgetLeft()) return null;
-      picked = this.pickEligible();
+      picked = this.backend.pickBest(eligible);
       if (!picked) return null;
       const { entry } = picked;
       const robots = this.robots;
@@ -262,7 +289,6 @@ export class Frontier implements CrawlFrontier {
     const { entry, skippedHosts } = picked;
     this.do({ o: 'h', k: entry.uniqueKey, n: this.backend.handedOut + 1, ...(skippedHosts ? { sk: skippedHosts } : {}) });
     this.flush();
-    this.politeness.started(hostOf(entry.url));
     this.onHandOut?.(entry);
     return entry;
   }

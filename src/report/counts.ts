@@ -25,7 +25,14 @@ export interface RunCounts {
   hotThreads?: number;
   /** Requests that are not pages (comment-API pages; runs/<id>/subrequests.jsonl), by outcome. */
   subRequests?: { fetched: number; failed: number; refused: number };
+  /** Revisits of reply threads fetched (included in `fetched`), when threads are tracked. */
+  revisits?: number;
+  /** Replies the revisits found that earlier visits had not seen, when threads are tracked. */
+  newReplies?: number;
 }
+
+/** An IPv4 address or a bracketless IPv6 one (captured, so `split` keeps it). */
+const ADDRESS = /(\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\w:]))/i;
 
 /**
  * Why a fetch counts as failed, or undefined when it did not fail. An HTTP error status is its
@@ -35,7 +42,12 @@ export interface RunCounts {
 export function failureReason(e: Pick<CrawlLogEntry, 'decision' | 'status' | 'reason'>): string | undefined {
   if (e.status >= 400) return `HTTP ${e.status}`;
   if (e.decision !== 'failed') return undefined;
-  const msg = (e.reason ?? 'unknown error').replace(/https?:\/\/\S+/g, 'URL').replace(/\d+(\.\d+)?/g, 'N');
+  // Addresses stay as they are (a reason names the address the gate refused); other numbers group.
+  const msg = (e.reason ?? 'unknown error')
+    .replace(/https?:\/\/\S+/g, 'URL')
+    .split(ADDRESS)
+    .map((part, i) => (i % 2 ? part : part.replace(/\d+(\.\d+)?/g, 'N')))
+    .join('');
   if (/timeout|timed out/i.test(msg)) return 'timeout';
   return msg.slice(0, 120);
 }

@@ -11,16 +11,19 @@ export interface ProgressStats extends RunCounts {
   elapsedMs: number;
   /** The crawl's wall-clock limit (0 or absent: none), for the time-remaining estimate. */
   timeLimitSecs?: number;
+  /** Pages a resumed run had fetched before it (in `fetched`, not in this run's rate). */
+  fetchedBefore?: number;
 }
 
 /**
  * Seconds until the crawl ends at its current rate: the page budget left over pages/s, or the
  * time limit if that comes first. Undefined while there is nothing to estimate from.
  */
-export function etaSeconds(s: Pick<ProgressStats, 'fetched' | 'budget' | 'elapsedMs' | 'timeLimitSecs'>): number | undefined {
+export function etaSeconds(s: Pick<ProgressStats, 'fetched' | 'budget' | 'elapsedMs' | 'timeLimitSecs' | 'fetchedBefore'>): number | undefined {
   const secs = s.elapsedMs / 1000;
   const byLimit = s.timeLimitSecs && s.timeLimitSecs > 0 ? Math.max(0, s.timeLimitSecs - secs) : undefined;
-  const byBudget = s.budget > 0 && s.fetched > 0 && secs > 0 ? Math.max(0, s.budget - s.fetched) / (s.fetched / secs) : undefined;
+  const own = s.fetched - (s.fetchedBefore ?? 0);
+  const byBudget = s.budget > 0 && own > 0 && secs > 0 ? Math.max(0, s.budget - s.fetched) / (own / secs) : undefined;
   if (byBudget === undefined) return byLimit;
   return byLimit === undefined ? byBudget : Math.min(byBudget, byLimit);
 }
@@ -32,14 +35,14 @@ export function etaSeconds(s: Pick<ProgressStats, 'fetched' | 'budget' | 'elapse
 export function progressFields(s: ProgressStats): { text: string; rank: number }[] {
   const secs = s.elapsedMs / 1000;
   const rate = s.fetched ? (s.relevant / s.fetched) * 100 : 0;
-  const pps = secs > 0 ? s.fetched / secs : 0;
+  const pps = secs > 0 ? (s.fetched - (s.fetchedBefore ?? 0)) / secs : 0;
   const eta = etaSeconds(s);
   const fields: { text: string; rank: number }[] = [
     { text: `${s.fetched}${s.budget > 0 ? `/${s.budget}` : ''} pages`, rank: 0 },
     // The crawler's own verdicts: labelled judged, never taken for the truth.
     { text: `${s.relevant} relevant (judged harvest ${rate.toFixed(1)}%)`, rank: 1 },
     { text: `frontier ${s.frontierSize}`, rank: 6 },
-    { text: `${pps.toFixed(1)} pages/s`, rank: 7 },
+    { text: `${pps.toFixed(1)} pages/s${s.fetchedBefore ? ' this run' : ''}`, rank: 7 },
   ];
   if (s.threadsFound !== undefined || s.hotThreads !== undefined) {
     fields.push({ text: `${s.threadsFound ?? 0} threads, ${s.hotThreads ?? 0} hot`, rank: 5 });

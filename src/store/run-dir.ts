@@ -74,7 +74,11 @@ export class RunDir {
     const p = this.file('crawlLog');
     return existsSync(p) && statSync(p).size > 0;
   }
-  /** When the run started: state.json's startedAt, else the time of its first fetch. */
+  /** The run queued URLs (its frontier journal or snapshot exists): something for --explain even before a fetch. */
+  get hasFrontier(): boolean {
+    return existsSync(this.file('frontierSnapshot')) || readdirSync(this.dir).some((f) => /^frontier-\d+\.jsonl$/.test(f));
+  }
+    /** When the run started: state.json's startedAt, else the time of its first fetch. */
   startedAt(): string {
     try {
       const s = JSON.parse(readFileSync(this.file('state'), 'utf8')) as { startedAt?: string };
@@ -95,13 +99,13 @@ export class RunDir {
  * Runs that fetched at least one page, latest first (by start time, then id). A run that
  * stopped before its first fetch is not listed: it has nothing to resume, explain or report.
  */
-export function listRuns(storageDir: string): string[] {
+export function listRuns(storageDir: string, opts: { unfetched?: boolean } = {}): string[] {
   const dir = runsDir(storageDir);
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => new RunDir(storageDir, d.name))
-    .filter((r) => r.hasFetched)
+    .filter((r) => r.hasFetched || (opts.unfetched === true && r.hasFrontier))
     .map((r) => ({ id: r.runId, t: r.startedAt() }))
     .sort((a, b) => b.t.localeCompare(a.t) || b.id.localeCompare(a.id))
     .map((r) => r.id);
@@ -126,7 +130,8 @@ export function resolveRun(storageDir: string, runId: string | undefined, what: 
     }
     return runId;
   }
-  const latest = latestRun(storageDir);
+  // --explain also reads a run that fetched nothing (every seed refused or unreachable): its frontier says why.
+  const latest = listRuns(storageDir, { unfetched: what === '--explain' })[0];
   if (!latest) throw new UserError(`${what ? `${what}: ` : ''}no earlier run in ${dir} to ${what === '--resume' ? 'resume' : 'read'}`);
   return latest;
 }

@@ -9,7 +9,7 @@
  */
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { UserError } from '../config/errors.js';
 
@@ -25,15 +25,35 @@ export interface LockHolder {
 export function checkStorageWritable(dir: string, what = '--storage'): void {
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UserError(`${what} ${dir}: is a file, not a folder`);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolders(dir);
     accessSync(dir, constants.W_OK);
     const probe = join(dir, `.write-test-${process.pid}`);
     writeFileSync(probe, '');
     rmSync(probe);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'EROFS' ? 'read-only file system' : code === 'EACCES' || code === 'EPERM' ? 'not writable' : code === 'ENOTDIR' ? 'a path through a file' : (code ?? (e as Error).message);
+    const why = code === 'EROFS' ? 'read-only file system' : code === 'EACCES' || code === 'EPERM' ? 'not writable' : code === 'ENOTDIR' ? 'a path through a file' : code === 'ENOENT' ? 'no folder can be made there' : (code ?? (e as Error).message);
     throw new UserError(`${what} ${dir}: cannot write there (${why}); choose another folder with --storage DIR`);
+  }
+}
+
+/**
+ * `mkdir -p`, one level at a time: Node 20's recursive mkdirSync never returns under /proc
+ * (`--storage /proc/x` hung with no output), and a level-by-level walk fails with the real
+ * error at the first level that cannot be made.
+ */
+function makeFolders(dir: string): void {
+  const missing: string[] = [];
+  for (let d = resolve(dir); !existsSync(d); d = dirname(d)) {
+    missing.unshift(d);
+    if (dirname(d) === d) break;
+  }
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
   }
 }
 
@@ -49,6 +69,23 @@ function alive(pid: number): boolean {
 function describe(h: LockHolder | undefined): string {
   if (!h) return 'another process';
   return `process ${h.pid}${h.host !== hostname() ? ` on ${h.host}` : ''}${h.runId ? ` (run ${h.runId})` : ''}, started ${h.startedAt}: ${h.command}`;
+}
+
+/**
+ * Throw the "in use" UserError now when a live crawl holds the folder (what lockStorage would
+ * say later): the demo asks before it starts its test web. Taking the lock stays lockStorage's.
+ */
+export function checkStorageFree(dir: string): void {
+  const lockPath = join(dir, 'crawl.lock');
+  if (!existsSync(lockPath)) return;
+  let h: LockHolder | undefined;
+  try {
+    h = JSON.parse(readFileSync(join(lockPath, 'holder.json'), 'utf8')) as LockHolder;
+  } catch {
+    return; // being taken or released right now: lockStorage decides
+  }
+  if (h.host === hostname() && !alive(h.pid)) return; // a crashed holder: lockStorage takes it over
+  throw new UserError(`storage folder ${dir} is in use by ${describe(h)}; wait for it to finish, stop it, or use another --storage`);
 }
 
 /**

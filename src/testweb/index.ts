@@ -40,6 +40,8 @@ export interface TestWebOptions {
   extraRobots?: Record<string, string>;
   /** Serve each site exactly at this origin (site key → `http://127.0.0.x:port`), e.g. the origins of an earlier run being resumed. */
   origins?: Record<string, string>;
+  /** Serve every site on this port of its own loopback address (127.0.0.2, .3, … in site order), so a config file can name them. */
+  port?: number;
 }
 export interface TopicTruth { id: string; label: string; keywords: string[] }
 export interface TunnelTruth {
@@ -150,7 +152,8 @@ export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> 
   let now = model.start;
   const requestLog: RequestLogEntry[] = [];
   const misc: MiscOptions = { slowPageMs: o.slowPageMs, staticTurnsJsAt: o.staticTurnsJsAt, latencyMs: opts.latencyMs };
-  const servers = await startServers(model, () => now, requestLog, misc, opts.origins);
+  const fixedPort = opts.port ? Object.fromEntries(model.sites.map((site, i) => [site.key, `http://127.0.0.${i + 2}:${opts.port}`])) : undefined;
+  const servers = await startServers(model, () => now, requestLog, misc, opts.origins ?? fixedPort);
   const byOrigin = new Map([...servers.origins].map(([k, v]) => [v, k]));
   const locate = (url: string) => {
     let u: URL;

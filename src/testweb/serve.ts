@@ -11,9 +11,10 @@ const program = new Command()
   .option('--portals <n>', 'number of news portals', '2')
   .option('--thucnews <dir>', 'THUCNews dir for real headlines', '../shared/data/thucnews')
   .option('--slow-ms <n>', 'delay of the slow page in ms', '3000')
+  .option('--port <n>', 'serve every site on this port of its own loopback address (127.0.0.2, .3, …), as docs/examples/testweb.yaml expects (default: any free ports)')
   .option('--mixed', 'the mixed web: add server-rendered portals and one whose URL patterns differ in needing JavaScript');
 program.parse();
-const o = program.opts<{ seed: string; articles: string; portals: string; thucnews: string; slowMs: string; mixed?: boolean }>();
+const o = program.opts<{ seed: string; articles: string; portals: string; thucnews: string; slowMs: string; mixed?: boolean; port?: string }>();
 
 const num = (name: string, v: string) => {
   const n = Number(v);
@@ -27,7 +28,7 @@ const num = (name: string, v: string) => {
 try {
   const web = await startTestWeb({
     seed: num('seed', o.seed), articlesPerChannel: num('articles', o.articles), portals: num('portals', o.portals),
-    useThucnews: o.thucnews, slowPageMs: num('slow-ms', o.slowMs), mixed: !!o.mixed,
+    useThucnews: o.thucnews, slowPageMs: num('slow-ms', o.slowMs), mixed: !!o.mixed, port: o.port !== undefined ? num('port', o.port) : undefined,
   });
   console.log(`Test web (seed ${o.seed}), simulated time ${isoCst(web.clock.now().getTime())}`);
   for (const s of web.sites) console.log(`  ${s.kind.padEnd(6)} ${s.name.padEnd(8)} ${s.origin}/`);

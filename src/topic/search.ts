@@ -107,7 +107,9 @@ export async function searchSeeds(
   try {
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout });
   } catch (e) {
-    throw new SearchSeedingError(`search provider "${provider.name}" could not open ${url}: ${(e as Error).message.split('\n')[0]}`);
+    // Playwright's message ends "at URL": the URL is said once, here.
+    const why = (e as Error).message.split('\n')[0].replace(/^page\.goto:\s*/, '').replace(/\s+at\s+https?:\/\/\S+\s*$/, '');
+    throw new SearchSeedingError(`search provider "${provider.name}" could not open ${url}: ${why}`);
   }
   // Results are often rendered by script: wait for the first one, but an empty page is not an exception yet.
   await page.waitForSelector(provider.resultSelector, { timeout, state: 'attached' }).catch(() => undefined);

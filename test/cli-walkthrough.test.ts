@@ -1,0 +1,95 @@
+/**
+ * The CLI as a new user meets it (`npm start -- …` run the way a user does): bad storage paths
+ * fail at once, whole-number flags say what they want, the subcommands answer, and a storage
+ * folder in use is said before the demo starts its test web.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lockStorage } from '../src/store/storage-lock.js';
+
+const root = join(import.meta.dirname, '..');
+const tmp = mkdtempSync(join(tmpdir(), 'cli-walkthrough-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** `npm start -- ARGS` (tsx on the CLI entry); a command that hangs is killed after `timeoutMs`. */
+function cli(args: string[], timeoutMs = 270_000): Promise<{ code: number | string; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), ...args], { cwd: root, timeout: timeoutMs, killSignal: 'SIGKILL' }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? (err as { signal?: string }).signal ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+function oneLine(r: { code: number | string; stderr: string }, pattern: RegExp) {
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr).toMatch(pattern);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+}
+
+describe('a storage folder that cannot be made fails at once, in one line', () => {
+  it('--storage under /proc: the demo, --report and --json', async () => {
+    const [demo, report, json] = await Promise.all([
+      cli(['--storage', '/proc/forbidden']),
+      cli(['--storage', '/proc/forbidden', '--report']),
+      cli(['--storage', '/proc/forbidden', '--json']),
+    ]);
+    for (const r of [demo, report, json]) oneLine(r, /--storage \/proc\/forbidden: cannot write there/);
+  }, 300_000);
+});
+
+describe('whole-number flags say what they accept', () => {
+  it('--max-pages -5 must be a positive whole number; --delay -1 a whole number, 0 or more', async () => {
+    const [pages, delay] = await Promise.all([cli(['--max-pages', '-5']), cli(['--delay', '-1'])]);
+    oneLine(pages, /--max-pages must be a positive whole number, got "-5"/);
+    oneLine(delay, /--delay must be a whole number, 0 or more, got "-1"/);
+  }, 300_000);
+});
+
+describe('subcommands: extract, debug-extract, trace, report', () => {
+  it('--help names them; extract FILE and report run through the main command', async () => {
+    const page = join(tmp, 'page.html');
+    writeFileSync(page, '<html><head><title>地震救援</title></head><body><article><h1>地震救援</h1><p>救援队伍抵达灾区。</p></article></body></html>');
+    const [help, extract, report, debugHelp] = await Promise.all([
+      cli(['--help']),
+      cli(['extract', page, '--json']),
+      cli(['report', '--storage', join(tmp, 'empty')]),
+      cli(['debug-extract', '--help']),
+    ]);
+    expect(help.code).toBe(0);
+    for (const sub of ['extract URL|FILE…', 'debug-extract URL', 'trace FILE', 'report [RUN_ID]']) expect(help.stdout).toContain(`npm start -- ${sub}`);
+    expect(help.stdout).toContain('npm start -s -- --json');
+    expect(extract.code, extract.stderr).toBe(0);
+    expect((JSON.parse(extract.stdout) as { analysis: { title: string } }[])[0].analysis.title).toBe('地震救援');
+    oneLine(report, /no crawl runs in .*empty\/runs yet/);
+    expect(debugHelp.code).toBe(0);
+    expect(debugHelp.stdout).toContain('Usage: npm run debug:extract --');
+  }, 300_000);
+
+  it('the built bin names itself: focused-crawler SUB in help and printed commands', async () => {
+    const { commandName } = await import('../src/util/command-name.js');
+    expect(commandName('extract', true)).toBe('focused-crawler extract');
+    expect(commandName('trace', true)).toBe('focused-crawler trace');
+    expect(commandName(undefined, true)).toBe('focused-crawler');
+    expect(commandName('debug-extract', false)).toBe('npm run debug:extract --');
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string> };
+    expect(pkg.bin['focused-crawler']).toBe('dist/cli/main.js');
+    for (const s of ['extract', 'debug:extract', 'trace']) expect(pkg.scripts[s]).toBeDefined();
+  });
+});
+
+describe('a storage folder in use', () => {
+  it('is said before the demo starts its test web', async () => {
+    const storage = join(tmp, 'locked');
+    const unlock = await lockStorage(storage, { runId: 'held' });
+    try {
+      const r = await cli(['--storage', storage, '--max-pages', '5']);
+      oneLine(r, /storage folder .*locked is in use by process \d+/);
+      expect(r.stderr).not.toContain('Started the local test web');
+    } finally {
+      await unlock();
+    }
+  }, 300_000);
+});
