@@ -26,7 +26,7 @@ import { LearningRenders } from './adaptive-learning.js';
 import { KeptPages } from './adaptive-render.js';
 import { createBrowserFetcher, type BrowserFetcherOptions, type RenderedPage } from './crawler.js';
 import { DEFAULT_DOCUMENT_FETCH, DocumentFetchError, fetchDocument, type DocumentFetchOptions, type FetchedDocument } from './adaptive-document.js';
-import { AdaptivePolicy, compareRenderings, scriptOn, signalsOf, urlPattern, type Comparison, type Decision, type FetchMode } from './adaptive-policy.js';
+import { AdaptivePolicy, compareRenderings, scriptOn, signalsOf, urlPattern, type Comparison, type Decision } from './adaptive-policy.js';
 
 export * from './adaptive-policy.js';
 export * from './adaptive-document.js';
@@ -48,14 +48,6 @@ export interface AdaptiveFetcherOptions extends BrowserFetcherOptions {
   subFetch?: PoliteFetch;
   /** The data path's state (the engine's is kept in the run folder for --resume, ./adaptive-data.ts openDataPaths); a fresh one when absent. */
   dataPaths?: DataPaths;
-}
-
-/** What the adaptive fetcher adds to a RenderedPage (also in the crawl log). */
-export interface FetchEvidence {
-  fetchedWith: FetchMode;
-  why: string;
-  pattern: string;
-  comparison?: Comparison;
 }
 
 /**

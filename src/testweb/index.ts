@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import robotsParserImport from 'robots-parser';
-import { generateModel, key, type WebModel } from './model.js';
+import { generateModel, type WebModel } from './model.js';
 import { resolve, type Ctx, type PageTruth, type MiscOptions } from './render.js';
 import { startServers, type RequestLogEntry } from './server.js';
 import { TOPIC_LEXICONS } from './lexicon.js';
