@@ -126,8 +126,10 @@ async function crawlLocked(
   const launchOptions =
     config.fetcher !== 'http' ? (await browserLaunchOptions({ browser: config.browser, headed: config.headed, slowMo: config.slowMoMs })).launchOptions : undefined;
   // Crawlee's own warnings and errors (with stack traces) are in the crawl log already, one line
-  // each with its reason; keep the terminal for progress (not as a library: the level is its user's).
+  // each with its reason; keep the terminal for progress. The crawler gets a silent logger of its
+  // own, so a library crawl prints nothing while the caller's global Crawlee log level stays theirs.
   if (options.silenceCrawleeLog ?? true) crawleeLog.setLevel(LogLevel.OFF);
+  const fetcherLog = crawleeLog.child({ prefix: 'focused-crawler', level: LogLevel.OFF });
 
   const judge = await PageJudge.create(config, (l) => progress.log(l));
   const learnability = new LearnabilityWatch();
@@ -467,6 +469,7 @@ async function crawlLocked(
     keepAlive: !!options.watch,
     onPage,
     onFailure,
+    log: fetcherLog,
   };
   // Every request goes through the gate proxy (src/fetch/gate-proxy.ts), in a process of its own.
   const gateProxy = await startGateProxyProcess({
