@@ -43,6 +43,7 @@ export interface CrawlFrontier extends HandOutSource {
   onDrop?: (entry: QueuedUrl, reason: string) => void;
 }
 
+/** Options of a `Frontier`: budget, depth, politeness, robots, journal. */
 export interface FrontierOptions {
   /** Pages to hand out in total; the queue itself is never capped. 0 = unlimited. */
   maxPages?: number;
@@ -64,6 +65,7 @@ export interface FrontierOptions {
   snapshotEveryOps?: number;
 }
 
+/** The crawl's frontier: a best-first queue of scored URLs with per-host politeness, robots.txt and a journal; `requestManager` is Crawlee's view of it. */
 export class Frontier implements CrawlFrontier {
   readonly backend = new BestFirstQueue();
   readonly politeness: HostPoliteness;

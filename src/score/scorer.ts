@@ -25,6 +25,7 @@ function isDead(page: FetchedPage): boolean {
   return (page.status !== undefined && page.status !== 0 && (page.status < 200 || page.status > 299)) || page.neverRelevant === 'http-status' || page.neverRelevant === 'error-page';
 }
 
+/** A URL scorer for one strategy (a registered strategy's name): it scores seeds and links and learns from each fetched page. */
 export function createScorer(strategyName: string, options: Partial<ScoreOptions> = {}, deps: ScorerDeps = {}): Scorer {
   const def = getStrategy(strategyName);
   if (!def) throw new Error(`unknown strategy "${strategyName}" (${strategyNames().join(', ')})`);

@@ -19,6 +19,7 @@ const robotsParser = robotsParserImport as unknown as (url: string, robotstxt: s
 export { generateModel } from './model.js';
 export type { WebModel } from './model.js';
 
+/** Options of `startTestWeb`: seed, size, start time, latency, robots lines, fixed origins. */
 export interface TestWebOptions {
   seed?: number;
   articlesPerChannel?: number;
@@ -41,7 +42,9 @@ export interface TestWebOptions {
   /** Serve each site exactly at this origin (site key → `http://127.0.0.x:port`), e.g. the origins of an earlier run being resumed. */
   origins?: Record<string, string>;
 }
+/** One topic of the test web: its id, label and keywords. */
 export interface TopicTruth { id: string; label: string; keywords: string[] }
+/** A tunnel of the test web: relevant pages reachable only through irrelevant ones. */
 export interface TunnelTruth {
   topic: string;
   /** The off-topic pages a crawler must cross (in order: entry articles, then the door page). */
@@ -49,6 +52,7 @@ export interface TunnelTruth {
   /** Relevant pages reachable only through `via`. */
   cluster: string[];
 }
+/** A running test web: its sites, topics, ground truth (`isRelevant`, `truth`), clock and `close()`. */
 export interface TestWeb {
   sites: { key: string; name: string; kind: 'news' | 'forum' | 'search' | 'misc'; origin: string }[];
   topics: TopicTruth[];
@@ -143,6 +147,7 @@ export function walk(model: WebModel, ctx: Ctx, seeds: string[], site: (url: str
   return out;
 }
 
+/** Start the local test web (news sites, forums, a search site on loopback ports) with its ground truth; close it when done. */
 export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> {
   const o = resolveOptions(opts);
   const model = generateModel({ seed: o.seed, articlesPerChannel: o.articlesPerChannel, portals: o.portals, thucnews: o.thucnews, start: o.start, mixed: o.mixed });

@@ -35,6 +35,7 @@ export const COMBINED_FEATURES = [
   'hub', // the best of the URL's parents' children's evidence (src/score/hubs.ts) × hubEvidence, /4
 ] as const;
 
+/** The name of one feature of the `combined` strategy's learned weights. */
 export type CombinedFeature = (typeof COMBINED_FEATURES)[number];
 
 /** The learner's input vector, in COMBINED_FEATURES order (looked up by name, never by position). */
