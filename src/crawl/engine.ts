@@ -108,6 +108,7 @@ async function joinSharedCrawl(options: CrawlOptions, progress: ProgressReporter
   return crawl;
 }
 
+// Long because: the run's state (journals, judge, frontier, stop reasons) is shared by the page and failure handlers it defines.
 async function crawlLocked(
   options: CrawlOptions,
   storageDir: string,
@@ -311,6 +312,7 @@ async function crawlLocked(
   const logged = new Set<string>();
   // Links beyond the per-page limit are not even read (a 100,000-link page): the analysis stops at it.
   const analysisLimits = { maxLinks: config.maxLinksPerPage };
+  // Long because: one page's whole success path (route, store, plugins, counts), in order.
   const onPage = async (page: RenderedPage) => {
     if (logged.has(page.request.uniqueKey)) return;
     logged.add(page.request.uniqueKey);

@@ -55,6 +55,7 @@ export interface AdaptiveFetcherOptions extends BrowserFetcherOptions {
  * decide, then either hand the HTTP page to the engine or let the browser render the same bytes.
  * Concurrency, retries, the frontier (request manager) and the browser pool stay Crawlee's.
  */
+// Long because: the per-request step (HTTP, decide, render) shares the policy's and the learning renders' state.
 export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightCrawler {
   const docOpts: DocumentFetchOptions = { ...DEFAULT_DOCUMENT_FETCH, timeoutMs: opts.navigationTimeoutSecs * 1000, ...opts.documentFetch };
   const policy = opts.policy;

@@ -78,6 +78,7 @@ const RANK_WARMUP = 30;
 export const combined: StrategyDefinition = {
   name: 'combined',
   description: 'all of the above as one score, re-weighted online by a logistic model of the crawl\'s own verdicts',
+  // Long because: the strategy's learners are shared by its evaluate and learn steps.
   create(o) {
     // Feature `product` is the log of the fixed product /4: prior weight 4 undoes the scaling,
     // so the first ranking is exactly the product's.
