@@ -26,7 +26,7 @@ describe('crawl() as a library', () => {
   let result: CrawlResult;
   const iterated: RelevantPage[] = [];
   const called: RelevantPage[] = [];
-  const sigintDuring: ReturnType<typeof process.listeners>[] = [];
+  const sigintDuring: NodeJS.SignalsListener[][] = [];
   const printed: string[] = [];
   const sigintBefore = process.listeners('SIGINT');
 
