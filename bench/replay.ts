@@ -47,7 +47,7 @@ import { crawlScorer } from '../src/crawl/scorer.js';
 import { RobotsCache } from '../src/frontier/robots.js';
 import { browserLaunchOptions } from '../src/fetch/browser.js';
 import { trackNetworkActivity, waitForQuietNetwork } from '../src/fetch/crawler.js';
-import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
+import { startTestWeb } from '../src/testweb/index.js';
 import { hash32, Rng } from '../src/util/rng.js';
 import { distinctHarvestCurve, summarizeTopics, type TopicRuns } from './metrics.js';
 import { compareRuns, formatChange, type CurveRun } from './replay-compare.js';

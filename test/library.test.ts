@@ -26,14 +26,14 @@ describe('crawl() as a library', () => {
   let result: CrawlResult;
   const iterated: RelevantPage[] = [];
   const called: RelevantPage[] = [];
-  const sigintDuring: Function[][] = [];
+  const sigintDuring: NodeJS.SignalsListener[][] = [];
   const printed: string[] = [];
   const sigintBefore = process.listeners('SIGINT');
 
   beforeAll(async () => {
     web = await startTestWeb({});
     storage = mkdtempSync(join(tmpdir(), 'fc-lib-'));
-    crawleeLog.setLevel(LogLevel.ERROR); // the user's choice, which the crawl must keep
+    crawleeLog.setLevel(LogLevel.DEBUG); // the user's choice, which the crawl must keep (and not print by)
     process.env.CRAWLEE_STORAGE_DIR = storage; // no storageDir in the config: this is the folder
     const write = { out: process.stdout.write, err: process.stderr.write };
     const spy = (w: typeof process.stdout.write) =>
@@ -97,8 +97,8 @@ describe('crawl() as a library', () => {
       for (const f of added) expect(f.toString()).toContain('_pauseOnMigration');
     }
     expect(process.listeners('SIGINT')).toEqual(sigintBefore);
-    expect(crawleeLog.getLevel()).toBe(LogLevel.ERROR);
-    expect(printed.filter((l) => /^\[(crawl|topic)\]|pages fetched|harvest/.test(l))).toEqual([]);
+    expect(crawleeLog.getLevel()).toBe(LogLevel.DEBUG);
+    expect(printed.filter((chunk) => chunk !== '')).toEqual([]); // an empty write prints nothing
   });
 
   it('tracks reply threads by default, as the config says', () => {

@@ -1,7 +1,8 @@
 /**
  * The package as its users get it: `npm pack` (which builds dist/ first, the prepack script),
  * the tarball installed into a copy of examples/testweb-crawl, the example run with plain Node
- * (no tsx) crawling the local test web through the API in Chromium, its types checked against
+ * (no tsx) crawling the local test web through the API in Chromium (its stdout only its own
+ * lines: the library prints nothing unasked), its types checked against
  * the tarball's declarations, and the `focused-crawler` bin answering --help.
  *
  * The install takes the tarball's dependencies from npm's cache where it can (`--prefer-offline`:
@@ -43,6 +44,9 @@ describe('the packed package, installed into the example project', () => {
     expect(existsSync(join(installed, 'dist', 'index.d.ts'))).toBe(true);
     expect(existsSync(join(installed, 'src'))).toBe(false);
     expect(existsSync(join(installed, 'test'))).toBe(false);
+    // The test web ships (startTestWeb is public API); its test fixtures do not.
+    expect(existsSync(join(installed, 'dist', 'testweb', 'index.js'))).toBe(true);
+    for (const fixture of ['hostile', 'redis-server', 'wikispeedia', 'wikispeedia-fresh']) expect(existsSync(join(installed, 'dist', 'testweb', `${fixture}.js`)), fixture).toBe(false);
   });
 
   it('runs the example with plain Node: a crawl of the test web through the API, relevant pages iterated', async () => {
@@ -54,6 +58,9 @@ describe('the packed package, installed into the example project', () => {
     expect(summary.relevant).toBeGreaterThan(0);
     expect(summary.trulyRelevant).toBeGreaterThanOrEqual(summary.relevant / 3);
     expect(stdout.match(/^relevant /gm)?.length).toBe(summary.relevant);
+    // The library prints nothing of its own (no Crawlee log lines): stdout is the example's lines alone.
+    const foreign = stdout.split('\n').filter((l) => l !== '' && !/^(relevant |fetched \d|OK \{)/.test(l));
+    expect(foreign).toEqual([]);
     // CRAWLEE_STORAGE_DIR, as any Crawlee program honours it.
     expect(summary.runDir.startsWith(join(storage, 'runs'))).toBe(true);
   }, LONG);

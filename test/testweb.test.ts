@@ -8,7 +8,7 @@ import { parseHTML } from 'linkedom';
 import robotsParserImport from 'robots-parser';
 import { chromium } from 'playwright';
 import { startTestWeb, walk, type TestWeb } from '../src/testweb/index.js';
-import { generateModel, cst, type WebModel } from '../src/testweb/model.js';
+import { generateModel } from '../src/testweb/model.js';
 import { resolve, type Ctx } from '../src/testweb/render.js';
 import { browserLaunchOptions } from '../src/fetch/browser.js';
 

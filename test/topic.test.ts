@@ -290,21 +290,3 @@ describe('time intent (METHODS §3.4)', () => {
     expect(() => TimeIntent.fromConfig({ start: 'next week' })).toThrow(/time\.start: cannot read "next week"/);
   });
 });
-
-describe('createTopicStage', () => {
-  it('says once whether a thesaurus is loaded, and fails clearly on a missing one', async () => {
-    const { createTopicStage } = await import('../src/topic/index.js');
-    const topics = [topic({ keywords: ['地震'] })];
-    const plain = createTopicStage({ topics, pageThreshold: 0.2 });
-    expect(plain.model.hasThesaurus).toBe(false);
-    expect(plain.note).toMatch(/cosine alone/);
-    expect(() => createTopicStage({ topics, pageThreshold: 0.2, cilinPath: '/no/cilin.txt' })).toThrow(
-      '/no/cilin.txt: cannot read the Cilin thesaurus (ENOENT)',
-    );
-    if (existsSync(CILIN)) {
-      const withTree = createTopicStage({ topics, pageThreshold: 0.2, cilinPath: CILIN });
-      expect(withTree.model.hasThesaurus).toBe(true);
-      expect(withTree.note).toMatch(/semantic tree: cilin/);
-    }
-  });
-});

@@ -154,6 +154,7 @@ export const FrontierConfigSchema = z
   .refine((f) => !f.url || f.crawlId, { error: 'a Redis frontier needs a crawl id: --crawl-id NAME (every worker with the same id joins the same crawl)' })
   .refine((f) => !f.worker || f.url, { error: '--worker joins a shared crawl: give --frontier redis://HOST:PORT/DB and --crawl-id NAME too' });
 
+/** The crawl config's one schema (zod): the CLI, config files and the library all parse through it, defaults included. */
 export const CrawlConfigSchema = z
   .object({
     /** One topic, or several crawled at once (seed 002): each page is classified into its best topic. */
@@ -275,10 +276,14 @@ export const CrawlConfigSchema = z
   })
   .strict();
 
+/** A crawl config as written (a config file's fields, the library's input): optional fields may be left out. */
 export type CrawlConfigInput = z.input<typeof CrawlConfigSchema>;
+/** A crawl config after the schema: every default applied (what the engine reads). */
 export type CrawlConfig = z.output<typeof CrawlConfigSchema>;
+/** One topic of a crawl config: its keywords, seeds and optional example pages, after the schema. */
 export type TopicConfig = z.output<typeof TopicSchema>;
 
+/** A config that does not parse: its message names the field and what is wrong (a UserError). */
 export class ConfigError extends UserError {}
 
 /** Validate and fill defaults; throws ConfigError with one readable line per problem. */

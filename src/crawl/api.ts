@@ -9,8 +9,9 @@
  * or `await crawl(config, { onPage })` for a callback instead of the loop.
  *
  * As a library it leaves the process alone: no SIGINT handler (stop with `run.stop()` or an
- * AbortSignal), Crawlee's global log level untouched, nothing printed unless `progress` is asked
- * for. Reply threads are tracked when the config says so (`threads.enabled`, on by default), as
+ * AbortSignal), Crawlee's global log level untouched (the crawler's own Crawlee logger is silent),
+ * nothing printed unless `progress` is asked for; the crawl's notices go to `log` when given.
+ * Reply threads are tracked when the config says so (`threads.enabled`, on by default), as
  * with the CLI. `CRAWLEE_STORAGE_DIR` is the storage folder when the config names none.
  */
 import { parseConfig, type CrawlConfig, type CrawlConfigInput } from '../config/schema.js';
@@ -19,13 +20,16 @@ import { configPlugins } from './config-plugins.js';
 import type { LabelAsker } from './labels.js';
 import type { CrawlPlugin, CrawlResult, RelevantPage } from './types.js';
 
+/** Options of the library's `crawl()`: callbacks, stop signal, output (all optional). */
 export interface CrawlApiOptions {
   /** Each relevant page as it is found; awaited (a slow callback slows the crawl, nothing is dropped). A throw stops the crawl and rejects it. */
   onPage?: (page: RelevantPage) => void | Promise<void>;
   /** Aborting stops the crawl cleanly, as `run.stop()` does. */
   signal?: AbortSignal;
-  /** The progress line on stderr, as the CLI prints it (default: nothing is printed). */
+  /** The progress line on stderr, as the CLI prints it, with the crawl's notices (default: nothing is printed). */
   progress?: boolean;
+  /** The crawl's notices (resuming, seeds found, a plugin's failure, ...), one line each (default: dropped unless `progress`). */
+  log?: (line: string) => void;
   /** The reply clock for reply threads (default: each page's fetch time; on the test web pass `web.clock.now`). */
   now?: () => Date;
   /** Plugins riding along (src/crawl/types.ts CrawlPlugin), after the config's own (reply threads). */
@@ -47,6 +51,21 @@ export interface CrawlApiOptions {
    * comes (src/crawl/labels.ts).
    */
   onLabelRequest?: LabelAsker;
+}
+
+/** The CLI's progress reporter, its notices handed to the caller's `log` as well. */
+class LibraryProgress extends ProgressReporter {
+  constructor(
+    opts: ConstructorParameters<typeof ProgressReporter>[0],
+    private readonly onLog?: (line: string) => void,
+  ) {
+    super(opts);
+  }
+
+  override log(message: string): void {
+    this.onLog?.(message);
+    super.log(message);
+  }
 }
 
 /** A running crawl: await it for the result, iterate it for the relevant pages as they are found. */
@@ -104,7 +123,7 @@ export function crawl(input: CrawlConfigInput, options: CrawlApiOptions = {}): C
     const r = await runCrawl({
       config,
       plugins,
-      progress: new ProgressReporter({ quiet: !options.progress }),
+      progress: new LibraryProgress({ quiet: !options.progress }, options.log),
       handleSigint: false,
       silenceCrawleeLog: false,
       signal: stopper.signal,

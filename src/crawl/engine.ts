@@ -109,6 +109,7 @@ async function joinSharedCrawl(options: CrawlOptions, progress: ProgressReporter
   return crawl;
 }
 
+// Long because: the run's state (journals, judge, frontier, stop reasons) is shared by the page and failure handlers it defines.
 async function crawlLocked(
   options: CrawlOptions,
   storageDir: string,
@@ -127,8 +128,10 @@ async function crawlLocked(
   const launchOptions =
     config.fetcher !== 'http' ? (await browserLaunchOptions({ browser: config.browser, headed: config.headed, slowMo: config.slowMoMs })).launchOptions : undefined;
   // Crawlee's own warnings and errors (with stack traces) are in the crawl log already, one line
-  // each with its reason; keep the terminal for progress (not as a library: the level is its user's).
+  // each with its reason; keep the terminal for progress. The crawler gets a silent logger of its
+  // own, so a library crawl prints nothing while the caller's global Crawlee log level stays theirs.
   if (options.silenceCrawleeLog ?? true) crawleeLog.setLevel(LogLevel.OFF);
+  const fetcherLog = crawleeLog.child({ prefix: 'focused-crawler', level: LogLevel.OFF });
 
   const judge = await PageJudge.create(config, (l) => progress.log(l));
   const learnability = new LearnabilityWatch();
@@ -314,6 +317,7 @@ async function crawlLocked(
   const logged = new Set<string>();
   // Links beyond the per-page limit are not even read (a 100,000-link page): the analysis stops at it.
   const analysisLimits = { maxLinks: config.maxLinksPerPage };
+  // Long because: one page's whole success path (route, store, plugins, counts), in order.
   const onPage = async (page: RenderedPage) => {
     if (logged.has(page.request.uniqueKey)) return;
     logged.add(page.request.uniqueKey);
@@ -474,6 +478,7 @@ async function crawlLocked(
     // In hand-out order when the fetch order is fixed (src/frontier/fetch-order.ts).
     onPage: order ? (p: RenderedPage) => order.run(p.request.uniqueKey, () => onPage(p)) : onPage,
     onFailure: order ? (r: Request, e: Error) => order.run(r.uniqueKey, () => onFailure(r, e)) : onFailure,
+    log: fetcherLog,
   };
   // Every request goes through the gate proxy (src/fetch/gate-proxy.ts), in a process of its own.
   const gateProxy = await startGateProxyProcess({

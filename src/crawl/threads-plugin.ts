@@ -241,6 +241,7 @@ export type ThreadsPlugin = CrawlPlugin & {
   tick(): void;
 };
 
+// Long because: the plugin's state is shared by its hooks (a closure over it).
 export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
   let ctx: CrawlContext | undefined;
   let store: ThreadStore | undefined;

@@ -127,6 +127,7 @@ export interface RelevantPage {
   fetchedAt: string;
 }
 
+/** What a finished crawl returns: counts, harvest, where its run folder and dataset are. */
 export interface CrawlResult {
   runId: string;
   runDir: string;

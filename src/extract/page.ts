@@ -24,6 +24,7 @@ export { decodeHtml, isHtmlResponse, detectCharset } from './encoding.js';
 export { pruneLinkLists } from './link-lists.js';
 export { DEFAULT_ANALYSIS_LIMITS, type AnalysisLimits } from './limits.js';
 
+/** Options of `analyzePage`: analysis limits and hooks for timing and the parsed document. */
 export interface AnalyzeOptions {
   /** Called with the parsed, still untouched document before Readability mutates it. */
   onDocument?: (doc: Document) => void;

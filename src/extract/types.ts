@@ -17,6 +17,7 @@ export interface LinkInfo {
 
 export type PublishTimeSource = 'json-ld' | 'meta' | 'time-element' | 'text' | 'url';
 
+/** A page's publish time as read from it, with where it was found. */
 export interface PublishTime {
   /** ISO 8601 with offset. */
   iso: string;
@@ -25,6 +26,7 @@ export interface PublishTime {
   raw: string;
 }
 
+/** What `analyzePage` reads from one HTML page: main text, title, language, publish time, links. */
 export interface PageAnalysis {
   /** The URL the page was finally served from. */
   url: string;
@@ -42,6 +44,7 @@ export interface PageAnalysis {
   bounded?: string[];
 }
 
+/** One page to analyse: its HTML, URL and fetch time. */
 export interface AnalyzeInput {
   html: string;
   url: string;

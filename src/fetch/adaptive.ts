@@ -26,7 +26,7 @@ import { LearningRenders } from './adaptive-learning.js';
 import { KeptPages } from './adaptive-render.js';
 import { createBrowserFetcher, type BrowserFetcherOptions, type RenderedPage } from './crawler.js';
 import { DEFAULT_DOCUMENT_FETCH, DocumentFetchError, fetchDocument, type DocumentFetchOptions, type FetchedDocument } from './adaptive-document.js';
-import { AdaptivePolicy, compareRenderings, scriptOn, signalsOf, urlPattern, type Comparison, type Decision, type FetchMode } from './adaptive-policy.js';
+import { AdaptivePolicy, compareRenderings, scriptOn, signalsOf, urlPattern, type Comparison, type Decision } from './adaptive-policy.js';
 
 export * from './adaptive-policy.js';
 export * from './adaptive-document.js';
@@ -50,19 +50,12 @@ export interface AdaptiveFetcherOptions extends BrowserFetcherOptions {
   dataPaths?: DataPaths;
 }
 
-/** What the adaptive fetcher adds to a RenderedPage (also in the crawl log). */
-export interface FetchEvidence {
-  fetchedWith: FetchMode;
-  why: string;
-  pattern: string;
-  comparison?: Comparison;
-}
-
 /**
  * Crawlee's PlaywrightCrawler with the per-request step replaced: fetch the document over HTTP,
  * decide, then either hand the HTTP page to the engine or let the browser render the same bytes.
  * Concurrency, retries, the frontier (request manager) and the browser pool stay Crawlee's.
  */
+// Long because: the per-request step (HTTP, decide, render) shares the policy's and the learning renders' state.
 export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightCrawler {
   const docOpts: DocumentFetchOptions = { ...DEFAULT_DOCUMENT_FETCH, timeoutMs: opts.navigationTimeoutSecs * 1000, ...opts.documentFetch };
   const policy = opts.policy;

@@ -4,7 +4,7 @@
  * Everything that decides what to fetch lives elsewhere; keep this glue thin.
  */
 import './loopback-only.js'; // first: before Crawlee's browser pool opens its proxy
-import { Configuration, HttpCrawler, PlaywrightCrawler, ProxyConfiguration, type IRequestManager, type Request } from 'crawlee';
+import { Configuration, HttpCrawler, PlaywrightCrawler, ProxyConfiguration, type IRequestManager, type Log, type Request } from 'crawlee';
 import { gateFailure } from './gate-proxy.js';
 import { guardPage } from './page-guard.js';
 import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
@@ -82,6 +82,8 @@ export interface BrowserFetcherOptions {
   onFailure(request: Request, error: Error): Promise<void>;
   /** The gate proxy (src/fetch/gate-proxy.ts) every request goes through; `url` carries its credentials. */
   gateProxy?: { url: string };
+  /** Crawlee's logger for this crawler and its parts (default: Crawlee's global one). */
+  log?: Log;
 }
 
 /** A response the gate proxy refused or could not fetch becomes a failure with its reason, not a page. */
@@ -204,6 +206,7 @@ export function createHttpFetcher(opts: Omit<BrowserFetcherOptions, 'launchOptio
       respectRobotsTxtFile: opts.respectRobotsTxt,
       keepAlive: opts.keepAlive ?? false,
       useSessionPool: false,
+      log: opts.log,
       proxyConfiguration: opts.gateProxy ? new ProxyConfiguration({ proxyUrls: [opts.gateProxy.url] }) : undefined,
       // Hand us the bytes as they came: decodeHtml reads the declared charset itself, and Crawlee
       // would otherwise re-encode them first, or fail on a charset it does not know.
@@ -273,6 +276,7 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
       respectRobotsTxtFile: opts.respectRobotsTxt,
       keepAlive: opts.keepAlive ?? false,
       useSessionPool: false,
+      log: opts.log,
       // handleSIGINT off: Playwright would kill Chromium and exit(130) on Ctrl-C; the engine stops
       // the crawl itself so the thread store, crawl log and run state are closed first.
       launchContext: { launcher: chromium, launchOptions: { ...opts.launchOptions, handleSIGINT: false }, useIncognitoPages: opts.isolatePages ?? false },

@@ -73,6 +73,7 @@ function withToken(ua: string | string[] | undefined): string {
 
 const STRIP_RESPONSE = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
+// Long because: the proxy's request and CONNECT handlers share its gate, limits and counters.
 export async function startGateProxy(opts: GateProxyOptions): Promise<GateProxy> {
   const username = 'crawler';
   const password = randomBytes(12).toString('hex');

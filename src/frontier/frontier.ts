@@ -44,6 +44,7 @@ export interface CrawlFrontier extends HandOutSource {
   onDrop?: (entry: QueuedUrl, reason: string) => void;
 }
 
+/** Options of a `Frontier`: budget, depth, politeness, robots, journal. */
 export interface FrontierOptions {
   /** Pages to hand out in total; the queue itself is never capped. 0 = unlimited. */
   maxPages?: number;
@@ -70,6 +71,7 @@ export interface FrontierOptions {
   orderedWindow?: number;
 }
 
+/** The crawl's frontier: a best-first queue of scored URLs with per-host politeness, robots.txt and a journal; `requestManager` is Crawlee's view of it. */
 export class Frontier implements CrawlFrontier {
   readonly backend = new BestFirstQueue();
   readonly politeness: HostPoliteness;

@@ -19,7 +19,7 @@
  * that worker sent its own (from the same state, give or take the pages in flight); its other
  * re-scores are (`replayOthers`). Re-prioritisation is "latest wins" then.
  */
-import type { FetchedPage, ScoreUpdate } from '../score/types.js';
+import type { ScoreUpdate } from '../score/types.js';
 import type { SharedScorerState, SyncedScorer } from './redis-scorer-state.js';
 import { uniqueKeyOf } from './url-key.js';
 

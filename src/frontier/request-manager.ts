@@ -12,7 +12,7 @@ import {
   type RequestQueueOperationInfo,
   type RequestsLike,
   type Source,
-} from 'crawlee';
+} from '@crawlee/core';
 import type { OfferResult, QueuedUrl } from './types.js';
 import { uniqueKeyOf } from './url-key.js';
 import { crawlUserData, type CrawlUserData } from './user-data.js';
@@ -34,6 +34,7 @@ export interface HandOutSource {
   readonly size: number;
 }
 
+/** Crawlee's request manager over a Frontier (pass `frontier.requestManager` to a Crawlee crawler). */
 export class FrontierRequestManager implements IRequestManager {
   private readonly inProgress = new Map<string, Request>();
   /** Requests Crawlee gave back for a retry: handed out again as the same object. */

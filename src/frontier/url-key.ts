@@ -1,5 +1,5 @@
 /** A URL's de-duplication key and host, as every part of the frontier computes them. */
-import { Request } from 'crawlee';
+import { Request } from '@crawlee/core';
 
 /** Crawlee's normalised key (lower-cased host, sorted query, no fragment): the same as its own queues'. */
 export function uniqueKeyOf(url: string): string {

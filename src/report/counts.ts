@@ -8,6 +8,7 @@ import type { CrawlLogEntry } from '../store/crawl-log.js';
 import type { ThreadRecord } from '../store/threads.js';
 import { isHot } from '../score/hotness.js';
 
+/** The counts a crawl reports (fetched, relevant, failed by reason, threads), one definition for the summary, progress line and report. */
 export interface RunCounts {
   /** Crawl-log lines: every fetch, revisits and failures included. */
   fetched: number;

@@ -27,6 +27,7 @@ export interface KeyStats {
 /** The host's and the directory's stats of a queued URL, kept with it so its factor needs no URL parse (it is read on every re-score). */
 export type DeadLinkKeys = readonly [KeyStats, KeyStats];
 
+/** Options of a DeadLinkTracker: smoothing, floor and re-score threshold. */
 export interface DeadLinkOptions {
   /** Pseudo-count of working answers per key (smoothing); default 2. */
   prior?: number;
@@ -45,6 +46,7 @@ function keysOf(url: string): [string, string] | undefined {
   }
 }
 
+/** Learns which hosts and directories answer with errors and lowers the score of their queued URLs. */
 export class DeadLinkTracker {
   /** By key (host and directory); a key with n = 0 scores as an unknown one. */
   private readonly stats = new Map<string, KeyStats>();
@@ -133,6 +135,7 @@ export class DeadLinkTracker {
   }
 }
 
+/** A DeadLinkTracker's saved state (for resume). */
 export interface DeadLinkState {
   v: 1;
   stats: Map<string, KeyStats>;

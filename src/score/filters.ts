@@ -1,6 +1,7 @@
 /** URL filter, site table and site cutoff: METHODS §3.6 (seed 002). */
 import { refill } from './state-data.js';
 
+/** What the URL filter drops: extensions, path ends, domains, search-result URLs, repetitive paths. */
 export interface UrlFilterOptions {
   skipExtensions: readonly string[];
   /** Drop paths whose last segment (extension removed) is one of these; empty = keep all. */
@@ -15,6 +16,7 @@ export interface UrlFilterOptions {
   maxRepeats?: number;
 }
 
+/** The URL filter's answer: keep or drop, with the reason. */
 export interface UrlFilterResult {
   keep: boolean;
   reason?: 'scheme' | 'not-a-page' | 'extension' | 'path-end' | 'denied-domain' | 'not-allowed-domain' | 'bad-url' | 'search-results' | 'repetitive';
@@ -88,6 +90,7 @@ function decodeSafe(s: string): string {
   }
 }
 
+/** One site's fetched and relevant pages, for the site cutoff. */
 export interface SiteStats {
   pages: number;
   relevant: number;
@@ -146,6 +149,7 @@ export class SiteTable {
   }
 }
 
+/** A SiteTable's saved state (for resume). */
 export interface SiteTableState {
   v: 1;
   sites: Map<string, SiteStats>;

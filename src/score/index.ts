@@ -5,14 +5,14 @@
  * (./links.ts), combined's learned weights (./learned.ts) and link ranker (./link-ranker.ts).
  */
 export { ScoreOptionsSchema, parseScoreOptions, type ScoreOptions } from './options.js';
-export * from './priority.js';
-export * from './structure.js';
-export * from './ipagerank.js';
-export * from './filters.js';
-export * from './learned.js';
-export * from './link-ranker.js';
-export * from './dead-links.js';
-export * from './types.js';
+export { childLinkSmoothing, dateFromUrl, pageLinkTerm, type PageLinkTerm, parentAnchorPriority, timeAwarePriority } from './priority.js';
+export { type FeedbackState, type GraphPage, linkCoefficient, LinkGraph, type LinkGraphState, type LinkHints, pathRelation, type PathRelation, pathWeight, relevanceFeedback, scaleFreeBias, scaleFreeCorrection, type ScaleFreeTerm, tunnelBuffer, tunnelStep } from './structure.js';
+export { iPageRank, iPageRankOfUnfetched, type IprInLink, type IprNode, rwbAdmit, type RwbDecision } from './ipagerank.js';
+export { pathologicalRepetition, siteCutoff, type SiteStats, SiteTable, type SiteTableState, urlFilter, type UrlFilterOptions, type UrlFilterResult } from './filters.js';
+export { OnlineLogistic, type OnlineLogisticOptions, type OnlineLogisticState, sigmoid } from './learned.js';
+export { type FeatureChunk, fnv1a, type LinkDescription, type LinkFeatures, LinkRanker, type LinkRankerOptions, type LinkRankerState, meanFeatures, siteOf, urlShape } from './link-ranker.js';
+export { type DeadLinkKeys, type DeadLinkOptions, type DeadLinkState, DeadLinkTracker, type KeyStats } from './dead-links.js';
+export type { Contribution, FetchedInfo, FetchedPage, LinkBookState, OutLink, Pending, ScoreBreakdown, Scorer, ScorerDeps, ScorerState, ScoreUpdate } from './types.js';
 export type { Evaluation, InlinkSummary, LearnerFeatures, Strategy, StrategyDefinition, StrategyEnv, StrategyTraits } from './strategy.js';
 export { createScorer } from './scorer.js';
 export { BUILTIN_STRATEGIES, getStrategy, registerStrategy, strategyNames, type BuiltinStrategyName, type StrategyName } from './strategies/registry.js';

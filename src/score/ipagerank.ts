@@ -38,6 +38,7 @@ export function iPageRank(nodes: ReadonlyMap<string, IprNode>, damping = 0.85, i
   return ipr;
 }
 
+/** One fetched in-linker of a URL, as iPageRank reads it. */
 export interface IprInLink {
   /** IPR(T) of the fetched in-linker. */
   ipr: number;
@@ -54,6 +55,7 @@ export function iPageRankOfUnfetched(inLinks: readonly IprInLink[], damping = 0.
   return 1 - damping + damping * s;
 }
 
+/** The relevance-weighted budget's decision for a URL: admit it, explore it, or reject it. */
 export type RwbDecision = 'admit' | 'explore' | 'reject';
 
 /**

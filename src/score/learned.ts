@@ -33,6 +33,7 @@ export interface OnlineLogisticOptions {
   minEvidence?: number;
 }
 
+/** Logistic regression learned online (one example at a time) from a prior, with bounded weights. */
 export class OnlineLogistic {
   readonly weights: number[];
   bias = 0;
@@ -99,6 +100,7 @@ export class OnlineLogistic {
   }
 }
 
+/** An OnlineLogistic's saved state (for resume). */
 export interface OnlineLogisticState {
   v: 1;
   weights: number[];
@@ -108,6 +110,7 @@ export interface OnlineLogisticState {
   negatives: number;
 }
 
+/** The logistic function 1 / (1 + e^-z), computed without overflow for large |z|. */
 export function sigmoid(z: number): number {
   return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
 }

@@ -58,6 +58,7 @@ export interface LinkFeatures {
   words?: number;
 }
 
+/** One link as the link ranker sees it: URL, anchor text, context, the parent's verdict. */
 export interface LinkDescription {
   url: string;
   anchorText?: string;
@@ -71,6 +72,7 @@ export interface LinkDescription {
   sinceRelevant: number;
 }
 
+/** Options of a LinkRanker: feature space size, learning rate and decay. */
 export interface LinkRankerOptions {
   /** log2 of the hashed feature space. */
   bits?: number;
@@ -289,6 +291,7 @@ class FeatureSlab {
   }
 }
 
+/** Learns from the crawl's verdicts which links lead to relevant pages (hashed features of URL, anchor and context). */
 export class LinkRanker {
   private readonly slab = new FeatureSlab();
   private readonly mask: number;
@@ -434,6 +437,7 @@ export class LinkRanker {
   }
 }
 
+/** A LinkRanker's saved state (for resume). */
 export interface LinkRankerState {
   v: 1;
   slab: { chunk: FeatureChunk; used: number };

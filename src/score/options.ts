@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 
+/** The schema (zod) of the scorer's options, the config's `score` field. */
 export const ScoreOptionsSchema = z
   .object({
     /** Score given to seed URLs: above anything a child can reach, so seeds go first. */
@@ -167,10 +168,12 @@ export const ScoreOptionsSchema = z
   })
   .strict();
 
+/** The scorer's options after the schema (every default applied). */
 export type ScoreOptions = z.output<typeof ScoreOptionsSchema>;
 
 export class ScoreOptionsError extends Error {}
 
+/** Parse score options (the config's `score` field) through their schema; throws on a bad field. */
 export function parseScoreOptions(input: unknown = {}): ScoreOptions {
   const r = ScoreOptionsSchema.safeParse(input ?? {});
   if (r.success) return r.data;

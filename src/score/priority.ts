@@ -5,6 +5,7 @@ export function parentAnchorPriority(parentRel: number, contextSim: number, thet
   return theta * parentRel + gamma * contextSim;
 }
 
+/** A fetched page's child-link term C(p) and its share of relevant out-links. */
 export interface PageLinkTerm {
   /** C(p), or undefined when most outlinks are irrelevant (no child term, δ = 1). */
   c: number | undefined;

@@ -26,6 +26,8 @@ function isDead(page: FetchedPage): boolean {
   return (page.status !== undefined && page.status !== 0 && (page.status < 200 || page.status > 299)) || page.neverRelevant === 'http-status' || page.neverRelevant === 'error-page';
 }
 
+/** A URL scorer for one strategy (a registered strategy's name): it scores seeds and links and learns from each fetched page. */
+// Long because: the scorer's state is shared by its methods (a closure over it).
 export function createScorer(strategyName: string, options: Partial<ScoreOptions> = {}, deps: ScorerDeps = {}): Scorer {
   const def = getStrategy(strategyName);
   if (!def) throw new Error(`unknown strategy "${strategyName}" (${strategyNames().join(', ')})`);
@@ -222,6 +224,7 @@ export function createScorer(strategyName: string, options: Partial<ScoreOptions
     return up;
   }
 
+  // Long because: one fetched page's updates to every learner and queued link, in order.
   function onPageFetched(page: FetchedPage): ScoreUpdate[] {
     const updates: ScoreUpdate[] = [];
     const touched = new Set<string>();

@@ -72,6 +72,7 @@ export interface InlinkSummary {
 /** Named inputs of a learned ranker, keyed by feature name. */
 export type LearnerFeatures = Record<string, number>;
 
+/** A strategy's score for one link, with the term that decided it and the learner's features. */
 export interface Evaluation {
   score: number;
   best?: Contribution;
@@ -126,6 +127,7 @@ export interface Strategy {
   restore?(s: { v: number }): void;
 }
 
+/** A scoring strategy: its name, traits and how it scores a link; register it with `registerStrategy`. */
 export interface StrategyDefinition {
   readonly name: string;
   /** One line for `--help` and the docs. */

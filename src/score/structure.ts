@@ -1,8 +1,10 @@
 /** Link-structure terms of the topic-weight formula: METHODS §3.2 (seed 000, claims 2–3). */
 import { refill } from './state-data.js';
 
+/** How a link's path relates to its parent's: under it, a sibling, redundant, or other. */
 export type PathRelation = 'under' | 'sibling' | 'redundant' | 'other';
 
+/** What the page says about a link besides its URL: its tag, anchor text, whether it is redundant. */
 export interface LinkHints {
   tag?: string;
   anchorText?: string;
@@ -101,6 +103,7 @@ export function scaleFreeBias(degree: number, meanBiasTerm: number, alpha = 0.5)
   return Math.pow(degree + 1, alpha) / meanBiasTerm;
 }
 
+/** One page of the link graph: its relevance and verdict. */
 export interface GraphPage {
   rel: number;
   relevant: boolean;
@@ -189,6 +192,7 @@ export class LinkGraph {
   }
 }
 
+/** A LinkGraph's saved state (for resume). */
 export interface LinkGraphState {
   v: 1;
   pages: Map<string, GraphPage>;
@@ -215,6 +219,7 @@ export function tunnelBuffer(pageRelevant: boolean, pageBuffer: number | undefin
   return tunnelStep(pageDepth, alphaT);
 }
 
+/** A page's relevance feedback so far: runs of irrelevant children that lower its links' scores. */
 export interface FeedbackState {
   /** Consecutive irrelevant fetched children so far. */
   run: number;

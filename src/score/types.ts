@@ -7,6 +7,7 @@ import type { LinkFeatures } from './link-ranker.js';
 import type { OnlineLogistic } from './learned.js';
 import type { DeadLinkKeys, DeadLinkState } from './dead-links.js';
 
+/** One out-link of a fetched page as the scorer takes it: URL, anchor text, context. */
 export interface OutLink {
   url: string;
   /** cos(T, A_u), or Sim(T, A_u) with the semantic tree (§2, §3.1). */
@@ -23,6 +24,7 @@ export interface OutLink {
   urlTime?: Date;
 }
 
+/** A fetched page as the scorer learns from it: its verdict, relevance, depth and out-links. */
 export interface FetchedPage {
   url: string;
   /** The page the URL was queued from (absent for seeds): drives relevance feedback. */
@@ -51,12 +53,14 @@ export interface FetchedPage {
   nearDuplicate?: boolean;
 }
 
+/** A score's named components (what `--explain` shows). */
 export interface ScoreBreakdown {
   score: number;
   /** Named factors, e.g. parentPriority, wPath, omega, scaleFree, tunnelBuffer, feedbackDecay… */
   components: Record<string, number>;
 }
 
+/** A new score for a queued URL (or its drop), as the scorer hands it back to the frontier. */
 export interface ScoreUpdate {
   url: string;
   depth: number;
@@ -69,6 +73,7 @@ export interface ScoreUpdate {
   reason?: string;
 }
 
+/** What a scorer may use from the crawl: the topic's time distribution and window, the exploration seed. */
 export interface ScorerDeps {
   /** Pr(t|T) of the topic's time distribution (§3.4); absent = no time preference. */
   timePr?: (d: Date) => number;
@@ -78,6 +83,7 @@ export interface ScorerDeps {
   randomSeed?: number;
 }
 
+/** A URL scorer (see `createScorer`): seed and link scores, learning from fetched pages, saved state. */
 export interface Scorer {
   readonly strategy: string;
   readonly options: ScoreOptions;

@@ -12,6 +12,7 @@ export type CrawlDecision =
   | 'out-of-window' // published outside the topic's time window (METHODS §3.4)
   | 'revisit'; // a thread re-fetched for new replies
 
+/** One line of a run's crawl log (crawl-log.jsonl): one fetch, its outcome, verdict and timings. */
 export interface CrawlLogEntry {
   time: string;
   url: string;

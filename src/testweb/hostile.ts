@@ -114,6 +114,7 @@ function brotliBombBody(): Buffer {
   return brotliBomb;
 }
 
+// Long because: one route per hostile behaviour, in one server.
 export async function startHostileWeb(): Promise<HostileWeb> {
   // The bombs are built before the web answers: built on first request (256 MB compressed
   // synchronously) they held this process's event loop — the crawl's, in a test — for 15 s and

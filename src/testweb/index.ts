@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import robotsParserImport from 'robots-parser';
-import { generateModel, key, type WebModel } from './model.js';
+import { generateModel, type WebModel } from './model.js';
 import { resolve, type Ctx, type PageTruth, type MiscOptions } from './render.js';
 import { startServers, type RequestLogEntry } from './server.js';
 import { TOPIC_LEXICONS } from './lexicon.js';
@@ -19,6 +19,7 @@ const robotsParser = robotsParserImport as unknown as (url: string, robotstxt: s
 export { generateModel } from './model.js';
 export type { WebModel } from './model.js';
 
+/** Options of `startTestWeb`: seed, size, start time, latency, robots lines, fixed origins. */
 export interface TestWebOptions {
   seed?: number;
   articlesPerChannel?: number;
@@ -43,7 +44,9 @@ export interface TestWebOptions {
   /** Serve every site on this port of its own loopback address (127.0.0.2, .3, … in site order), so a config file can name them. */
   port?: number;
 }
+/** One topic of the test web: its id, label and keywords. */
 export interface TopicTruth { id: string; label: string; keywords: string[] }
+/** A tunnel of the test web: relevant pages reachable only through irrelevant ones. */
 export interface TunnelTruth {
   topic: string;
   /** The off-topic pages a crawler must cross (in order: entry articles, then the door page). */
@@ -51,6 +54,7 @@ export interface TunnelTruth {
   /** Relevant pages reachable only through `via`. */
   cluster: string[];
 }
+/** A running test web: its sites, topics, ground truth (`isRelevant`, `truth`), clock and `close()`. */
 export interface TestWeb {
   sites: { key: string; name: string; kind: 'news' | 'forum' | 'search' | 'misc'; origin: string }[];
   topics: TopicTruth[];
@@ -145,6 +149,7 @@ export function walk(model: WebModel, ctx: Ctx, seeds: string[], site: (url: str
   return out;
 }
 
+/** Start the local test web (news sites, forums, a search site on loopback ports) with its ground truth; close it when done. */
 export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> {
   const o = resolveOptions(opts);
   const model = generateModel({ seed: o.seed, articlesPerChannel: o.articlesPerChannel, portals: o.portals, thucnews: o.thucnews, start: o.start, mixed: o.mixed });

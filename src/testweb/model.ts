@@ -163,6 +163,7 @@ function makeUsers(rng: Rng, n: number): string[] {
   return [...out];
 }
 
+// Long because: the whole web is generated in one seeded pass (its order fixes the model).
 export function generateModel(opts: ModelOptions): WebModel {
   const rng = new Rng(opts.seed);
   const start = opts.start.getTime();

@@ -11,6 +11,7 @@ import { Rng, hash32 } from '../util/rng.js';
 import { sentence, lexiconOf, TOPIC_LEXICONS, type TopicId } from './lexicon.js';
 import { cst, isoCst, key, replyText, type Article, type SiteModel, type Thread, type WebModel, type PageKind } from './model.js';
 
+/** The ground truth of one test-web page: its kind and topic. */
 export interface PageTruth {
   kind: PageKind;
   topic: string | null;

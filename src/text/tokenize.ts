@@ -270,9 +270,6 @@ export function stopwordsIn(keyword: string): string[] {
   return tokenize(keyword, { keepStopwords: true }).filter((w) => STOPWORDS.has(w));
 }
 
-/** Kept for API symmetry with async tokenizers; the node build needs no initialisation. */
-export async function initTokenizer(): Promise<void> {}
-
 const URL_NOISE = new Set(['http', 'https', 'www', 'com', 'cn', 'net', 'org', 'html', 'htm', 'shtml', 'php', 'asp', 'aspx', 'jsp', 'index', 'default']);
 
 /** Terms of a URL: host labels and path/query words, percent-decoded, minus scheme/TLD/extension noise. */

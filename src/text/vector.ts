@@ -42,12 +42,6 @@ export function unit(v: SparseVector): SparseVector {
   return out;
 }
 
-/** target += factor · v (in place). */
-export function addInto(target: SparseVector, v: SparseVector, factor = 1): SparseVector {
-  for (const [k, x] of v) target.set(k, (target.get(k) ?? 0) + factor * x);
-  return target;
-}
-
 /** ln(k + 1) for whole k, from a table that grows as needed up to 2^20 entries (8 MB), then computed. */
 let LN_TABLE = new Float64Array(0);
 function lnPlusOne(k: number): number {

@@ -35,6 +35,7 @@ export const COMBINED_FEATURES = [
   'hub', // the best of the URL's parents' children's evidence (src/score/hubs.ts) × hubEvidence, /4
 ] as const;
 
+/** The name of one feature of the `combined` strategy's learned weights. */
 export type CombinedFeature = (typeof COMBINED_FEATURES)[number];
 
 /** The learner's input vector, in COMBINED_FEATURES order (looked up by name, never by position). */
@@ -77,6 +78,7 @@ const RANK_WARMUP = 30;
 export const combined: StrategyDefinition = {
   name: 'combined',
   description: 'all of the above as one score, re-weighted online by a logistic model of the crawl\'s own verdicts',
+  // Long because: the strategy's learners are shared by its evaluate and learn steps.
   create(o) {
     // Feature `product` is the log of the fixed product /4: prior weight 4 undoes the scaling,
     // so the first ranking is exactly the product's.

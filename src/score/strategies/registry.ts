@@ -25,14 +25,17 @@ for (const def of [bfs, bestFirst, topology, semantic, time, ipagerank, classic,
 
 /** Built-in strategy names, in the order docs/strategies.md and `--help` list them. */
 export const BUILTIN_STRATEGIES = ['bfs', 'best-first', 'topology', 'semantic', 'time', 'ipagerank', 'classic', 'combined'] as const;
+/** The name of a built-in strategy. */
 export type BuiltinStrategyName = (typeof BUILTIN_STRATEGIES)[number];
 /** A registered strategy's name (the built-in ones, or one added with `registerStrategy`). */
 export type StrategyName = BuiltinStrategyName | (string & {});
 
+/** The names of every registered strategy, built-in and registered by `registerStrategy`. */
 export function strategyNames(): string[] {
   return [...registry.keys()];
 }
 
+/** A registered strategy by name (undefined when none has it). */
 export function getStrategy(name: string): StrategyDefinition | undefined {
   return registry.get(name);
 }
