@@ -49,6 +49,10 @@ export function explainUrl(storageDir: string, url: string, runId?: string): str
     );
     // fetcher: adaptive (src/fetch/adaptive.ts): which path, and the evidence behind the choice
     if (e.fetchedWith) lines.push(`  fetched with ${e.fetchedWith}: ${e.fetchWhy ?? ''}`);
+    if (e.thread) {
+      const ev = e.thread.evidence;
+      lines.push(`  reply thread ${e.thread.matcher}, confidence ${fmt(e.thread.confidence)}${ev ? `: ${ev.structure}; signals ${ev.signals.join(', ')}` : ''}`);
+    }
     if (e.relevance !== undefined) lines.push(`  relevance    ${fmt(e.relevance)} (${e.relevant ? 'judged relevant' : 'judged not relevant'}${e.topic ? `, topic ${e.topic}` : ''})`);
     return lines.join('\n');
   }

@@ -123,7 +123,8 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--worker', 'with --frontier: join a crawl another run started, without seeding it')
     .option('--json', 'print the summary as JSON')
     .option('--watch', 'keep crawling and revisiting hot reply threads until Ctrl-C (no page budget)')
-    .option('--matchers <file>', 'extra reply templates (JSON or YAML), tried before the built-in ones');
+    .option('--matchers <file>', 'extra reply templates (JSON or YAML), tried before the built-in ones')
+    .option('--thread-confidence <x>', `hot reply threads listed in the summary and report: only those the extractor is at least this sure of, 0–1${def(d.threads.minConfidence)}`, numArg('--thread-confidence'));
 }
 
 function pct(x: number): string {

@@ -176,6 +176,10 @@ function authorsByPlace(blocks: Element[]): Map<Element, AuthorInfo> {
       order++;
       if (el.children.length > 1 || el.closest(QUOTE_SELECTOR)) continue;
       const name = cleanText(el.textContent);
+      // A link to a page that is no member's (a headline, a category, a channel) names what a
+      // teaser is about, not who wrote it.
+      const link = el.closest('a[href]');
+      if (link && b.contains(link) && !AUTHOR_HREF.test(link.getAttribute('href') ?? '')) continue;
       if (name.length < 2 || name.length > MAX_NAME_CHARS || !/\p{L}/u.test(name) || DATE_LIKE.test(name) || /[.!?:]$/.test(name) || name.split(' ').length > MAX_NAME_WORDS) continue;
       const key = pathIn(b, el);
       let p = places.get(key);
@@ -317,11 +321,11 @@ export function isArticlePage(doc: Document): boolean {
  */
 const FURNITURE_TAGS = new Set(['NAV', 'ASIDE', 'FOOTER']);
 /**
- * A class or id naming furniture by its first word (`sidebar`, `widget_recent_comments`,
+ * A class or id naming furniture (`sidebar`, `widget_recent_comments`, `giz-sidebar1`,
  * `main-nav`… not the layout modifiers `with-sidebar`, `sticky-footer-body` that wrap a page's
  * main content too).
  */
-const FURNITURE_TOKEN = /^(sidebar|widget|widgets|navbar|nav|navigation|menu|footer)([_-].*)?$|^(main|site|top|primary)[_-]?(nav|navigation|menu)$/i;
+const FURNITURE_TOKEN = /^(sidebar|widget|widgets|navbar|nav|navigation|menu|footer)([_-].*)?$|^(main|site|top|primary)[_-]?(nav|navigation|menu)$|(?<!(with|has|no)[_-]?)sidebar\d*$/i;
 
 function inFurniture(el: Element): boolean {
   // Up to the body: <body>/<html> classes describe the whole layout (`Sidebar` when it has one).
