@@ -225,7 +225,10 @@ function proseLength(el: Element): number {
     if (a.parentElement?.closest('a[href]') && el.contains(a.parentElement.closest('a[href]'))) continue;
     linkDates += dateChars(cleanText(a.textContent));
   }
-  return Math.max(0, linkFreeLength(el) - (dateChars(textOf(el)) - linkDates));
+  const chars = Math.max(0, linkFreeLength(el) - (dateChars(textOf(el)) - linkDates));
+  // A Han character carries about what a short word does: `收到大家的意见，下周业主大会上会讨论车位方案。`
+  // (23 characters) is a message, as its English twice as long would be.
+  return chars + Math.min(chars, (textOf(el).match(/\p{Script=Han}/gu) ?? []).length);
 }
 
 function bodyElement(block: Element, author: Element, anchor: Element): Element {
