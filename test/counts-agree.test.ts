@@ -83,7 +83,7 @@ describe('counts agree everywhere', () => {
     expect(summaryNumber('relevant \\(judged\\)')).toBe(c.relevant);
     expect(summaryNumber('failed')).toBe(c.failed);
     expect(summary).toContain(`(${formatFailures(c.failedByReason)})`);
-    expect(summary).toMatch(new RegExp(`^  reply threads\\s+${c.threadsFound} found, ${c.hotThreads} hot \\(H > 3\\)`, 'm'));
+    expect(summary).toMatch(new RegExp(`^  reply threads\\s+${c.threadsFound} found, ${c.hotThreads} hot \\(H > 3, confidence ≥ 0\\.6\\)`, 'm'));
     // the last progress line (forced at the end of the crawl)
     const last = progressLines[progressLines.length - 1];
     expect(last).toContain(`${c.fetched}/45 pages`);

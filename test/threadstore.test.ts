@@ -12,7 +12,7 @@ const DAY = 86_400_000;
 const at = new Date('2020-06-10T00:00:00Z');
 const ago = (days: number) => new Date(at.getTime() - days * DAY).toISOString();
 const post = (floor: number, time: string, text = `post ${floor}`): Post => ({ author: `u${floor}`, time, text, floor });
-const thread = (id: string, replyCount: number, posts: Post[]): ThreadExtract => ({ matcher: 'discuz', confidence: 0.95, threadId: id, posts, replyCount, pageUrls: [] });
+const thread = (id: string, replyCount: number, posts: Post[]): ThreadExtract => ({ matcher: 'discuz', confidence: 0.95, evidence: { structure: 'test', signals: ['template'] }, threadId: id, posts, replyCount, pageUrls: [] });
 
 describe('ThreadStore', () => {
   it('keeps what was flushed before a crash, loses only the unflushed tail', () => {
@@ -44,8 +44,8 @@ describe('ThreadStore', () => {
     expect(second.hotness).toBeCloseTo(2 * Math.exp(-2 / 3), 12);
     expect(s.get('t')?.visits.map((v) => v.replyCount)).toEqual([2, 3]);
     const noFloor = (text: string): Post => ({ author: 'x', time: ago(1), text });
-    s.recordVisit({ matcher: 'xhr-comments', confidence: 0.9, threadId: 'n', posts: [noFloor('a'), noFloor('b')], replyCount: 2, pageUrls: [] }, at);
-    const r = s.recordVisit({ matcher: 'xhr-comments', confidence: 0.9, threadId: 'n', posts: [noFloor('b'), noFloor('c')], replyCount: 3, pageUrls: [] }, at);
+    s.recordVisit({ matcher: 'xhr-comments', confidence: 0.9, evidence: { structure: 'test', signals: ['comment-api'] }, threadId: 'n', posts: [noFloor('a'), noFloor('b')], replyCount: 2, pageUrls: [] }, at);
+    const r = s.recordVisit({ matcher: 'xhr-comments', confidence: 0.9, evidence: { structure: 'test', signals: ['comment-api'] }, threadId: 'n', posts: [noFloor('b'), noFloor('c')], replyCount: 3, pageUrls: [] }, at);
     expect(r.newPosts.map((p) => p.text)).toEqual(['c']);
   });
 

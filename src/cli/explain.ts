@@ -84,6 +84,10 @@ export function explainUrl(storageDir: string, url: string, runId?: string): str
     // rendered pages (src/fetch/page-load.ts): how the page settled, and which document was analysed
     if (e.settled) lines.push(`  settled      ${e.settled}`);
     if (e.analysedFrom) lines.push(`  analysed     from the ${e.analysedFrom === 'served' ? 'document as served (not the rendering)' : 'rendered page'}`);
+    if (e.thread) {
+      const ev = e.thread.evidence;
+      lines.push(`  reply thread ${e.thread.matcher}, confidence ${fmt(e.thread.confidence)}${ev ? `: ${ev.structure}; signals ${ev.signals.join(', ')}` : ''}`);
+    }
     if (e.relevance !== undefined) lines.push(`  relevance    ${fmt(e.relevance)} (${e.relevant ? 'judged relevant' : 'judged not relevant'}${e.topic ? `, topic "${topicNameOfId(runTopics(run), e.topic)}"` : ''})`);
     lines.push(...labelLines(runDir, key));
     return lines.join('\n');

@@ -150,7 +150,8 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--matchers <file>', 'extra reply templates (JSON or YAML), tried before the built-in ones')
     .option('--labels <file>', 'pages you have labelled: JSONL, one {"url": "…", "relevant": true|false} a line (a run\'s labels.jsonl is one); each a positive or negative example of the judge')
     .option('--ask <n>', `when the judge is unsure, ask you about up to N pages in this terminal (y / n / s, the crawl goes on meanwhile)${def(d.labels.ask)}`, intArg('--ask'))
-    .option('--ask-after <n>', `pages fetched before the first question${def(d.labels.askAfter)}`, intArg('--ask-after'));
+    .option('--ask-after <n>', `pages fetched before the first question${def(d.labels.askAfter)}`, intArg('--ask-after'))
+    .option('--thread-confidence <x>', `hot reply threads listed in the summary and report: only those the extractor is at least this sure of, 0–1${def(d.threads.minConfidence)}`, numArg('--thread-confidence'));
 }
 
 function pct(x: number): string {

@@ -44,6 +44,8 @@ export interface CliFlags {
   randomSeed?: number;
   /** Extra reply templates (config.threads.matchers). */
   matchers?: string;
+  /** Hot lists take threads at this confidence or above (config.threads.minConfidence). */
+  threadConfidence?: number;
   /** `--allow-private` alone: every private address; with origins: these exact ones. */
   allowPrivate?: boolean | string[];
   maxBody?: number;
@@ -185,7 +187,8 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
       ...(flags.askAfter !== undefined ? { askAfter: flags.askAfter } : {}),
     };
   }
-  if (flags.matchers !== undefined) input.threads = { ...((file.threads as object | undefined) ?? {}), matchers: flags.matchers };
+  if (flags.matchers !== undefined) input.threads = { ...((file.threads as object | undefined) ?? {}), ...((input.threads as object | undefined) ?? {}), matchers: flags.matchers };
+  if (flags.threadConfidence !== undefined) input.threads = { ...((file.threads as object | undefined) ?? {}), ...((input.threads as object | undefined) ?? {}), minConfidence: flags.threadConfidence };
   const config = parseConfig(input, source);
   for (const t of config.topics) {
     // A worker joins a crawl seeded by its first run: it needs the topic, not seeds.

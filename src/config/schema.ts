@@ -63,6 +63,11 @@ export const ThreadsOptionsSchema = z
     betaDays: z.number().gt(2).default(3),
     /** H above this marks a hot thread. */
     hotThreshold: z.number().positive().default(15),
+    /**
+     * Hot lists (summary, report) and hot counts take only threads the extractor is at least this
+     * sure of (0..1; templates 0.95, page-declared posts 0.7–0.9, the generic detector 0.4–0.85).
+     */
+    minConfidence: z.number().min(0).max(1).default(0.6),
     /** Below this hotness a thread is no longer revisited. */
     floor: z.number().min(0).default(1),
     /** Most of the page budget revisits may take (the rest is discovery). */

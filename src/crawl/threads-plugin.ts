@@ -13,8 +13,9 @@
  * crawl's limits, and the sub-request log. Replies are appended through the store's JSON Lines
  * writer (src/store/jsonl.ts), synchronously, like the crawl log.
  *
- * Long because: the plugin's state (thread store, revisit queue, revisit share, replies file)
- * is shared by its hooks; the pure parts (hotness, extraction, page merging) live elsewhere.
+ * The plugin is three small classes: RevisitQueue (revisits waiting and fetched), SiblingWalk (a
+ * board's next threads) and ThreadsTracker (the hooks, the store, replies.jsonl); the pure
+ * decisions (revisit allowance and plan, page merging, new replies) are functions above them.
  */
 import { join } from 'node:path';
 import type { CrawlConfig } from '../config/schema.js';
@@ -27,7 +28,8 @@ import { JsonLinesWriter } from '../store/jsonl.js';
 import { DEFAULT_SCORE_BANDS, revisitBandScore, scoreBands, threadPageBandScore, type ScoreBands } from '../score/bands.js';
 import { latestHotness, type RunCounts } from '../report/counts.js';
 import { isHot, type HotnessOptions, type RevisitOptions } from '../score/hotness.js';
-import { ThreadStore, type ThreadRecord } from '../store/threads.js';
+import { isConfident, ThreadStore } from '../store/threads.js';
+import type { CrawlLogEntry } from '../store/crawl-log.js';
 import type { CrawlContext, CrawlPlugin, PageEvent } from './engine.js';
 import type { RenderedPage } from '../fetch/crawler.js';
 import { listingTemplate, siblingThreads } from './sibling-threads.js';
@@ -241,71 +243,237 @@ export type ThreadsPlugin = CrawlPlugin & {
   tick(): void;
 };
 
-// Long because: the plugin's state is shared by its hooks (a closure over it).
 export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
-  let ctx: CrawlContext | undefined;
-  let store: ThreadStore | undefined;
-  let repliesPath: string | undefined;
-  let replies: JsonLinesWriter<ReplyRecord> | undefined;
-  let bands = DEFAULT_SCORE_BANDS;
-  let matchers: ReplyMatcher[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let hotThreshold = 15;
-  const pages = new Map<string, string[]>(); // thread id → ordered page URLs
-  const pending = new Set<string>(); // thread ids with a queued revisit
-  const pendingByUrl = new Map<string, { id: string; h: number; batch: number }>(); // revisit URL → queued revisit
-  const fetchedRevisits: RevisitFetch[] = [];
-  let batches = 0;
-  const fromRevisit = new Set<string>(); // page URLs first offered by a revisit
-  const siblingsOffered = new Set<string>(); // thread ids offered as a relevant thread's siblings
-  const siblingMisses = new Map<string, number>(); // listing URL → off-topic siblings in a row
-  // The most pages in flight seen (all workers): the crawl's fetch slots, which a sibling walk's
-  // window fills (one thread per round trip filled half of one worker's two slots, an eighth of
-  // four workers' eight).
-  let slots = 1;
-  const hot = new Set<string>();
-  const stats: ThreadsStats = { threads: 0, hot: 0, revisitsOffered: 0, revisitsFetched: 0, newReplies: 0, apiPagesFetched: 0, siblingsOffered: 0 };
-  const clock = (fallback: Date) => (opts.now ? opts.now() : fallback);
-  // The crawl's polite fetching (gate, robots.txt, per-host delay, limits, sub-request log).
-  const fetchJson =
-    opts.fetchJson ??
-    (async (url: string, parent: { url: string; fetchedAt: Date }, maxWaitMs: number) => {
-      if (!ctx?.fetch) throw new Error('no polite fetch in this crawl context');
-      const res = await ctx.fetch({ url, kind: 'comment-api', parent, maxWaitMs });
-      if (!res.ok) throw new Error(res.refused ? `refused: ${res.reason}` : res.reason);
-      return JSON.parse(res.body.toString('utf8')) as unknown;
-    });
+  return new ThreadsTracker(opts);
+}
 
-  const enabled = () => !!ctx && !!store && ctx.config.threads.enabled;
+interface QueuedRevisit {
+  id: string;
+  h: number;
+  batch: number;
+}
 
-  const allowanceNow = (c: CrawlContext) =>
-    revisitAllowance({
-      share: c.config.threads.revisitShare,
-      maxPages: opts.watch ? 0 : c.config.maxPages,
-      offered: stats.revisitsOffered,
-      handedOut: c.frontier.pagesHandedOut,
-      discoveryQueued: Math.max(0, c.frontier.size - pending.size),
-      watch: !!opts.watch,
-    });
+/**
+ * Revisits queued and fetched: a thread has at most one revisit waiting; each tick that queues
+ * some is a batch (revisits of one batch compete by hotness alone).
+ */
+class RevisitQueue {
+  private readonly waitingThreads = new Set<string>();
+  private readonly waitingByUrl = new Map<string, QueuedRevisit>();
+  private readonly fetchedInOrder: RevisitFetch[] = [];
+  private batches = 0;
 
-  function tick(): void {
-    if (!enabled() || !ctx || !store) return;
-    const c = ctx;
-    const now = clock(new Date());
-    const allowance = allowanceNow(c);
-    if (allowance <= 0) return;
-    const due = store.dueRevisits(now).map((r) => ({ id: r.id, url: r.url, h: store!.hotnessAt(r, now) }));
-    const plan = planRevisits(due, pending, allowance, bands);
-    if (plan.length) batches++;
-    for (const r of plan) {
-      c.frontier.offerRevisit({ url: r.url, depth: 0, score: r.score, components: { hotness: r.h } });
-      pending.add(r.id);
-      pendingByUrl.set(r.url, { id: r.id, h: r.h, batch: batches });
-      stats.revisitsOffered++;
-    }
+  get waiting(): ReadonlySet<string> {
+    return this.waitingThreads;
   }
 
-  async function fetchApiPages(api: string[], have: XhrCapture[], max: number, parent: { url: string; fetchedAt: Date }): Promise<XhrCapture[]> {
+  get size(): number {
+    return this.waitingThreads.size;
+  }
+
+  /** Queue the planned revisits in the frontier as one batch; returns how many. */
+  queue(frontier: CrawlContext['frontier'], plan: readonly { id: string; url: string; h: number; score: number }[]): number {
+    if (!plan.length) return 0;
+    this.batches++;
+    for (const r of plan) {
+      frontier.offerRevisit({ url: r.url, depth: 0, score: r.score, components: { hotness: r.h } });
+      this.waitingThreads.add(r.id);
+      this.waitingByUrl.set(r.url, { id: r.id, h: r.h, batch: this.batches });
+    }
+    return plan.length;
+  }
+
+  /** The revisit of `url` was fetched: its thread may be queued again. Undefined when `url` was no queued revisit. */
+  fetched(url: string, at: Date): QueuedRevisit | undefined {
+    const q = this.waitingByUrl.get(url);
+    if (!q) return undefined;
+    this.release(url);
+    this.fetchedInOrder.push({ threadId: q.id, url, h: q.h, batch: q.batch, at: at.toISOString() });
+    return q;
+  }
+
+  /** A revisit that failed frees its thread for the next tick. */
+  release(url: string): void {
+    const q = this.waitingByUrl.get(url);
+    if (!q) return;
+    this.waitingThreads.delete(q.id);
+    this.waitingByUrl.delete(url);
+  }
+
+  history(): RevisitFetch[] {
+    return this.fetchedInOrder.slice();
+  }
+}
+
+type Links = NonNullable<CrawlContext['links']>;
+
+/**
+ * Walks along a board's threads (./sibling-threads.ts): a relevant thread found on a listing keeps
+ * the listing's next unfetched threads offered; off-topic ones in a row end the walk.
+ */
+class SiblingWalk {
+  /** Thread ids offered as a relevant thread's siblings (counted once each). */
+  private readonly offeredIds = new Set<string>();
+  /** Listing URL → off-topic siblings in a row. */
+  private readonly missesInRow = new Map<string, number>();
+  /**
+   * The most pages in flight seen (all workers): the crawl's fetch slots, which a walk's window
+   * fills (one thread per round trip filled half of one worker's two slots, an eighth of four
+   * workers' eight).
+   */
+  private fetchSlots = 1;
+  offered = 0;
+
+  constructor(private readonly matchers: () => readonly ReplyMatcher[]) {}
+
+  sawPagesInFlight(n: number): void {
+    this.fetchSlots = Math.max(this.fetchSlots, n);
+  }
+
+  /**
+   * A listing of a forum template's threads (a board), reached from a page judged relevant: its
+   * first unfetched thread is offered in the thread-page band as a probe, the first step of the
+   * board's walk, which two off-topic threads in a row end.
+   */
+  probeListing(c: CrawlContext, url: string, meta: ReturnType<typeof crawlUserData>, bands: ScoreBands): void {
+    const links = c.links;
+    if (c.config.threads.siblingThreads <= 0 || !links || !meta.parentUrl || links.relevant(meta.parentUrl) !== true) return;
+    const out = links.outLinks(url);
+    if (!out) return;
+    const listed = [...out];
+    const m = listingTemplate(url, listed, [...this.matchers(), ...BUILTIN_MATCHERS]);
+    const score = threadPageScore(meta.score, true, bands);
+    if (!m || score === undefined) return;
+    // As the walk's first step: a misjudged probe is one miss, and the next thread is tried.
+    this.offer(c, links, { pageUrl: url, parentUrl: url, parentLinks: listed, matcher: m, max: 1 }, score, meta.depth + 1, { siblingThread: 1, threadProbe: 1 });
+  }
+
+  /**
+   * A thread's first visit from a listing: keep the listing's next threads offered, as many as
+   * `siblingThreads` × the crawl's pages in flight. One off-topic (or misjudged) sibling does not
+   * end the walk; two in a row do.
+   */
+  afterThread(c: CrawlContext, ex: ThreadExtract, pageUrl: string, meta: ReturnType<typeof crawlUserData>, relevant: boolean, bands: ScoreBands): void {
+    const k = c.config.threads.siblingThreads;
+    const listing = meta.parentUrl;
+    if (k <= 0 || !listing) return;
+    const misses = relevant ? 0 : (this.missesInRow.get(listing) ?? 0) + 1;
+    if (relevant || meta.components?.siblingThread) this.missesInRow.set(listing, misses);
+    const walk = relevant || (!!meta.components?.siblingThread && misses < SIBLING_MISSES);
+    if (!walk || !c.links) return;
+    const m = [...this.matchers(), ...BUILTIN_MATCHERS].find((x) => x.name === ex.matcher);
+    const parentLinks = m && c.links.outLinks(listing);
+    const score = threadPageScore(meta.score, true, bands);
+    if (!m || !parentLinks || score === undefined) return;
+    this.offer(c, c.links, { pageUrl, parentUrl: listing, parentLinks, matcher: m, max: k * this.fetchSlots }, score, meta.depth, { siblingThread: 1 });
+  }
+
+  /**
+   * A listing's next unfetched threads offered in the thread-page band as a floor
+   * (src/frontier/score-floor.ts: the scorer's re-scores may raise it, not lower it). Ones offered
+   * before are offered again (the frontier keeps the higher floor: no change), so the walk's
+   * window is the listing's next `max` threads not yet fetched, whoever offered them (with several
+   * workers, another worker's walk). `offered` counts each thread id once, not when it was queued
+   * higher already.
+   */
+  private offer(c: CrawlContext, links: Links, q: Omit<Parameters<typeof siblingThreads>[0], 'fetched'>, score: number, depth: number, components: Record<string, number>): void {
+    for (const s of siblingThreads({ ...q, fetched: (u) => links.fetched(u) || (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))) })) {
+      const queued = c.frontier.get(uniqueKeyOf(s.url));
+      c.frontier.offer({ url: s.url, depth, parentUrl: q.parentUrl, score, components, floor: { score, components } });
+      if (!this.offeredIds.has(s.id) && (!queued || queued.score < score)) this.offered++;
+      this.offeredIds.add(s.id);
+    }
+  }
+}
+
+/** What one crawl run's threads plugin holds once the run has started (config read, files open). */
+interface RunState {
+  ctx: CrawlContext;
+  store: ThreadStore;
+  replies: JsonLinesWriter<ReplyRecord>;
+  repliesPath: string;
+  bands: ScoreBands;
+  hotThreshold: number;
+  minConfidence: number;
+}
+
+/** The reply-thread plugin: extraction per page, the thread store, revisits and sibling walks. */
+class ThreadsTracker implements ThreadsPlugin {
+  readonly name = 'threads';
+  private ctx: CrawlContext | undefined;
+  private run: RunState | undefined;
+  private matchers: ReplyMatcher[] = [];
+  private watchTimer: NodeJS.Timeout | undefined;
+  private readonly revisitQueue = new RevisitQueue();
+  private readonly siblings = new SiblingWalk(() => this.matchers);
+  /** Thread id → its page URLs in pager order (the last is the one a revisit fetches). */
+  private readonly threadPages = new Map<string, string[]>();
+  /** Page URLs first offered by a revisit: fetching them is part of that revisit. */
+  private readonly offeredByRevisit = new Set<string>();
+  /** Hot threads the extractor is sure of (threads.minConfidence). */
+  private readonly hotThreads = new Set<string>();
+  private readonly counters = { revisitsOffered: 0, revisitsFetched: 0, newReplies: 0, apiPagesFetched: 0 };
+  /** Threads extracted for the crawl-log line (annotate), reused by onPage: one extraction a page. */
+  private readonly annotated = new WeakMap<RenderedPage, { ex: ThreadExtract | null; at: Date }>();
+
+  constructor(private readonly opts: ThreadsPluginOptions) {}
+
+  get store(): ThreadStore | undefined {
+    return this.run?.store;
+  }
+
+  get repliesPath(): string | undefined {
+    return this.run?.repliesPath;
+  }
+
+  stats(): ThreadsStats {
+    return { threads: this.run?.store.size ?? 0, hot: this.hotThreads.size, ...this.counters, siblingsOffered: this.siblings.offered };
+  }
+
+  revisits(): RevisitFetch[] {
+    return this.revisitQueue.history();
+  }
+
+  private clock(fallback: Date): Date {
+    return this.opts.now ? this.opts.now() : fallback;
+  }
+
+  private live(): RunState | undefined {
+    return this.run && this.run.ctx.config.threads.enabled ? this.run : undefined;
+  }
+
+  /** GET a comment-API page through the crawl's polite fetching (gate, robots.txt, per-host delay, limits, sub-request log). */
+  private async fetchJson(url: string, parent: { url: string; fetchedAt: Date }, maxWaitMs: number): Promise<unknown> {
+    if (this.opts.fetchJson) return this.opts.fetchJson(url, parent, maxWaitMs);
+    if (!this.ctx?.fetch) throw new Error('no polite fetch in this crawl context');
+    const res = await this.ctx.fetch({ url, kind: 'comment-api', parent, maxWaitMs });
+    if (!res.ok) throw new Error(res.refused ? `refused: ${res.reason}` : res.reason);
+    return JSON.parse(res.body.toString('utf8')) as unknown;
+  }
+
+  private revisitAllowanceNow(c: CrawlContext): number {
+    return revisitAllowance({
+      share: c.config.threads.revisitShare,
+      maxPages: this.opts.watch ? 0 : c.config.maxPages,
+      offered: this.counters.revisitsOffered,
+      handedOut: c.frontier.pagesHandedOut,
+      discoveryQueued: Math.max(0, c.frontier.size - this.revisitQueue.size),
+      watch: !!this.opts.watch,
+    });
+  }
+
+  /** Offer due revisits now (the watch timer and every page call it). */
+  readonly tick = (): void => {
+    const run = this.live();
+    if (!run) return;
+    const now = this.clock(new Date());
+    const allowance = this.revisitAllowanceNow(run.ctx);
+    if (allowance <= 0) return;
+    const due = run.store.dueRevisits(now).map((r) => ({ id: r.id, url: r.url, h: run.store.hotnessAt(r, now) }));
+    this.counters.revisitsOffered += this.revisitQueue.queue(run.ctx.frontier, planRevisits(due, this.revisitQueue.waiting, allowance, run.bands));
+  };
+
+  private async fetchApiPages(api: string[], have: XhrCapture[], max: number, parent: { url: string; fetchedAt: Date }): Promise<XhrCapture[]> {
     const got = new Set(have.map((x) => x.url));
     const out: XhrCapture[] = [];
     const waitUntil = Date.now() + API_WAIT_BUDGET_MS;
@@ -313,8 +481,8 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
       if (out.length >= max) break;
       if (got.has(url)) continue;
       try {
-        out.push({ url, json: await fetchJson(url, parent, Math.max(0, waitUntil - Date.now())) });
-        stats.apiPagesFetched++;
+        out.push({ url, json: await this.fetchJson(url, parent, Math.max(0, waitUntil - Date.now())) });
+        this.counters.apiPagesFetched++;
       } catch {
         // Not read (refused, robots.txt, HTTP error…): the reason is in the sub-request log.
       }
@@ -322,192 +490,135 @@ export function threadsPlugin(opts: ThreadsPluginOptions = {}): ThreadsPlugin {
     return out;
   }
 
-  /**
-   * A listing of a forum template's threads (a board), reached from a page judged relevant: its
-   * first unfetched thread is offered in the thread-page band as a probe: the first step of the
-   * board's walk (./sibling-threads.ts), which two off-topic threads in a row end.
-   */
-  function probeListing(url: string, meta: ReturnType<typeof crawlUserData>, onRevisit: boolean, c: CrawlContext): void {
-    const k = c.config.threads.siblingThreads;
-    const links = c.links;
-    if (k <= 0 || onRevisit || !links || !meta.parentUrl || links.relevant(meta.parentUrl) !== true) return;
-    const out = links.outLinks(url);
-    if (!out) return;
-    const listed = [...out];
-    const m = listingTemplate(url, listed, [...matchers, ...BUILTIN_MATCHERS]);
-    const score = threadPageScore(meta.score, true, bands);
-    if (!m || score === undefined) return;
-    // As the walk's first step: a misjudged probe is one miss, and the next thread is tried.
-    offerSiblings(c, links, { pageUrl: url, parentUrl: url, parentLinks: listed, matcher: m, max: 1 }, score, meta.depth + 1, { siblingThread: 1, threadProbe: 1 });
+  annotate(entry: CrawlLogEntry, rendered: RenderedPage): void {
+    if (!this.live() || rendered.html === undefined) return;
+    const at = this.clock(rendered.fetchedAt);
+    const ex = extractThread({ html: rendered.html, url: rendered.url, fetchedAt: at, xhr: rendered.xhrJson, matchers: this.matchers });
+    this.annotated.set(rendered, { ex, at });
+    if (ex) entry.thread = { matcher: ex.matcher, confidence: ex.confidence, evidence: ex.evidence };
   }
 
-  /**
-   * A listing's next unfetched threads (./sibling-threads.ts) offered in the thread-page band as a
-   * floor (src/frontier/score-floor.ts: the scorer's re-scores may raise it, not lower it). Ones
-   * offered before are offered again (the frontier keeps the higher floor: no change), so the
-   * walk's window is the listing's next `max` threads not yet fetched, whoever offered them (with
-   * several workers, another worker's walk). `stats.siblingsOffered` counts each thread id once,
-   * not when it was queued higher already.
-   */
-  function offerSiblings(c: CrawlContext, links: NonNullable<CrawlContext['links']>, q: Omit<Parameters<typeof siblingThreads>[0], 'fetched'>, score: number, depth: number, components: Record<string, number>): void {
-    for (const s of siblingThreads({ ...q, fetched: (u) => links.fetched(u) || (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))) })) {
-      const queued = c.frontier.get(uniqueKeyOf(s.url));
-      c.frontier.offer({ url: s.url, depth, parentUrl: q.parentUrl, score, components, floor: { score, components } });
-      if (!siblingsOffered.has(s.id) && (!queued || queued.score < score)) stats.siblingsOffered++;
-      siblingsOffered.add(s.id);
-    }
-  }
-
-  /** Threads extracted for the crawl-log line (annotate), reused by onPage: one extraction a page. */
-  const annotated = new WeakMap<RenderedPage, { ex: ThreadExtract | null; at: Date }>();
-
-  async function onPage(event: PageEvent, c: CrawlContext): Promise<void> {
-    if (!enabled() || !store) return;
+  async onPage(event: PageEvent, c: CrawlContext): Promise<void> {
+    const run = this.live();
+    if (!run) return;
     const { rendered, verdict } = event;
     if (rendered.html === undefined) return;
     const meta = crawlUserData(rendered.request);
-    const onRevisit = !!meta.revisit || fromRevisit.has(rendered.request.url);
-    slots = Math.max(slots, c.frontier.pagesInFlight);
-    const queued = pendingByUrl.get(rendered.request.url);
-    const early = annotated.get(rendered);
-    const at = early?.at ?? clock(rendered.fetchedAt);
-    if (meta.revisit && queued !== undefined) {
-      pending.delete(queued.id);
-      pendingByUrl.delete(rendered.request.url);
-      stats.revisitsFetched++;
-      fetchedRevisits.push({ threadId: queued.id, url: rendered.request.url, h: queued.h, batch: queued.batch, at: at.toISOString() });
-    }
-    const input = { html: rendered.html, url: rendered.url, fetchedAt: at, xhr: rendered.xhrJson, matchers };
-    let ex: ThreadExtract | null = early ? early.ex : extractThread(input);
-    if (!ex) {
-      probeListing(rendered.request.url, meta, onRevisit, c);
-      tick();
+    const onRevisit = !!meta.revisit || this.offeredByRevisit.has(rendered.request.url);
+    this.siblings.sawPagesInFlight(c.frontier.pagesInFlight);
+    const early = this.annotated.get(rendered);
+    const at = early?.at ?? this.clock(rendered.fetchedAt);
+    if (meta.revisit && this.revisitQueue.fetched(rendered.request.url, at)) this.counters.revisitsFetched++;
+    const found = await this.extract(rendered, c, at, early);
+    if (!found) {
+      if (!onRevisit) this.siblings.probeListing(c, rendered.request.url, meta, run.bands);
+      this.tick();
       return;
     }
+    const { ex, htmlPages } = found;
+    this.followThreadPages(c, rendered.request.url, htmlPages, meta, onRevisit, verdict.relevant, run.bands);
+    if (!onRevisit && !this.threadPages.has(ex.threadId)) this.siblings.afterThread(c, ex, rendered.request.url, meta, verdict.relevant, run.bands);
+    this.record(run, ex, rendered, htmlPages, at, onRevisit);
+    this.tick();
+  }
+
+  /** The page's thread, with the comment-API pages it points at read too (they are not queued: see the file comment). */
+  private async extract(rendered: RenderedPage, c: CrawlContext, at: Date, early?: { ex: ThreadExtract | null }): Promise<{ ex: ThreadExtract; htmlPages: string[] } | null> {
+    const input = { html: rendered.html!, url: rendered.url, fetchedAt: at, xhr: rendered.xhrJson, matchers: this.matchers };
+    let ex = early ? early.ex : extractThread(input);
+    if (!ex) return null;
     let split = splitPageUrls(ex.pageUrls, rendered.xhrJson.map((x) => x.url));
     if (split.api.length && c.config.threads.maxApiPages > 0) {
-      const extra = await fetchApiPages(split.api, rendered.xhrJson, c.config.threads.maxApiPages, { url: rendered.url, fetchedAt: rendered.fetchedAt });
+      const extra = await this.fetchApiPages(split.api, rendered.xhrJson, c.config.threads.maxApiPages, { url: rendered.url, fetchedAt: rendered.fetchedAt });
       if (extra.length) {
         ex = extractThread({ ...input, xhr: [...rendered.xhrJson, ...extra] }) ?? ex;
         split = splitPageUrls(ex.pageUrls, [...rendered.xhrJson, ...extra].map((x) => x.url));
       }
     }
-    // Follow a relevant thread's other HTML pages: offered with the page's own score as a floor
-    // (src/frontier/score-floor.ts): the scorer may rank them higher, its re-scores never lower.
-    // Pages a revisit uncovers (the thread grew) keep the revisit's priority while the revisit
-    // share allows, and count against it; beyond it they are ordinary thread pages.
+    return { ex, htmlPages: split.html };
+  }
+
+  /**
+   * Follow a thread's other HTML pages, offered with the page's own score as a floor
+   * (src/frontier/score-floor.ts): the scorer may rank them higher, its re-scores never lower.
+   * Pages a revisit uncovers (the thread grew) keep the revisit's priority while the revisit
+   * share allows, and count against it; beyond it they are ordinary thread pages.
+   */
+  private followThreadPages(c: CrawlContext, pageUrl: string, htmlPages: string[], meta: ReturnType<typeof crawlUserData>, onRevisit: boolean, relevant: boolean, bands: ScoreBands): void {
     const depth = meta.depth + 1;
-    for (const u of split.html) {
+    for (const u of htmlPages) {
       if (c.frontier.hasSeen(u) && !c.frontier.get(uniqueKeyOf(u))) continue;
-      const asRevisit = onRevisit && allowanceNow(c) > 0;
-      const score = asRevisit ? (meta.score ?? bands.revisit) : threadPageScore(onRevisit ? undefined : meta.score, verdict.relevant, bands);
+      const asRevisit = onRevisit && this.revisitAllowanceNow(c) > 0;
+      const score = asRevisit ? (meta.score ?? bands.revisit) : threadPageScore(onRevisit ? undefined : meta.score, relevant, bands);
       if (score === undefined) continue;
       const queued = c.frontier.get(uniqueKeyOf(u));
-      const r = c.frontier.offer({ url: u, depth, parentUrl: rendered.request.url, score, floor: { score } });
+      const r = c.frontier.offer({ url: u, depth, parentUrl: pageUrl, score, floor: { score } });
       if (queued && queued.score >= score) continue;
-      if ((r === 'queued' || r === 'rescored') && onRevisit) fromRevisit.add(u);
-      if ((r === 'queued' || r === 'rescored') && asRevisit) stats.revisitsOffered++;
+      if ((r === 'queued' || r === 'rescored') && onRevisit) this.offeredByRevisit.add(u);
+      if ((r === 'queued' || r === 'rescored') && asRevisit) this.counters.revisitsOffered++;
     }
-    // A relevant thread's first visit from a listing (a board) keeps the listing's next threads
-    // offered, as many as `siblingThreads` × the crawl's pages in flight (./sibling-threads.ts).
-    // One off-topic (or misjudged) sibling does not end the walk; two in a row do.
-    const k = c.config.threads.siblingThreads;
-    let walk = false;
-    if (k > 0 && !onRevisit && !pages.has(ex.threadId) && meta.parentUrl) {
-      const misses = verdict.relevant ? 0 : (siblingMisses.get(meta.parentUrl) ?? 0) + 1;
-      if (verdict.relevant || meta.components?.siblingThread) siblingMisses.set(meta.parentUrl, misses);
-      walk = verdict.relevant || (!!meta.components?.siblingThread && misses < SIBLING_MISSES);
-    }
-    if (walk && meta.parentUrl && c.links) {
-      const m = [...matchers, ...BUILTIN_MATCHERS].find((x) => x.name === ex!.matcher);
-      const parentLinks = m && c.links.outLinks(meta.parentUrl);
-      const score = threadPageScore(meta.score, true, bands);
-      if (m && parentLinks && score !== undefined && meta.parentUrl) {
-        offerSiblings(c, c.links, { pageUrl: rendered.request.url, parentUrl: meta.parentUrl, parentLinks, matcher: m, max: k * slots }, score, meta.depth, { siblingThread: 1 });
-      }
-    }
-    const list = mergePages(pages.get(ex.threadId) ?? [], rendered.request.url, split.html);
-    pages.set(ex.threadId, list);
-    const before: ThreadRecord | undefined = store.get(ex.threadId);
-    const firstSeen = before?.firstSeen;
-    const { newPosts, hotness } = store.recordVisit(ex, at, list[list.length - 1]);
-    let found = 0;
+  }
+
+  /** Store the visit; replies younger than the thread's first visit go to replies.jsonl. */
+  private record(run: RunState, ex: ThreadExtract, rendered: RenderedPage, htmlPages: string[], at: Date, onRevisit: boolean): void {
+    const pageUrl = rendered.request.url;
+    const list = mergePages(this.threadPages.get(ex.threadId) ?? [], pageUrl, htmlPages);
+    this.threadPages.set(ex.threadId, list);
+    const firstSeen = run.store.get(ex.threadId)?.firstSeen;
+    const { newPosts, hotness } = run.store.recordVisit(ex, at, list[list.length - 1], { page: pageUrl, revisit: onRevisit });
     for (const p of newPosts) {
       if (!isNewReply(p, firstSeen, onRevisit)) continue;
       // One synchronous line per reply (src/store/jsonl.ts): a crash loses at most the line being written.
-      replies?.append({ threadId: ex.threadId, url: rendered.url, author: p.author, time: p.time, text: p.text, floor: p.floor, foundAt: at.toISOString(), revisit: onRevisit });
-      found++;
+      run.replies.append({ threadId: ex.threadId, url: rendered.url, author: p.author, time: p.time, text: p.text, floor: p.floor, foundAt: at.toISOString(), revisit: onRevisit });
+      this.counters.newReplies++;
     }
-    stats.newReplies += found;
-    if (isHot(hotness, hotThreshold)) hot.add(ex.threadId);
-    else hot.delete(ex.threadId);
-    stats.threads = store.size;
-    stats.hot = hot.size;
-    tick();
+    if (isHot(hotness, run.hotThreshold) && ex.confidence >= run.minConfidence) this.hotThreads.add(ex.threadId);
+    else this.hotThreads.delete(ex.threadId);
   }
 
-  const plugin: ThreadsPlugin = {
-    name: 'threads',
-    get store() {
-      return store;
-    },
-    get repliesPath() {
-      return repliesPath;
-    },
-    stats: () => ({ ...stats }),
-    revisits: () => fetchedRevisits.slice(),
-    tick,
-    annotate(entry, rendered) {
-      if (!enabled() || rendered.html === undefined) return;
-      const at = clock(rendered.fetchedAt);
-      const ex = extractThread({ html: rendered.html, url: rendered.url, fetchedAt: at, xhr: rendered.xhrJson, matchers });
-      annotated.set(rendered, { ex, at });
-      if (ex) entry.thread = { matcher: ex.matcher, confidence: ex.confidence };
-    },
-    beforeRun(c) {
-      ctx = c;
-      if (!c.config.threads.enabled) return;
-      hotThreshold = c.config.threads.hotThreshold;
-      matchers = opts.matchers ?? loadUserMatchers(c.config.threads.matchers);
-      store = new ThreadStore(join(c.runDir, RUN_FILES.threads), hotnessOptions(c.config));
-      repliesPath = join(c.runDir, RUN_FILES.replies);
-      replies = new JsonLinesWriter<ReplyRecord>(repliesPath);
-      bands = scoreBands(c.config.score);
-      // A resumed run's store already holds threads: hot is judged at each one's latest visit, as in countThreads.
-      for (const r of store.records()) if (isHot(latestHotness(r), hotThreshold)) hot.add(r.id);
-      stats.threads = store.size;
-      stats.hot = hot.size;
-      if (opts.watch) timer = setInterval(tick, opts.tickMs ?? 1000);
-    },
-    onPage,
-    onRecord(entry) {
-      // A revisit that failed frees its thread for the next tick.
-      const q = pendingByUrl.get(entry.url);
-      if (q !== undefined && entry.decision === 'failed') {
-        pending.delete(q.id);
-        pendingByUrl.delete(entry.url);
-      }
-    },
-    counts: (): Partial<RunCounts> => (store ? { threadsFound: stats.threads, hotThreads: stats.hot, revisits: stats.revisitsFetched, newReplies: stats.newReplies } : {}),
-    afterRun() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      store?.close();
-      replies?.close();
-      replies = undefined;
-    },
-    summary() {
-      if (!store) return [];
-      const at = clock(new Date());
-      const lines = [
-        `  reply threads     ${stats.threads} found, ${stats.hot} hot (H > ${hotThreshold}), ${stats.revisitsFetched} revisits, ${stats.newReplies} new replies${repliesPath && stats.newReplies ? ` (${repliesPath})` : ''}`,
-      ];
-      for (const r of store.hottest(5, at)) {
-        const n = r.visits[r.visits.length - 1]?.replyCount ?? 0;
-        lines.push(`    H ${store.hotnessAt(r, at).toFixed(1).padStart(5)}  ${String(n).padStart(4)} replies  ${r.url}`);
-      }
-      return lines;
-    },
-  };
-  return plugin;
+  beforeRun(c: CrawlContext): void {
+    this.ctx = c;
+    if (!c.config.threads.enabled) return;
+    this.matchers = this.opts.matchers ?? loadUserMatchers(c.config.threads.matchers);
+    const repliesPath = join(c.runDir, RUN_FILES.replies);
+    const store = new ThreadStore(join(c.runDir, RUN_FILES.threads), hotnessOptions(c.config));
+    const t = c.config.threads;
+    this.run = { ctx: c, store, replies: new JsonLinesWriter<ReplyRecord>(repliesPath), repliesPath, bands: scoreBands(c.config.score), hotThreshold: t.hotThreshold, minConfidence: t.minConfidence };
+    // A resumed run's store already holds threads: hot is judged at each one's latest visit, as in countThreads.
+    for (const r of store.records()) if (isHot(latestHotness(r), t.hotThreshold) && isConfident(r, t.minConfidence)) this.hotThreads.add(r.id);
+    if (this.opts.watch) this.watchTimer = setInterval(this.tick, this.opts.tickMs ?? 1000);
+  }
+
+  onRecord(entry: CrawlLogEntry): void {
+    // A revisit that failed frees its thread for the next tick.
+    if (entry.decision === 'failed') this.revisitQueue.release(entry.url);
+  }
+
+  counts(): Partial<RunCounts> {
+    return this.run ? { threadsFound: this.run.store.size, hotThreads: this.hotThreads.size, revisits: this.counters.revisitsFetched, newReplies: this.counters.newReplies } : {};
+  }
+
+  afterRun(): void {
+    if (this.watchTimer) clearInterval(this.watchTimer);
+    this.watchTimer = undefined;
+    this.run?.store.close();
+    this.run?.replies.close();
+  }
+
+  /** The summary's thread lines: counts, then the hottest threads the extractor is sure of. */
+  summary(): string[] {
+    const run = this.run;
+    if (!run) return [];
+    const at = this.clock(new Date());
+    const s = this.stats();
+    const lines = [
+      `  reply threads     ${s.threads} found, ${s.hot} hot (H > ${run.hotThreshold}, confidence ≥ ${run.minConfidence}), ${s.revisitsFetched} revisits, ${s.newReplies} new replies${s.newReplies ? ` (${run.repliesPath})` : ''}`,
+    ];
+    const sure = run.store.hottest(Infinity, at).filter((r) => isConfident(r, run.minConfidence)).slice(0, 5);
+    for (const r of sure) {
+      const n = r.visits[r.visits.length - 1]?.replyCount ?? 0;
+      lines.push(`    H ${run.store.hotnessAt(r, at).toFixed(1).padStart(5)}  ${String(n).padStart(4)} replies  ${r.matcher} ${(r.confidence ?? 1).toFixed(2)}  ${r.url}`);
+    }
+    return lines;
+  }
 }

@@ -110,8 +110,8 @@ export function latestHotness(t: Pick<ThreadRecord, 'hotness'>): number {
 }
 
 /** Threads found and hot, from a thread store's records. */
-export function countThreads(threads: readonly Pick<ThreadRecord, 'hotness'>[], hotThreshold: number): { threadsFound: number; hotThreads: number } {
-  return { threadsFound: threads.length, hotThreads: threads.filter((t) => isHot(latestHotness(t), hotThreshold)).length };
+export function countThreads(threads: readonly Pick<ThreadRecord, 'hotness' | 'confidence'>[], hotThreshold: number, minConfidence = 0): { threadsFound: number; hotThreads: number } {
+  return { threadsFound: threads.length, hotThreads: threads.filter((t) => isHot(latestHotness(t), hotThreshold) && (t.confidence ?? 1) >= minConfidence).length };
 }
 
 export function harvestRate(c: Pick<RunCounts, 'fetched' | 'relevant'>): number {

@@ -15,6 +15,7 @@ import type { ThreadRecord } from '../store/threads.js';
 import type { HarvestEstimate } from '../topic/harvest-sample.js';
 import { countLog, countThreads, failureReason, harvestRate, latestHotness } from './counts.js';
 import { readStamp } from '../extract/dates.js';
+import { isConfident, pageCount, revisitCount } from '../store/threads.js';
 
 /** One relevant page as the engine stores it in the run's dataset. */
 export interface DatasetItem {
@@ -66,6 +67,8 @@ export interface ReportCounts {
   threads: number;
   hotThreads: number;
   hotThreshold: number;
+  /** Hot lists take only threads the extractor is at least this sure of. */
+  minConfidence: number;
 }
 
 export interface SiteRow {
@@ -98,6 +101,11 @@ export function hotThresholdOf(state: RunStateData | undefined): number {
   return state?.config.threads?.hotThreshold ?? 15;
 }
 
+/** The confidence a thread needs to be listed as hot (its run's config; runs from before the setting: any). */
+export function minConfidenceOf(state: RunStateData | undefined): number {
+  return state?.config.threads?.minConfidence ?? 0;
+}
+
 /**
  * The crawl's harvest estimate beside the judged rate: with its interval, never called the truth,
  * and the topics the judge cannot learn from their seed pages named (src/topic/learnability.ts).
@@ -112,7 +120,8 @@ function estimateStat(e: HarvestEstimate | undefined, stat: (key: string, value:
 export function reportCounts(input: ReportInput): ReportCounts {
   const c = countLog(input.log);
   const hotThreshold = hotThresholdOf(input.state);
-  const t = countThreads(input.threads ?? [], hotThreshold);
+  const minConfidence = minConfidenceOf(input.state);
+  const t = countThreads(input.threads ?? [], hotThreshold, minConfidence);
   return {
     fetched: c.fetched,
     relevant: c.relevant,
@@ -123,6 +132,7 @@ export function reportCounts(input: ReportInput): ReportCounts {
     threads: t.threadsFound,
     hotThreads: t.hotThreads,
     hotThreshold,
+    minConfidence,
   };
 }
 
@@ -262,12 +272,28 @@ export function snippet(text: string | undefined, max = 160): string {
 }
 
 /** A table whose columns sort on a header click: `data-sort` on a cell is its sort key. */
-function sortableTable(id: string, cls: string, head: { label: string; num?: boolean }[], rows: string[]): string {
-  const th = head.map((c, i) => `<th data-col="${i}"${c.num ? ' data-num' : ''} tabindex="0" aria-sort="none">${esc(c.label)}</th>`).join('');
+/** A column: its label, whether it sorts as numbers, and the tooltip that says what it shows. */
+interface Column {
+  label: string;
+  num?: boolean;
+  tip?: string;
+}
+
+function sortableTable(id: string, cls: string, head: Column[], rows: string[]): string {
+  const th = head.map((c, i) => `<th data-col="${i}"${c.num ? ' data-num' : ''}${c.tip ? ` title="${esc(c.tip)}"` : ''} tabindex="0" aria-sort="none">${esc(c.label)}</th>`).join('');
   return `<div class="scroll"><table id="${id}" class="sortable ${cls}"><thead><tr>${th}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 const num = (v: number | undefined, d = 3) => `<td class="num" data-sort="${v === undefined || !Number.isFinite(v) ? '' : v}">${fmt(v, d)}</td>`;
+
+const RELEVANCE_TIP = "The judge's relevance of the page's own text to the topic (0–1); at or above the threshold the page is saved as relevant.";
+const SCORE_TIP = 'The frontier priority the URL had when it was fetched, from its link context and parent before the page was seen (see Score components); higher is fetched sooner.';
+const RELEVANT_COLUMNS: Column[] = [
+  { label: 'Title and text', tip: 'The page title, the opening of its text and its URL.' },
+  { label: 'Published', tip: 'Publish time found on the page (–: none found).' },
+  { label: 'Relevance', num: true, tip: RELEVANCE_TIP },
+  { label: 'Score', num: true, tip: SCORE_TIP },
+];
 
 function relevantSection(input: ReportInput): string {
   const items = relevantItems(input);
@@ -282,7 +308,7 @@ function relevantSection(input: ReportInput): string {
         const snip = snippet(it.text);
         return `<tr><td data-sort="${esc(it.title || it.url)}"><a href="${esc(it.url)}">${esc(it.title || it.url)}</a>${snip ? `<div class="snippet">${esc(snip)}</div>` : ''}<div class="url">${esc(it.url)}</div></td><td data-sort="${esc(publishSortKey(it.publishTime))}">${esc(publishShown(it.publishTime))}</td>${num(it.relevance)}${num(it.score)}</tr>`;
       });
-      const table = sortableTable(`relevant-${++k}`, 'relevant', [{ label: 'Title and text' }, { label: 'Published' }, { label: 'Relevance', num: true }, { label: 'Score', num: true }], rows);
+      const table = sortableTable(`relevant-${++k}`, 'relevant', RELEVANT_COLUMNS, rows);
       return `<h3>${esc(topicLabel(input.state, topic))} <small data-topic-count="${esc(topic)}">${list.length} pages</small></h3>${table}`;
     })
     .join('');
@@ -299,7 +325,9 @@ function threadsSection(input: ReportInput, c: ReportCounts): string {
   if (!input.threads) return '<p class="empty" id="threads-empty">This run kept no thread store (no reply threads were tracked).</p>';
   if (!input.threads.length) return '<p class="empty" id="threads-empty">No reply thread was found in this run.</p>';
   const byHeat = [...input.threads].sort((a, b) => latestHotness(b) - latestHotness(a) || a.id.localeCompare(b.id));
-  const hot = byHeat.filter((t) => latestHotness(t) > c.hotThreshold);
+  // Listed as hot only when the extractor is sure enough it is a thread (threads.minConfidence).
+  const sure = byHeat.filter((t) => isConfident(t, c.minConfidence));
+  const hot = sure.filter((t) => latestHotness(t) > c.hotThreshold);
   // Every thread's hotness at its latest visit, hottest first, against the threshold: how many are near it.
   const chart = lineChartSvg([{ name: 'hotness at latest visit', color: '#d9480f', values: byHeat.map(latestHotness) }], {
     height: 180,
@@ -307,15 +335,20 @@ function threadsSection(input: ReportInput, c: ReportCounts): string {
     title: 'Hotness of every thread',
     marks: [{ y: c.hotThreshold, label: `hot: H > ${c.hotThreshold}` }],
   });
-  const listed = hot.length ? hot : byHeat.slice(0, 10);
+  const listed = hot.length ? hot : sure.slice(0, 10);
+  const unsure = byHeat.length - sure.length;
+  const leftOut = unsure ? ` ${unsure} thread${unsure === 1 ? '' : 's'} below confidence ${c.minConfidence} ${unsure === 1 ? 'is' : 'are'} not listed.` : '';
   const caption = hot.length
-    ? `<p id="threads-caption">${c.hotThreads} of ${c.threads} threads are hot (hotness H &gt; ${c.hotThreshold} at their latest visit); all ${c.hotThreads} are listed.</p>`
-    : `<p id="threads-caption">None of the ${c.threads} threads is hot (H &gt; ${c.hotThreshold}); listed instead: the ${listed.length} hottest.</p>`;
+    ? `<p id="threads-caption">${c.hotThreads} of ${c.threads} threads are hot (hotness H &gt; ${c.hotThreshold} at their latest visit, confidence ≥ ${c.minConfidence}); all ${c.hotThreads} are listed.${leftOut}</p>`
+    : `<p id="threads-caption">None of the ${c.threads} threads is hot (H &gt; ${c.hotThreshold}); listed instead: the ${listed.length} hottest.${leftOut}</p>`;
   const rows = listed.map((t) => {
     const replies = t.visits[t.visits.length - 1]?.replyCount ?? 0;
-    return `<tr><td data-sort="${esc(t.url)}"><a href="${esc(t.url)}">${esc(t.url)}</a><div class="url">${esc(t.matcher)}</div></td><td class="num" data-sort="${replies}">${replies}</td><td class="num" data-sort="${t.visits.length}">${t.visits.length}</td>${num(latestHotness(t), 2)}<td>${sparkline(t.hotness.map((p) => p.h))}</td></tr>`;
+    const pages = pageCount(t);
+    const revisits = revisitCount(t);
+    const why = [t.matcher, t.confidence !== undefined ? `confidence ${t.confidence.toFixed(2)}` : '', t.evidence?.structure ?? ''].filter(Boolean).join(' · ');
+    return `<tr><td data-sort="${esc(t.url)}"><a href="${esc(t.url)}">${esc(t.url)}</a><div class="url">${esc(why)}</div></td><td class="num" data-sort="${replies}">${replies}</td><td class="num" data-sort="${pages}" title="${esc((t.pages ?? []).join('\n'))}">${pages}</td><td class="num" data-sort="${revisits}">${revisits}</td>${num(latestHotness(t), 2)}<td>${sparkline(t.hotness.map((p) => p.h))}</td></tr>`;
   });
-  return `${caption}${chart}${sortableTable('threads-table', 'threads', [{ label: 'Thread' }, { label: 'Replies', num: true }, { label: 'Visits', num: true }, { label: 'Hotness', num: true }, { label: 'Hotness over visits' }], rows)}`;
+  return `${caption}${chart}${sortableTable('threads-table', 'threads', THREAD_COLUMNS, rows)}`;
 }
 
 /** The user's labels: each page asked about (or labelled in a file), the answer, and the judge's verdict when it was fetched. */
@@ -332,6 +365,14 @@ function labelsSection(labels: LabelRecord[]): string {
     sortableTable('labels-table', 'labels', [{ label: 'When' }, { label: 'Page' }, { label: 'Label' }, { label: 'Judge said' }, { label: 'From' }], rows)
   );
 }
+const THREAD_COLUMNS: Column[] = [
+  { label: 'Thread', tip: 'The thread (its latest page), the matcher that recognised it, its confidence and the repeated structure found.' },
+  { label: 'Replies', num: true, tip: "Replies known at the latest visit: the forum's own total when it shows one, else the posts seen minus the opening post." },
+  { label: 'Pages', num: true, tip: "The thread's pages fetched (a thread split over several pages is one thread)." },
+  { label: 'Revisits', num: true, tip: 'Later fetches of the thread, queued by its hotness (or pages such a fetch uncovered); its first reading of each page is not a revisit.' },
+  { label: 'Hotness', num: true, tip: 'Hotness H at the latest visit (docs/methods.md §4): grows with the replies, decays with the age of the thread\'s recent activity; hot above the threshold.' },
+  { label: 'Hotness over visits', tip: 'H after each fetch of the thread, first to latest.' },
+];
 
 function breakdownSection(log: CrawlLogEntry[]): string {
   const rows = log.map((e) => {
@@ -341,7 +382,14 @@ function breakdownSection(log: CrawlLogEntry[]): string {
     return `<tr data-url="${esc(e.url.toLowerCase())}"><td data-sort="${esc(e.url)}"><a href="${esc(e.url)}">${esc(e.url)}</a></td><td>${esc(e.decision)}</td><td class="num" data-sort="${e.depth}">${e.depth}</td>${num(e.score)}${num(e.relevance)}<td>${comps || '–'}</td></tr>`;
   });
   return `<input id="score-search" type="search" placeholder="Filter by URL…" aria-label="Filter by URL"> <span id="score-shown">${log.length}</span> of ${log.length} shown
-${sortableTable('score-table', 'scores', [{ label: 'URL' }, { label: 'Decision' }, { label: 'Depth', num: true }, { label: 'Score', num: true }, { label: 'Relevance', num: true }, { label: 'Score components' }], rows)}`;
+${sortableTable('score-table', 'scores', [
+    { label: 'URL', tip: 'The URL fetched.' },
+    { label: 'Decision', tip: 'saved: relevant; recorded: not relevant; failed, not-html and the rest: not analysed.' },
+    { label: 'Depth', num: true, tip: 'Links followed from a seed to reach it.' },
+    { label: 'Score', num: true, tip: SCORE_TIP },
+    { label: 'Relevance', num: true, tip: RELEVANCE_TIP },
+    { label: 'Score components', tip: 'The named parts of the score (link context, parent relevance, hotness…).' },
+  ], rows)}`;
 }
 
 const PALETTE = ['#7048e8', '#e8590c', '#0c8599', '#c2255c', '#5c940d', '#868e96'];

@@ -74,7 +74,7 @@ export function mergeWorkerRuns(storageDir: string, crawlId: string): { runId: s
       updatedAt: new Date().toISOString(),
       finishedAt: states.map((s) => s.finishedAt ?? '').sort().at(-1) || undefined,
       status: states.every((s) => s.status === 'finished') ? 'finished' : 'interrupted',
-      counters: { ...countLog(log), ...(threads.size ? countThreads([...threads.values()], hot) : {}) },
+      counters: { ...countLog(log), ...(threads.size ? countThreads([...threads.values()], hot, first.config.threads?.minConfidence ?? 0) : {}) },
     };
     writeFileSync(merged.file('state'), JSON.stringify(state, null, 2));
   }

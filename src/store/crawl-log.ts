@@ -3,6 +3,7 @@
  * and compute its harvest rate with their own labels. Written synchronously (src/store/jsonl.ts).
  */
 import { JsonLinesWriter, readJsonLines } from './jsonl.js';
+import type { ThreadEvidence } from '../extract/replies/types.js';
 
 export type CrawlDecision =
   | 'saved' // relevant: stored in the dataset, links followed
@@ -32,7 +33,7 @@ export interface CrawlLogEntry {
   publishTime?: string;
   contentType?: string;
   /** The page is a reply thread: which matcher decided (a template's name, `generic`, …) and how sure it is. */
-  thread?: { matcher: string; confidence: number };
+  thread?: { matcher: string; confidence: number; evidence?: ThreadEvidence };
   /** `fetcher: adaptive`: fetched over plain HTTP or rendered in the browser, and why (src/fetch/adaptive.ts). */
   fetchedWith?: 'http' | 'http+data' | 'browser';
   fetchWhy?: string;

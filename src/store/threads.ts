@@ -7,18 +7,28 @@
 import { createHash } from 'node:crypto';
 import { LowSync } from 'lowdb';
 import { JSONFileSync } from 'lowdb/node';
-import type { Post, ThreadExtract } from '../extract/replies/types.js';
+import type { Post, ThreadEvidence, ThreadExtract } from '../extract/replies/types.js';
 import { activeTimePoint, hotness, nextRevisitAt, type HotnessOptions, type RevisitOptions } from '../score/hotness.js';
 
 export interface ThreadVisit {
   at: string;
   replyCount: number;
+  /** The page fetched. */
+  page?: string;
+  /** A revisit: a later fetch of the thread (queued by its hotness, or a page such a fetch uncovered), not its first reading. */
+  revisit?: boolean;
 }
 
 export interface ThreadRecord {
   id: string;
   url: string;
   matcher: string;
+  /** The extractor's confidence that this is a reply thread (0..1), at the latest visit. */
+  confidence?: number;
+  /** What made it a thread: the repeated structure found and the reply signals (latest visit). */
+  evidence?: ThreadEvidence;
+  /** The thread's pages fetched, in the order first fetched (one thread however many pages it spans). */
+  pages?: string[];
   firstSeen: string;
   visits: ThreadVisit[];
   posts: Post[];
@@ -96,7 +106,7 @@ export class ThreadStore {
   }
 
   /** Merge a visit's extract: new posts, reply times, t̄, hotness, next revisit time. */
-  recordVisit(thread: ThreadExtract, at: Date, url?: string): { newPosts: Post[]; hotness: number; nextVisit: Date | null } {
+  recordVisit(thread: ThreadExtract, at: Date, url?: string, visit: { page?: string; revisit?: boolean } = {}): { newPosts: Post[]; hotness: number; nextVisit: Date | null } {
     const atIso = at.toISOString();
     let rec = this.db.data.threads[thread.threadId];
     if (!rec) {
@@ -110,6 +120,10 @@ export class ThreadStore {
       this.db.data.threads[thread.threadId] = rec;
     }
     if (url) rec.url = url;
+    rec.matcher = thread.matcher;
+    rec.confidence = thread.confidence;
+    if (thread.evidence) rec.evidence = thread.evidence;
+    if (visit.page && !(rec.pages ??= []).includes(visit.page)) rec.pages.push(visit.page);
     const known = new Set(rec.postKeys);
     const newPosts: Post[] = [];
     for (const p of thread.posts) {
@@ -126,7 +140,7 @@ export class ThreadStore {
     // n: the forum's own total when larger than what we have seen (later pages not yet fetched).
     const seenReplies = rec.posts.length - (rec.openingKey ? 1 : 0);
     const n = Math.max(thread.replyCount, seenReplies);
-    rec.visits.push({ at: atIso, replyCount: n });
+    rec.visits.push({ at: atIso, replyCount: n, ...(visit.page ? { page: visit.page } : {}), ...(visit.revisit ? { revisit: true } : {}) });
     const h = hotness(n, tBar ?? openingTime(rec) ?? at, at, this.opts.hotness);
     rec.hotness.push({ at: atIso, h });
     const next = nextRevisitAt(h, at, this.opts.revisit);
@@ -168,4 +182,19 @@ export class ThreadStore {
   close(): void {
     if (this.pending) this.flush();
   }
+}
+
+/** Later fetches of a thread (revisits), not the fetches of its pages on first reading. */
+export function revisitCount(rec: Pick<ThreadRecord, 'visits'>): number {
+  return rec.visits.filter((v) => v.revisit).length;
+}
+
+/** Pages of a thread fetched (records written before pages were kept count their distinct visited pages, else one). */
+export function pageCount(rec: Pick<ThreadRecord, 'pages' | 'visits'>): number {
+  return rec.pages?.length ?? Math.max(1, new Set(rec.visits.map((v) => v.page).filter(Boolean)).size);
+}
+
+/** Whether a thread is sure enough to be listed among the hot ones (records written before confidence was kept pass). */
+export function isConfident(rec: Pick<ThreadRecord, 'confidence'>, minConfidence: number): boolean {
+  return (rec.confidence ?? 1) >= minConfidence;
 }

@@ -13,7 +13,7 @@
  * trees, the opening post, each post's author, time and body) whose named thresholds are tuned
  * against each other on bench:threads; they read best side by side.
  */
-import type { Post } from './types.js';
+import type { Post, ReplySignal, ThreadEvidence } from './types.js';
 import { jsonLdThread, microdataPosts } from './schema.js';
 import { cleanText, DATE_LIKE, pageBody, textOf, timeOfElement } from './dom.js';
 
@@ -176,6 +176,10 @@ function authorsByPlace(blocks: Element[]): Map<Element, AuthorInfo> {
       order++;
       if (el.children.length > 1 || el.closest(QUOTE_SELECTOR)) continue;
       const name = cleanText(el.textContent);
+      // A link to a page that is no member's (a headline, a category, a channel) names what a
+      // teaser is about, not who wrote it.
+      const link = el.closest('a[href]');
+      if (link && b.contains(link) && !AUTHOR_HREF.test(link.getAttribute('href') ?? '')) continue;
       if (name.length < 2 || name.length > MAX_NAME_CHARS || !/\p{L}/u.test(name) || DATE_LIKE.test(name) || /[.!?:]$/.test(name) || name.split(' ').length > MAX_NAME_WORDS) continue;
       const key = pathIn(b, el);
       let p = places.get(key);
@@ -199,6 +203,32 @@ function linkFreeLength(el: Element): number {
     links += cleanText(a.textContent).length;
   }
   return Math.max(0, textOf(el).length - links);
+}
+
+/** A date with its clock (`2008/5/31`, `2020-03-12 10:22`): text every post and every listed headline carries. */
+const DATE_TEXT = new RegExp(String.raw`(?:${DATE_LIKE.source})(?:\s*\d{1,2}:\d\d(?::\d\d)?)?`, 'gi');
+
+function dateChars(s: string): number {
+  let n = 0;
+  for (const m of s.matchAll(DATE_TEXT)) n += m[0].length;
+  return n;
+}
+
+/**
+ * What a member wrote in a block: its text outside links and outside dates. A listing's items
+ * (a headline link and its date, `重庆消防官兵抢修 2008/5/31`) have none, however many there are;
+ * a post has its message.
+ */
+function proseLength(el: Element): number {
+  let linkDates = 0;
+  for (const a of Array.from(el.querySelectorAll('a[href]'))) {
+    if (a.parentElement?.closest('a[href]') && el.contains(a.parentElement.closest('a[href]'))) continue;
+    linkDates += dateChars(cleanText(a.textContent));
+  }
+  const chars = Math.max(0, linkFreeLength(el) - (dateChars(textOf(el)) - linkDates));
+  // A Han character carries about what a short word does: `收到大家的意见，下周业主大会上会讨论车位方案。`
+  // (23 characters) is a message, as its English twice as long would be.
+  return chars + Math.min(chars, (textOf(el).match(/\p{Script=Han}/gu) ?? []).length);
 }
 
 function bodyElement(block: Element, author: Element, anchor: Element): Element {
@@ -268,6 +298,7 @@ export interface GenericResult {
   /** The page is an article and the posts are its comments (no opening post among them). */
   comments: boolean;
   confidence: number;
+  evidence: ThreadEvidence;
 }
 
 const ARTICLE_TYPES = /"@type"\s*:\s*"(NewsArticle|Article|BlogPosting|ReportageNewsArticle|OpinionNewsArticle|AnalysisNewsArticle|TechArticle|Report)"|itemtype="https?:\/\/schema\.org\/(NewsArticle|Article|BlogPosting)"/;
@@ -284,6 +315,28 @@ export function isArticlePage(doc: Document): boolean {
   const micro = Array.from(doc.querySelectorAll('[itemtype]')).map((e) => `itemtype="${e.getAttribute('itemtype')}"`).join('\n');
   const all = `${ld}\n${micro}`;
   return ARTICLE_TYPES.test(all) && !THREAD_TYPES.test(all);
+}
+
+/**
+ * Page furniture around the main content: navigation, sidebars and their widgets (`Recent
+ * comments`, a tweet feed, a countdown), footers. Their dated, named entries are listings of
+ * other pages' items, never the thread the page shows.
+ */
+const FURNITURE_TAGS = new Set(['NAV', 'ASIDE', 'FOOTER']);
+/**
+ * A class or id naming furniture (`sidebar`, `widget_recent_comments`, `giz-sidebar1`,
+ * `main-nav`… not the layout modifiers `with-sidebar`, `sticky-footer-body` that wrap a page's
+ * main content too).
+ */
+const FURNITURE_TOKEN = /^(sidebar|widget|widgets|navbar|nav|navigation|menu|footer)([_-].*)?$|^(main|site|top|primary)[_-]?(nav|navigation|menu)$|(?<!(with|has|no)[_-]?)sidebar\d*$/i;
+
+function inFurniture(el: Element): boolean {
+  // Up to the body: <body>/<html> classes describe the whole layout (`Sidebar` when it has one).
+  for (let p: Element | null = el; p && p.tagName !== 'BODY'; p = p.parentElement) {
+    if (FURNITURE_TAGS.has(p.tagName)) return true;
+    if ([p.id, ...(p.getAttribute('class') ?? '').split(/\s+/)].some((t) => t && FURNITURE_TOKEN.test(t))) return true;
+  }
+  return false;
 }
 
 function inCommentBox(el: Element): boolean {
@@ -388,6 +441,7 @@ function structuralThread(doc: Document, ref: Date, timeZone: string, dayFirst?:
   for (const [parent, kids] of candidates) {
     // On an article page only a list inside a comment container can be a thread.
     if (comments && !COMMENT_BOX.test(`${parent.id} ${parent.getAttribute('class') ?? ''}`) && !inCommentBox(parent)) continue;
+    if (inFurniture(parent)) continue;
     const ok: Block[] = [];
     // Short replies (`+1`, `gute initiative.`) join a list other blocks have proven; they
     // cannot prove one on their own.
@@ -409,7 +463,7 @@ function structuralThread(doc: Document, ref: Date, timeZone: string, dayFirst?:
         continue;
       }
       // Posts carry prose beyond author and date; lists of linked titles (related articles) do not.
-      const prose = linkFreeLength(child) - author.name.length;
+      const prose = proseLength(child) - author.name.length;
       if (prose >= MIN_PROSE && !isLinkBody(bodyElement(child, author.el, anchor))) ok.push({ el: child, anchor, author });
       else if (prose > 0 || hasContent(bodyElement(child, author.el, anchor))) short.push({ el: child, anchor, author });
     }
@@ -429,7 +483,8 @@ function structuralThread(doc: Document, ref: Date, timeZone: string, dayFirst?:
     if (!best || score > best.score || (score === best.score && best.parent.contains(parent))) best = { blocks: same, parent, score };
   }
   const nested = nestedBlocks(doc, anchors, comments);
-  if (nested && (!best || nested.score > best.score)) best = nested;
+  const treeWon = !!nested && (!best || nested.score > best.score);
+  if (treeWon) best = nested;
   if (!best) return null;
   settleAnchors(best.blocks, anchors);
   let opening: Block | null = null;
@@ -471,7 +526,8 @@ function structuralThread(doc: Document, ref: Date, timeZone: string, dayFirst?:
     STRUCTURAL_SIZE_WEIGHT * Math.min(1, (unique.length - GENERIC_MIN_POSTS + 1) / STRUCTURAL_SIZE_SATURATION) +
     STRUCTURAL_TIME_WEIGHT * timed +
     (voiceCount(unique.map((p) => p.author)) >= 2 ? STRUCTURAL_VOICES_WEIGHT : 0);
-  return { posts: unique, blocks: best.blocks.map((b) => b.el), comments, confidence: Math.round(confidence * 100) / 100 };
+  const openingAbove = !!opening && best.blocks[0] === opening;
+  return { posts: unique, blocks: best.blocks.map((b) => b.el), comments, confidence: Math.round(confidence * 100) / 100, evidence: structuralEvidence(best.parent, best.blocks, unique.length, openingAbove, treeWon) };
 }
 
 /**
@@ -483,7 +539,8 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
   const comments = isArticlePage(doc);
   const md = comments ? [] : microdataPosts(doc, ref, timeZone, dayFirst);
   if (md.length >= MIN_MICRODATA_POSTS) {
-    return { posts: md.map((m) => m.post), blocks: md.map((m) => m.el!), comments: false, confidence: MICRODATA_CONFIDENCE };
+    const evidence: ThreadEvidence = { structure: `${md.length} schema.org microdata items with author, time and body`, signals: ['schema.org'] };
+    return { posts: md.map((m) => m.post), blocks: md.map((m) => m.el!), comments: false, confidence: MICRODATA_CONFIDENCE, evidence };
   }
   const found = structuralThread(doc, ref, timeZone, dayFirst);
   const ld = comments ? null : jsonLdThread(doc, ref, timeZone);
@@ -498,12 +555,14 @@ export function detectRepeatedPosts(doc: Document, ref: Date, timeZone: string, 
     const same = (p: Post) => (p.time && p.time === opening.time) || cleanText(p.text).startsWith(probe);
     if (!found.comments && !found.posts.some(same) && (!first?.time || !opening.time || opening.time <= first.time)) {
       found.posts.unshift(opening);
+      found.evidence = { structure: `${found.evidence.structure}; opening post from JSON-LD`, signals: [...found.evidence.signals, 'schema.org'] };
     }
     return found;
   }
   const posts = [opening, ...ld.replies];
   if (posts.length < GENERIC_MIN_POSTS) return null;
-  return { posts, blocks: [], comments: false, confidence: JSON_LD_CONFIDENCE };
+  const evidence: ThreadEvidence = { structure: `schema.org JSON-LD discussion: opening post and ${ld.replies.length} replies`, signals: ['schema.org'] };
+  return { posts, blocks: [], comments: false, confidence: JSON_LD_CONFIDENCE, evidence };
 }
 
 /**
@@ -618,7 +677,7 @@ function nestedBlocks(doc: Document, anchors: Element[], comments: boolean): { b
     for (const [el, anchor] of g) {
       const author = findAuthor(el);
       if (!author) continue;
-      const prose = linkFreeLength(el) - author.name.length;
+      const prose = proseLength(el) - author.name.length;
       if (prose >= MIN_PROSE && !isLinkBody(bodyElement(el, author.el, anchor))) ok.push({ el, anchor, author });
       else if (prose > 0) short.push({ el, anchor, author });
     }
@@ -627,6 +686,7 @@ function nestedBlocks(doc: Document, anchors: Element[], comments: boolean): { b
     while (parent && !els.every((e) => parent!.contains(e))) parent = parent.parentElement;
     if (!parent) continue;
     if (comments && !COMMENT_BOX.test(`${parent.id} ${parent.getAttribute('class') ?? ''}`) && !inCommentBox(parent)) continue;
+    if (inFurniture(parent)) continue;
     if (!order) {
       order = new Map();
       let i = 0;
@@ -676,4 +736,33 @@ function findOpeningPost(list: Element, blocks: Block[], anchors: Element[]): Bl
     }
   }
   return null;
+}
+
+/** Reply and quote links or buttons (`回复`, `Zitieren`, `action=reply`): posts invite answers, headlines do not. */
+const REPLY_AFFORDANCE = /(?<![a-z])(reply|quote|respond|zitieren|antworten|r[ée]pondre|citer|responder|citar|rispondi|citazione)(?![a-z])|回复|引用/i;
+
+function hasReplyAffordance(el: Element): boolean {
+  for (const a of Array.from(el.querySelectorAll('a, button'))) {
+    const s = `${cleanText(a.textContent)} ${a.getAttribute('class') ?? ''} ${a.getAttribute('title') ?? ''} ${a.getAttribute('href') ?? ''}`;
+    if (REPLY_AFFORDANCE.test(s)) return true;
+  }
+  return false;
+}
+
+/** `tag#id.firstClass`, the way a reader finds an element in the page's source. */
+function signature(el: Element): string {
+  const cls = (el.getAttribute('class') ?? '').trim().split(/\s+/)[0];
+  return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${cls ? `.${cls}` : ''}`;
+}
+
+/** The repeated structure a structural find rests on, and the reply signals its blocks show. */
+function structuralEvidence(parent: Element, blocks: Block[], posts: number, openingAbove: boolean, tree: boolean): ThreadEvidence {
+  const signals: ReplySignal[] = ['author+time+body'];
+  if (blocks.some((b) => hasReplyAffordance(b.el) || (b.body && hasReplyAffordance(b.body)))) signals.push('reply-affordance');
+  if (COMMENT_BOX.test(`${parent.id} ${parent.getAttribute('class') ?? ''}`) || inCommentBox(parent)) signals.push('comments-container');
+  const sigs = new Map<string, number>();
+  for (const b of blocks.slice(openingAbove ? 1 : 0)) sigs.set(signature(b.el), (sigs.get(signature(b.el)) ?? 0) + 1);
+  const block = [...sigs].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '?';
+  const structure = `${posts} posts: ${block} blocks (author + time + body)${tree ? ' nested as a reply tree' : ''} in ${signature(parent)}${openingAbove ? '; opening post above them' : ''}`;
+  return { structure, signals };
 }

@@ -11,7 +11,7 @@ import { commentsFromXhr } from './xhr.js';
 import { cleanText, pageBody, parseDocument } from './dom.js';
 import { pageDayFirst } from './time.js';
 
-export type { ExtractThreadInput, Post, ReplyMatcher, ThreadExtract, XhrCapture } from './types.js';
+export type { ExtractThreadInput, Post, ReplyMatcher, ReplySignal, ThreadEvidence, ThreadExtract, XhrCapture } from './types.js';
 export { BUILTIN_MATCHERS } from './matchers.js';
 export { loadMatchers, parseMatchers, MatcherFileError, replyMatcherSchema } from './load.js';
 export { resolveTimeText } from './time.js';
@@ -65,7 +65,8 @@ export function extractThread(input: ExtractThreadInput): ThreadExtract | null {
   for (const m of matchers) {
     const r = applyMatcher(m, doc, input.url, ref, timeZone, dayFirst);
     if (!r) continue;
-    result = { matcher: m.name, confidence: TEMPLATE_CONFIDENCE, threadId: r.threadId, posts: r.posts, replyCount: 0, pageUrls: r.pageUrls };
+    const evidence = { structure: `${r.posts.length} posts matched template ${m.name} (${m.post})`, signals: ['template' as const] };
+    result = { matcher: m.name, confidence: TEMPLATE_CONFIDENCE, evidence, threadId: r.threadId, posts: r.posts, replyCount: 0, pageUrls: r.pageUrls };
     total = r.total;
     break;
   }
@@ -75,6 +76,7 @@ export function extractThread(input: ExtractThreadInput): ThreadExtract | null {
       result = {
         matcher: g.comments ? 'generic-comments' : 'generic',
         confidence: g.confidence,
+        evidence: g.evidence,
         threadId: threadIdFor(undefined, input.url),
         posts: g.posts,
         replyCount: 0,
@@ -85,8 +87,13 @@ export function extractThread(input: ExtractThreadInput): ThreadExtract | null {
   const xhr = input.xhr?.length ? commentsFromXhr(input.xhr, ref, timeZone) : null;
   if (xhr) {
     if (!result) {
-      result = { matcher: 'xhr-comments', confidence: XHR_CONFIDENCE, threadId: threadIdFor(undefined, input.url), posts: [], replyCount: 0, pageUrls: [] };
+      result = { matcher: 'xhr-comments', confidence: XHR_CONFIDENCE, evidence: { structure: '', signals: [] }, threadId: threadIdFor(undefined, input.url), posts: [], replyCount: 0, pageUrls: [] };
     }
+    const fromApi = `${xhr.posts.length} comments from the page's comment API (author, time and text fields)`;
+    result.evidence = {
+      structure: result.evidence.structure ? `${result.evidence.structure}; ${fromApi}` : fromApi,
+      signals: [...new Set([...result.evidence.signals, 'comment-api' as const])],
+    };
     const seen = new Set(result.posts.map(postKey));
     for (const p of xhr.posts) {
       if (!seen.has(postKey(p))) {

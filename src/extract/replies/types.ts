@@ -17,12 +17,35 @@ export interface ThreadExtract {
    * a template that matched URL and markup, else the generic detector's own evidence.
    */
   confidence: number;
+  /** What made the page a thread: the repeated structure found and the reply signals beside it. */
+  evidence: ThreadEvidence;
   threadId: string;
   posts: Post[];
   /** Replies known for the thread: the forum's own total when it shows one, else posts seen minus the opening post. */
   replyCount: number;
   /** Absolute URLs of the thread's other pages (pagination), current page excluded. */
   pageUrls: string[];
+}
+
+/** Reply signals a thread's posts showed (a listing of headlines shows none of them). */
+export type ReplySignal =
+  /** A template written for the forum's engine matched URL and post markup. */
+  | 'template'
+  /** The page declares its posts (schema.org microdata or JSON-LD). */
+  | 'schema.org'
+  /** Comment JSON from the page's own API calls. */
+  | 'comment-api'
+  /** Blocks repeating an author, a time and a body of their own prose. */
+  | 'author+time+body'
+  /** A reply or quote link or button in the posts. */
+  | 'reply-affordance'
+  /** The posts sit in a comment container (`#comments`, Disqus). */
+  | 'comments-container';
+
+export interface ThreadEvidence {
+  /** The repeated structure, in words: `12 × div.post (author + time + body) in div#posts; opening post above`. */
+  structure: string;
+  signals: ReplySignal[];
 }
 
 /**
