@@ -94,7 +94,8 @@ export function extractLinks(doc: Document, baseUrl: string, maxLinks = Infinity
       }
       if (spec && found.length < maxLinks) {
         const url = resolveLink(el.getAttribute(spec[1]), base);
-        if (url) {
+        // rel=nofollow: the site asks crawlers not to follow (a wiki's external links, comment spam).
+        if (url && !(spec[0] !== 'img' && /(^|\s)nofollow(\s|$)/i.test(el.getAttribute('rel') ?? ''))) {
           pending = { el, tag: spec[0], url, start: length, end: length };
           found.push(pending);
         }
