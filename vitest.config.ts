@@ -69,6 +69,10 @@ const E2E = [
   'test/watch.test.ts',
   'test/wikispeedia.test.ts',
   'test/**/*.e2e.test.ts',
+  'test/e2e-*.test.ts',
+  'test/page-load.test.ts',
+  'test/publish-zones.test.ts',
+  'test/cli-walkthrough.test.ts',
 ];
 
 export default defineConfig({

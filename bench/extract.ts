@@ -21,7 +21,7 @@ import type { PageAnalysis } from '../src/extract/types.js';
 import { sharedDataDir } from '../src/testweb/wikispeedia.js';
 import { machineLine, writeBenchSection } from './bench-page.js';
 import { htmldateCacheDir, readHtmldateSet, readHtmldateTestsLayout } from './htmldate-set.js';
-import { aggregate, cjkTokens, f1Of, grams, mean, quantile, shingleMatch, wordTokens, type Counts } from './shingles.js';
+import { aggregate, cjkTokens, f1Of, grams, quantile, shingleMatch, wordTokens, type Counts } from './shingles.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = sharedDataDir();

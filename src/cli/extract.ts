@@ -21,7 +21,7 @@ import { gateFailure, startGateProxy } from '../fetch/gate-proxy.js';
 import { guardPage } from '../fetch/page-guard.js';
 import { MainDocument, settlePage, subRequestTimeoutMs, type AnalysedFrom } from '../fetch/page-load.js';
 import { UserError } from '../config/errors.js';
-import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
+import { decodeHtml } from '../extract/encoding.js';
 import { analyzePage } from '../extract/page.js';
 import type { PageAnalysis } from '../extract/types.js';
 import type { XhrCapture } from '../extract/replies/index.js';

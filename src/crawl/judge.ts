@@ -1,4 +1,6 @@
 /**
+ * Long because: the judge's verdict, its journal replay and its label input share one state object.
+ *
  * Routes one analysed page into the topic model: builds its position-weighted fields
  * (METHODS §0), asks for rel(p) (§1–§2), grows the seed set, and measures each link context
  * against the topic (§3.1 cos(T, A_u), §3.2 f_anchor).

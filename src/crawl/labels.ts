@@ -205,7 +205,7 @@ export function labelsPlugin(o: LabelsPluginOptions): CrawlPlugin & { pending():
   let asked = 0;
   let waiting = false;
   let ended = false;
-  let learned = { yes: 0, no: 0, skipped: 0 };
+  const learned = { yes: 0, no: 0, skipped: 0 };
   let fromFile: { analysis: PageAnalysis; relevant: boolean; topic?: string }[] = [];
   // Topic id → the name users know it by (its name, else its keywords).
   let names = new Map<string, string>();

@@ -1,4 +1,6 @@
 /**
+ * Long because: three small classes (revisit queue, sibling walk, tracker) that only this plugin uses.
+ *
  * Reply threads during a crawl (METHODS §4): every analysed page goes through extractThread; a
  * thread's visits go to a ThreadStore (storage/runs/<id>/threads.json), all its pages are
  * followed, hot threads are revisited (a revisit queue ordered by hotness H, sharing the page

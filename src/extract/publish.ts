@@ -1,4 +1,6 @@
 /**
+ * Long because: one ordered list of date sources (JSON-LD, meta, time elements, marked elements, URL), read in one pass.
+ *
  * Publish time of a page (METHODS §3.4), from the most to the least reliable source:
  * JSON-LD datePublished, meta tags, <time datetime>, a visible date near the headline, a date in
  * an element marked as one (class or id `date`, `datum`, `byline`, `published`…), the URL, the

@@ -1,4 +1,6 @@
 /**
+ * Long because: one self-contained page: each section is a small pure function over the run's files.
+ *
  * The crawl report: one self-contained HTML page (inline CSS, inline SVG charts, a few lines of
  * inline script for the search box) built as a pure function of a run's files, so it opens from
  * disk with no server and can be regenerated at any time (`npm start -- --report RUN_ID`).

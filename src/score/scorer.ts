@@ -1,4 +1,6 @@
 /**
+ * Long because: one closure over the scorer's state until it becomes a class; each hook is short.
+ *
  * The URL scorer (METHODS §3): the engine feeds each fetched page in as plain data and gets back
  * score updates for URLs (new children, and queued URLs whose score changed: new in-links,
  * relevance feedback, IPageRank cycles, site cutoff). The formula state lives here and in

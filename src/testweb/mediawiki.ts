@@ -1,4 +1,6 @@
 /**
+ * Long because: install, import and serve of one wiki are one lifecycle with one cache folder.
+ *
  * The Wikispeedia articles served by real wiki software: Debian's MediaWiki on a SQLite database,
  * behind PHP's built-in server on a loopback address, with the default skin (sidebar, footer,
  * category links, edit / history / talk tabs) and its URL layout (`/wiki/Title` article URLs,

@@ -1,4 +1,6 @@
 /**
+ * Long because: the topic model's formulas (METHODS §1–§2) read best side by side.
+ *
  * The topic model (METHODS §1–§2): keyword vector, seed set D with `simD`, semantic-tree
  * similarity, and several topics at once (seed 002). Pure computation over plain data; the
  * only state is the IDF statistics and the seed set, both fed by the engine.
