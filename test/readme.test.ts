@@ -165,7 +165,7 @@ describe('command examples in the README and docs run', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'library-doc-')), 'example.mjs');
     writeFileSync(file, block.replace("'focused-crawler'", JSON.stringify(join(ROOT, 'src', 'index.ts'))));
     const out = execFileSync(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, encoding: 'utf8' });
-    expect(out).toContain('汶川地震救援进展 2008-05-13T09:38:00+08:00');
+    expect(out).toContain('汶川地震救援进展 2008-05-13T09:38:00 [');
     expect(out).toContain('https://news.example.cn/2008/0514/n2.shtml');
   });
 });

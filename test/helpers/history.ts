@@ -12,7 +12,8 @@
  * - an issue or PR number: the word issue before `#N`, or `#N` after "(" or ", ".
  * - a measurement set named by a capital letter A–J: set + letter before "on", "(", "," or
  *   "and" + another letter (the seed set D of the methods passes).
- * - a diary: last/this/previous + "round", or an ISO date of the 2020s.
+ * - a diary: last/this/previous + "round", or "on"/"measured" + an ISO date of the 2020s (a date
+ *   standing alone is an example, as in the publish-time docs).
  */
 import ts from 'typescript';
 
@@ -22,7 +23,7 @@ export const HISTORY_PATTERNS: { name: string; re: RegExp }[] = [
   { name: 'handle', re: /\b(?:lead|rank|judge|speed|redis)\d+\b|\bthe lead\b/i },
   { name: 'issue number', re: /\bissues? #\d+|\(#\d+\b|, #\d+\b/i },
   { name: 'measurement set', re: /(?<!seed )\bsets? [A-J](?= on\b| \(| and [A-J]\b|,)/ },
-  { name: 'diary', re: /\b(?:last|this|previous) round\b|\b20[2-9]\d-[01]\d-[0-3]\d\b/i },
+  { name: 'diary', re: /\b(?:last|this|previous) round\b|\b(?:on|measured)\s+20[2-9]\d-[01]\d-[0-3]\d\b/i },
 ];
 
 /** The history patterns a text matches, with the matched words. */
