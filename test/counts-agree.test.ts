@@ -105,7 +105,7 @@ describe('counts agree everywhere', () => {
     const listed = /<table id="threads-table"[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(report)![1].match(/<tr>/g)!.length;
     expect(listed).toBe(c.hotThreads);
     // the crawl log read back gives the same tally
-    const { threadsFound: _t, hotThreads: _h, subRequests, ...logCounts } = c;
+    const { threadsFound: _t, hotThreads: _h, revisits: _r, newReplies: _n, subRequests, ...logCounts } = c;
     expect(countLog(CrawlLog.read(result.logPath))).toEqual(logCounts);
     // the sub-request log (comment-API requests) read back gives the same counts
     expect(countSubRequests(SubRequestLog.read(join(result.runDir, 'subrequests.jsonl')))).toEqual(subRequests);
