@@ -258,16 +258,19 @@ export class Frontier implements CrawlFrontier {
    */
   async next(): Promise<QueuedUrl | null> {
     if (this.order?.active) return this.order.next();
-    const entry = await this.select((host) => this.politeness.wait(host) === 0);
-    if (entry) this.politeness.started(hostOf(entry.url));
-    return entry;
+    // The host's request starts in the same turn as the choice: with an await between them a
+    // concurrent next() could choose the same host inside its per-host delay.
+    return this.select(
+      (host) => this.politeness.wait(host) === 0,
+      (host) => this.politeness.started(host),
+    );
   }
 
   /**
    * Choose the best URL whose host `eligible` accepts and journal it as handed out (robots.txt
-   * checked on the way), or null; the caller starts its host's request.
+   * checked on the way), or null; `onChosen` starts its host's request in the same turn (or the caller does, later).
    */
-  async select(eligible: (host: string) => boolean): Promise<QueuedUrl | null> {
+  async select(eligible: (host: string) => boolean, onChosen?: (host: string) => void): Promise<QueuedUrl | null> {
     let picked: { entry: QueuedUrl; skippedHosts: number } | undefined;
     for (;;) {
       // Checked on every pass: another call may have spent the budget while this one waited
@@ -291,6 +294,7 @@ export class Frontier implements CrawlFrontier {
     const { entry, skippedHosts } = picked;
     this.do({ o: 'h', k: entry.uniqueKey, n: this.backend.handedOut + 1, ...(skippedHosts ? { sk: skippedHosts } : {}) });
     this.flush();
+    onChosen?.(hostOf(entry.url));
     this.onHandOut?.(entry);
     return entry;
   }
