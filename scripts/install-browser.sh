@@ -6,7 +6,9 @@
 # build of its own: the crawler runs the system Chromium through executablePath.
 set -u
 # The MediaWiki test bed (optional, never fails the install): its own script.
-bash "$(dirname "$0")/install-mediawiki.sh" || true
+# The MediaWiki test bed is for this repository's tests and benchmarks: a clone (it has test/)
+# installs it, an installed package does not.
+if [ -d "$(dirname "$0")/../test" ]; then bash "$(dirname "$0")/install-mediawiki.sh" || true; fi
 need=""
 if ! { [ -n "${CHROMIUM_PATH:-}" ] && [ -x "${CHROMIUM_PATH}" ]; }; then
   command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need="chromium"
