@@ -18,7 +18,7 @@ import type { Page, Request as PwRequest, Response } from 'playwright';
 import { analyzePage, type AnalysisLimits } from '../extract/page.js';
 import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
 import type { PageAnalysis } from '../extract/types.js';
-import { waitForQuietNetwork, type NetworkActivity } from './crawler.js';
+import { waitForQuietNetwork, type NetworkActivity } from './network-activity.js';
 import { serialisedDom } from './dom-read.js';
 
 // ---------------------------------------------------------------- blocking
