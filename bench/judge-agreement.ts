@@ -38,6 +38,11 @@ export function verdictAgreement(rows: Iterable<VerdictRow>): VerdictAgreement {
       if (r.truth) both++;
     }
   }
+  return fromCounts(judged, truly, both);
+}
+
+/** Precision, recall and the count ratio of these counts (undefined where a denominator is 0). */
+function fromCounts(judged: number, truly: number, both: number): VerdictAgreement {
   return {
     judged,
     truly,
@@ -63,12 +68,7 @@ export function pooledAgreement(crawls: readonly VerdictAgreement[], tolerance =
   const truly = crawls.reduce((s, a) => s + a.truly, 0);
   const both = crawls.reduce((s, a) => s + a.both, 0);
   return {
-    judged,
-    truly,
-    both,
-    precision: judged ? both / judged : undefined,
-    recall: truly ? both / truly : undefined,
-    countRatio: truly ? judged / truly : undefined,
+    ...fromCounts(judged, truly, both),
     within: crawls.filter((a) => countWithin(a, tolerance)).length,
     crawls: crawls.length,
   };

@@ -586,18 +586,14 @@ function labelStats(runs: ReplayRun[]) {
 }
 
 function labelSummary(runs: ReplayRun[]): string {
-  let tp = 0, fp = 0, fn = 0;
-  for (const r of runs) for (const [, truth, verdict] of r.order) if (verdict !== null) verdict ? (truth ? tp++ : fp++) : truth && fn++;
+  const st = labelStats(runs);
   const truthOnce = (r: ReplayRun) => r.distinctCurve.at(-1) ?? 0;
-  const held = runs.filter((r) => r.estimate.low <= truthOnce(r) && truthOnce(r) <= r.estimate.high);
-  const widths = runs.map((r) => r.estimate.high - r.estimate.low);
-  const given = runs.map((r) => r.labelled?.length ?? 0);
   const yes = runs.map((r) => r.labelled?.filter((l) => l[1]).length ?? 0);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   return (
-    `judge precision ${(tp / Math.max(1, tp + fp)).toFixed(3)} recall ${(tp / Math.max(1, tp + fn)).toFixed(3)} on its own pages` +
-    `; labels given ${mean(given).toFixed(1)} per topic (${mean(yes).toFixed(1)} relevant)` +
-    `; estimate's 90% interval holds the truth on ${held.length}/${runs.length} topics (${((100 * held.length) / Math.max(1, runs.length)).toFixed(0)}%), mean width ${(100 * mean(widths)).toFixed(1)} points, widest ${(100 * Math.max(0, ...widths)).toFixed(1)}` +
+    `judge precision ${st.precision.toFixed(3)} recall ${st.recall.toFixed(3)} on its own pages` +
+    `; labels given ${st.labels.toFixed(1)} per topic (${mean(yes).toFixed(1)} relevant)` +
+    `; estimate's 90% interval holds the truth on ${st.held}/${st.topics} topics (${((100 * st.held) / Math.max(1, st.topics)).toFixed(0)}%), mean width ${(100 * st.width).toFixed(1)} points, widest ${(100 * st.widest).toFixed(1)}` +
     `; estimate minus truth: mean ${(100 * mean(runs.map((r) => r.estimate.mean - truthOnce(r)))).toFixed(1)} points`
   );
 }
