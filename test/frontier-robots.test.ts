@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Frontier, uniqueKeyOf } from '../src/frontier/frontier.js';
 import { FrontierJournal } from '../src/frontier/journal.js';
 import { RobotsCache } from '../src/frontier/robots.js';
+import { FetchGate } from '../src/fetch/gate.js';
+import { gatedFetchText } from '../src/fetch/gated-request.js';
 
 // Two loopback origins: one with a robots.txt (Crawl-delay 2, /private/ disallowed), one without.
 let withRobots = '';
@@ -216,5 +218,29 @@ describe('one apply for live calls and replay', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a host that gives no answer is named for what it is, not robots.txt', () => {
+  it('a name that does not resolve, and a loopback port with nothing listening, are tallied by their failure', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const deadOrigin = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const gate = new FetchGate({ seedUrls: [deadOrigin, without] });
+    const rc = new RobotsCache({ fetchText: (url, timeoutMs) => gatedFetchText(gate, url, { timeoutMs }) });
+    const f = new Frontier({ robots: rc, perHostDelayMs: 0 });
+    const dropped: string[] = [];
+    f.onDrop = (e, why) => dropped.push(`${new URL(e.url).host} ${why}`);
+    f.offer({ url: 'http://no-such-host.invalid/a', depth: 1, score: 0.9 });
+    f.offer({ url: `${deadOrigin}/b`, depth: 1, score: 0.8 });
+    f.offer({ url: `${without}/c`, depth: 1, score: 0.1 });
+    const got = await f.requestManager.fetchNextRequest();
+    expect(got?.url).toBe(`${without}/c`);
+    expect(dropped).toEqual(['no-such-host.invalid host not found (DNS)', `${new URL(deadOrigin).host} connection refused`]);
+    expect(f.dropReason(uniqueKeyOf('http://no-such-host.invalid/a'))).toBe('host not found (DNS)');
+    expect(await rc.block('http://no-such-host.invalid/x')).toMatch(/^host not found \(DNS\): robots\.txt had no answer/);
+    // A robots.txt that answers 5xx is still the robots.txt rule.
+    expect(rc.refusal(`${without}/c`)).toBe('robots.txt');
   });
 });

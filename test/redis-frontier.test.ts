@@ -414,7 +414,7 @@ describe.skipIf(!!missing)('Redis frontier (real redis-server)', () => {
     };
     const seenByA = await a.sharedRobotsFetch(answer)(robotsUrl, 5_000);
     expect(requests).toBe(1);
-    expect(seenByA?.text).toContain('Disallow: /private/');
+    expect(seenByA && 'text' in seenByA ? seenByA.text : undefined).toContain('Disallow: /private/');
     await a.close();
     await b.close();
   });

@@ -20,9 +20,11 @@ export async function learnNegativeSeeds(config: CrawlConfig, judge: PageJudge, 
     for (const url of topic.negativeSeeds ?? []) {
       gate.allowOrigin(url); // named by the user, like a seed
       const blocked = await robots?.block(url);
-      const got = blocked ? undefined : await gatedFetchText(gate, url, { timeoutMs: 15_000, userAgent: ROBOTS_TOKEN });
+      const answer = blocked ? undefined : await gatedFetchText(gate, url, { timeoutMs: 15_000, userAgent: ROBOTS_TOKEN });
+      const got = answer && 'status' in answer ? answer : undefined;
       if (!got || got.status < 200 || got.status >= 300 || !got.text) {
-        notice(`negative page skipped: ${url} (${blocked ?? (got ? `HTTP ${got.status}` : 'unreachable or refused by the fetch gate')})`);
+        const failure = answer && 'failure' in answer ? answer.failure : 'unreachable or refused by the fetch gate';
+        notice(`negative page skipped: ${url} (${blocked ?? (got ? `HTTP ${got.status}` : failure)})`);
         continue;
       }
       judge.addNegativeExample(analyzePage({ html: got.text, url, fetchedAt: new Date() }), judge.model.topics[i].id);

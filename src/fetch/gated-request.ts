@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FetchGate } from './gate.js';
 import { loopTimeout } from './loop-clock.js';
+import { unreachableReason } from './unreachable.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
@@ -172,15 +173,15 @@ export async function gatedFetchText(
   gate: FetchGate,
   url: string,
   opts: { timeoutMs?: number; maxBodyBytes?: number; maxRedirects?: number; userAgent?: string } = {},
-): Promise<{ status: number; text: string } | undefined> {
+): Promise<{ status: number; text: string } | { failure: string } | undefined> {
   let current = url;
   for (let hop = 0; hop <= (opts.maxRedirects ?? 5); hop++) {
     let r: GatedResponse;
     try {
       // RFC 9309 §2.5: a crawler may stop reading after 500 KiB; the first part is still obeyed.
       r = await gatedRequest(gate, current, { timeoutMs: opts.timeoutMs, maxBodyBytes: opts.maxBodyBytes ?? 500 * 1024, truncate: true, headers: opts.userAgent ? { 'user-agent': opts.userAgent } : {} });
-    } catch {
-      return undefined; // refused by the gate or unreachable: the caller treats it as unreachable
+    } catch (err) {
+      return { failure: unreachableReason(err) }; // refused by the gate or unreachable: the caller treats it as unreachable
     }
     const loc = r.headers.location;
     if (r.status >= 300 && r.status < 400 && loc) {

@@ -59,7 +59,7 @@ export interface FrontierOptions {
   /** Clock, injectable for tests. */
   now?: () => number;
   /** robots.txt gate: consulted before a URL is handed out; its Crawl-delay adds to hostDelayMs. */
-  robots?: Pick<RobotsCache, 'isLoaded' | 'load' | 'isAllowed' | 'crawlDelayMs'>;
+  robots?: Pick<RobotsCache, 'isLoaded' | 'load' | 'isAllowed' | 'crawlDelayMs'> & Partial<Pick<RobotsCache, 'refusal'>>;
   /** Journal of operations for crash safety (src/frontier/journal.ts). */
   journal?: FrontierLog;
   /** Snapshot when the journal holds more operations than max(this, 4 × queued URLs). */
@@ -288,8 +288,9 @@ export class Frontier implements CrawlFrontier {
         continue;
       }
       if (robots.isAllowed(entry.url)) break;
-      this.do({ o: 'x', k: entry.uniqueKey, r: 'robots.txt', u: entry.url });
-      this.onDrop?.(entry, 'robots.txt');
+      const reason = robots.refusal?.(entry.url) ?? 'robots.txt';
+      this.do({ o: 'x', k: entry.uniqueKey, r: reason, u: entry.url });
+      this.onDrop?.(entry, reason);
     }
     const { entry, skippedHosts } = picked;
     this.do({ o: 'h', k: entry.uniqueKey, n: this.backend.handedOut + 1, ...(skippedHosts ? { sk: skippedHosts } : {}) });

@@ -33,7 +33,7 @@ export interface JoinOptions {
   seederTtlMs?: number;
 }
 
-type RobotsText = { status: number; text: string } | undefined;
+type RobotsText = { status: number; text: string } | { failure: string } | undefined;
 type FetchText = (url: string, timeoutMs: number) => Promise<RobotsText>;
 
 /** Keys of one crawl (the `{…}` hash tag keeps them on one Redis Cluster slot). */
@@ -181,8 +181,8 @@ export class RedisCrawl {
       const stored = async (): Promise<{ hit: true; value: RobotsText } | { hit: false }> => {
         const cached = await this.redis.hget(`${this.prefix}robots`, origin);
         if (!cached) return { hit: false };
-        const c = JSON.parse(cached) as { status: number; text: string; at: number };
-        if ((c.status >= 200 && c.status < 500) || Date.now() - c.at < 60_000) return { hit: true, value: c.status ? { status: c.status, text: c.text } : undefined };
+        const c = JSON.parse(cached) as { status: number; text: string; at: number; failure?: string };
+        if ((c.status >= 200 && c.status < 500) || Date.now() - c.at < 60_000) return { hit: true, value: c.status ? { status: c.status, text: c.text } : c.failure ? { failure: c.failure } : undefined };
         return { hit: false };
       };
       for (;;) {
@@ -198,7 +198,8 @@ export class RedisCrawl {
         if (meanwhile.hit) return meanwhile.value;
         const r = await fetchText(url, timeoutMs);
         this.robotsFetchedHere.add(origin);
-        await this.call('fcRobots', origin, JSON.stringify({ status: r?.status ?? 0, text: r?.text ?? '', at: Date.now() }), host);
+        const answer = r && 'status' in r ? r : undefined;
+        await this.call('fcRobots', origin, JSON.stringify({ status: answer?.status ?? 0, text: answer?.text ?? '', at: Date.now(), ...(r && 'failure' in r ? { failure: r.failure } : {}) }), host);
         return r;
       } finally {
         await this.redis.del(lock);

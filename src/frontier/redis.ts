@@ -55,7 +55,7 @@ export interface RedisFrontierOptions {
   leaseMs?: number;
   /** Leases that may expire on one URL before it is dropped (a page that kills its workers). */
   maxTries?: number;
-  robots?: Pick<RobotsCache, 'isLoaded' | 'load' | 'isAllowed' | 'crawlDelayMs' | 'block'>;
+  robots?: Pick<RobotsCache, 'isLoaded' | 'load' | 'isAllowed' | 'crawlDelayMs' | 'block'> & Partial<Pick<RobotsCache, 'refusal'>>;
   log?: (line: string) => void;
   /** How long a request that is not a page holds its host if its worker dies (ms, default 60 s). */
   holdMs?: number;
@@ -306,8 +306,9 @@ export class RedisFrontier implements CrawlFrontier {
           }
         }
         if (!robots.isAllowed(e.url)) {
-          await this.giveBack(e, false, 'robots.txt');
-          this.onDrop?.(e, 'robots.txt');
+          const reason = robots.refusal?.(e.url) ?? 'robots.txt';
+          await this.giveBack(e, false, reason);
+          this.onDrop?.(e, reason);
           continue;
         }
       }

@@ -5,6 +5,9 @@
  * by the frontier before a URL is handed out; `Crawl-delay` feeds the per-host delay.
  */
 import robotsParserImport from 'robots-parser';
+import { unreachableReason } from '../fetch/unreachable.js';
+
+export { unreachableReason };
 
 // robots-parser is CommonJS; under NodeNext its typings describe the namespace, at run time the
 // default import is the function itself (same workaround as src/testweb/index.ts).
@@ -21,8 +24,8 @@ export interface RobotsOptions {
   timeoutMs?: number;
   /** Upper bound on an honoured Crawl-delay, so one hostile file cannot stall a host forever. */
   maxCrawlDelayMs?: number;
-  /** Injectable for tests; default: global fetch. */
-  fetchText?: (url: string, timeoutMs: number) => Promise<{ status: number; text: string } | undefined>;
+  /** Injectable for tests; default: global fetch. `failure` says why there was no answer. */
+  fetchText?: (url: string, timeoutMs: number) => Promise<{ status: number; text: string } | { failure: string } | undefined>;
   /** After a 5xx or an unreachable robots.txt (disallow all), ask again after this long. */
   retryAfterMs?: number;
   /** Clock, injectable for tests. */
@@ -40,15 +43,18 @@ export interface OriginRobots {
   disallowAll?: boolean;
   /** When a disallow-all verdict is asked again. */
   retryAt?: number;
+  /** Why robots.txt had no answer (`unreachableReason`): the host's failure, not a rule of robots.txt. */
+  unreachable?: string;
 }
 
-async function defaultFetchText(url: string, timeoutMs: number): Promise<{ status: number; text: string } | undefined> {
+
+async function defaultFetchText(url: string, timeoutMs: number): Promise<{ status: number; text: string } | { failure: string }> {
   try {
     const res = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(timeoutMs) });
     const text = res.ok ? await res.text() : (await res.body?.cancel(), '');
     return { status: res.status, text };
-  } catch {
-    return undefined;
+  } catch (err) {
+    return { failure: unreachableReason(err) };
   }
 }
 
@@ -100,13 +106,15 @@ export class RobotsCache {
     if (d) return Promise.resolve(d);
     let p = this.loading.get(origin);
     if (!p) {
-      p = this.fetchText(`${origin}/robots.txt`, this.timeoutMs).then((r) => {
+      p = this.fetchText(`${origin}/robots.txt`, this.timeoutMs).then((answer) => {
         // RFC 9309 §2.3.1: missing (4xx) = allow all; a server error (5xx) or no answer = disallow
         // all, asked again after retryAfterMs ("until it recovers").
+        const r = answer && 'status' in answer ? answer : undefined;
         const info: OriginRobots = { origin, status: r?.status ?? 0 };
         if (!r || r.status >= 500 || r.status < 200) {
           info.disallowAll = true;
           info.retryAt = this.now() + this.retryAfterMs;
+          if (!r) info.unreachable = answer && 'failure' in answer ? answer.failure : 'host unreachable';
         } else if (r.status >= 200 && r.status < 300) {
           info.robot = robotsParser(`${origin}/robots.txt`, r.text);
           const secs = info.robot.getCrawlDelay(this.ua);
@@ -138,7 +146,17 @@ export class RobotsCache {
   async block(url: string): Promise<string | undefined> {
     const info = await this.load(url);
     if (this.isAllowed(url)) return undefined;
-    return info?.disallowAll ? `robots: robots.txt unreachable or ${info.status || 'no answer'}: disallow all (RFC 9309)` : 'robots: disallowed by robots.txt';
+    if (info?.unreachable) return `${info.unreachable}: robots.txt had no answer: disallow all until it answers (RFC 9309)`;
+    return info?.disallowAll ? `robots: robots.txt answered ${info.status}: disallow all (RFC 9309)` : 'robots: disallowed by robots.txt';
+  }
+
+  /**
+   * The reason a URL `isAllowed` refuses is tallied under: its host's failure when robots.txt had
+   * no answer (`host not found (DNS)`, ...), else `robots.txt` (disallowed, or a 5xx robots.txt).
+   */
+  refusal(url: string): string {
+    const o = originOf(url);
+    return (o && this.done.get(o)?.unreachable) || 'robots.txt';
   }
 
   /** Crawl-delay of a host (`host[:port]`, as in URL.host), in milliseconds. */
