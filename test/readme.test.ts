@@ -120,6 +120,11 @@ describe('command examples in the README and docs run', () => {
     const file = join(ROOT, 'docs', 'examples', 'quake.yaml');
     const block = /```yaml\n([\s\S]*?)```/.exec(configDoc)![1];
     expect(block).toBe(readFileSync(file, 'utf8'));
+    // Its hosts are placeholders: the file and every command that runs it say it is an online template.
+    expect(block).toMatch(/^# ONLINE TEMPLATE/);
+    const runs = ['README.md', ...DOCS].flatMap((f) => read(f).split('\n')).filter((l) => /^npm start .*quake\.yaml/.test(l));
+    expect(runs.length).toBeGreaterThan(0);
+    for (const l of runs) expect(l).toMatch(/#.*online/);
     // From another working folder: the CSV is found beside the file.
     const cwd = process.cwd();
     process.chdir(tmpdir());
