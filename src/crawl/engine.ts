@@ -24,6 +24,7 @@ import { FetchGate, gateOptionsOf } from '../fetch/gate.js';
 import { ROBOTS_TOKEN } from '../fetch/gate-proxy.js';
 import { startGateProxyProcess } from '../fetch/gate-proxy-process.js';
 import { gatedFetchText } from '../fetch/gated-request.js';
+import { classifyFailure, type FetchAnswer } from '../fetch/failure.js';
 import { lockStorage } from '../store/storage-lock.js';
 import { UserError } from '../config/errors.js';
 import { createBrowserFetcher, createHttpFetcher, crawleeConfig, type Fetcher, type RenderedPage } from '../fetch/crawler.js';
@@ -444,26 +445,23 @@ async function crawlLocked(
     }
   };
 
-  const onFailure = async (request: Request, error: Error) => {
+  const onFailure = async (request: Request, error: Error, answer?: FetchAnswer) => {
     if (logged.has(request.uniqueKey)) return;
     logged.add(request.uniqueKey);
     const m = crawlUserData(request);
-    // A download (browser) or a content type the HTTP fetcher skips is not a failure: it is not HTML.
-    const skippedType = /served Content-Type ([^\s,]+)/.exec(error.message);
-    const notHtml = /Download is starting/i.test(error.message) || skippedType !== null;
-    // Crawlee's HTTP errors read "500 - Internal Server Error: …": keep the status.
-    const httpStatus = /^(\d{3}) - /.exec(error.message);
+    // A download (browser) or a content type the HTTP fetcher skips is not a failure: it is not HTML (src/fetch/failure.ts).
+    const failure = classifyFailure(error, answer);
     await logLine(request.uniqueKey, {
       time: new Date().toISOString(),
       url: request.url,
-      status: httpStatus ? Number(httpStatus[1]) : 0,
+      status: failure.status,
       depth: m.depth,
       parent: m.parentUrl,
       score: m.score,
       components: m.components,
-      decision: notHtml ? 'not-html' : 'failed',
+      decision: failure.kind === 'not-html' ? 'not-html' : 'failed',
       reason: error.message.split('\n')[0].slice(0, 300),
-      contentType: skippedType?.[1],
+      contentType: failure.contentType,
     });
   };
 
@@ -477,7 +475,7 @@ async function crawlLocked(
     keepAlive: !!options.watch,
     // In hand-out order when the fetch order is fixed (src/frontier/fetch-order.ts).
     onPage: order ? (p: RenderedPage) => order.run(p.request.uniqueKey, () => onPage(p)) : onPage,
-    onFailure: order ? (r: Request, e: Error) => order.run(r.uniqueKey, () => onFailure(r, e)) : onFailure,
+    onFailure: order ? (r: Request, e: Error, a?: FetchAnswer) => order.run(r.uniqueKey, () => onFailure(r, e, a)) : onFailure,
     log: fetcherLog,
   };
   // Every request goes through the gate proxy (src/fetch/gate-proxy.ts), in a process of its own.
