@@ -23,8 +23,8 @@ import type { ProgressReporter } from '../report/progress.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
 import type { NearDuplicateIndex } from '../text/near-duplicate.js';
 import type { CrawlRecord } from './crawl-record.js';
-import type { PageJudge } from './judge.js';
-import type { LearnabilityWatch } from './learnability-watch.js';
+import type { PageJudge } from '../judge/judge.js';
+import type { LearnabilityWatch } from '../judge/learnability-watch.js';
 import type { ScorerInputLog } from './resume.js';
 import { checksNearDuplicates, routePage, type RoutedVerdict } from './route.js';
 import type { Scorer } from '../score/index.js';
@@ -180,7 +180,7 @@ export class PageHandler {
       onSetAside: (url, reason) => setAside.note(reason === 'too-deep' ? `deeper than ${config.maxDepth}` : reason, url),
       lap: (k) => clock.lap(k),
     });
-    // A topic its seed pages cannot teach the judge: said as soon as it shows (src/crawl/learnability-watch.ts).
+    // A topic its seed pages cannot teach the judge: said as soon as it shows (src/judge/learnability-watch.ts).
     for (const line of this.p.learnability.notices(judge)) this.p.progress.log(line);
     return verdict;
   }

@@ -7,7 +7,7 @@
  *   scorer-pages.jsonl    the scorer's input per fetched page; replayed through a fresh scorer,
  *                         it rebuilds the link graph, tunnel buffers, feedback runs, site table
  *                         and the RWB generator exactly (scoring is a pure function of it).
- *   judge-*.json(l)       the page judge's snapshot + its inputs since (src/crawl/judge-journal.ts):
+ *   judge-*.json(l)       the page judge's snapshot + its inputs since (src/judge/judge-journal.ts):
  *                         IDF, seed sets, term models, classifiers, harvest sample, as they were.
  *   near-duplicates.jsonl the near-duplicate index's page sketches (src/crawl/near-duplicate-journal.ts):
  *                         a page's copy fetched after the stop is still a near-duplicate.
