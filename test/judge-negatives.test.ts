@@ -10,7 +10,7 @@ import { parseConfig } from '../src/config/schema.js';
 import { PageJudge } from '../src/judge/judge.js';
 import { learnNegativeSeeds } from '../src/judge/negative-seeds.js';
 import { analyzePage } from '../src/extract/page.js';
-import { FetchGate } from '../src/fetch/gate.js';
+import { FetchGate } from '../src/fetch/gate/gate.js';
 
 let server: Server;
 let origin: string;

@@ -38,7 +38,7 @@ describe('imports between stages', () => {
   const files = tsFiles('src').map((p) => ({ p, stage: stageOf(relative('src', p).split(sep).join('/')), imports: srcImports(p) }));
 
   it('sees imports at all (the pattern matches this code base)', () => {
-    const adaptive = files.find((f) => f.p.endsWith(join('fetch', 'adaptive-policy.ts')))!;
+    const adaptive = files.find((f) => f.p.endsWith(join('fetch', 'adaptive', 'adaptive-policy.ts')))!;
     expect(adaptive.imports).toContain('util/rng.js');
     const main = files.find((f) => f.p.endsWith(join('cli', 'main.ts')))!;
     expect(main.imports).toContain('testweb/index.js'); // a dynamic import
@@ -73,7 +73,7 @@ const BACK_EDGES = [
   'report/write.ts → crawl/engine.js',
   'frontier/redis-judge-inputs.ts → judge/judge.js',
   'frontier/redis.ts → judge/judge.js',
-  'fetch/adaptive.ts → crawl/polite-fetch.js',
+  'fetch/adaptive/adaptive.ts → crawl/polite-fetch.js',
   'fetch/trace.ts → crawl/engine.js',
   'topic/errors.ts → config/errors.js',
   'topic/model.ts → config/schema.js',

@@ -12,7 +12,7 @@ import type { AnalysisLimits } from '../extract/page.js';
 import type { PageAnalysis } from '../extract/types.js';
 import type { RenderedPage } from '../fetch/crawler.js';
 import { classifyFailure, type FetchAnswer } from '../fetch/failure.js';
-import type { FetchGate } from '../fetch/gate.js';
+import type { FetchGate } from '../fetch/gate/gate.js';
 import { renderedFields } from '../fetch/render-log.js';
 import { uniqueKeyOf, type CrawlFrontier } from '../frontier/frontier.js';
 import type { RedisFrontier } from '../frontier/redis.js';

@@ -12,8 +12,8 @@
  *   near-duplicates.jsonl the near-duplicate index's page sketches (src/crawl/near-duplicate-journal.ts):
  *                         a page's copy fetched after the stop is still a near-duplicate.
  *   adaptive-evidence.jsonl / adaptive-data.jsonl  the adaptive fetcher's comparisons and its data
- *                         path's recipes (src/fetch/adaptive-policy.ts openAdaptivePolicy,
- *                         src/fetch/adaptive-data.ts openDataPaths): replayed for pages in the log.
+ *                         path's recipes (src/fetch/adaptive/adaptive-policy.ts openAdaptivePolicy,
+ *                         src/fetch/adaptive/adaptive-data.ts openDataPaths): replayed for pages in the log.
  */
 import { join } from 'node:path';
 import { FrontierJournal, type FrontierSnapshot, type JournalOp } from '../frontier/journal.js';

@@ -16,12 +16,12 @@ import type { LaunchOptions, Page } from 'playwright';
 import { topicName, type CrawlConfig } from '../config/schema.js';
 import type { AnalysisLimits } from '../extract/page.js';
 import { browserLaunchOptions } from '../fetch/browser.js';
-import { createAdaptiveFetcher, openAdaptivePolicy } from '../fetch/adaptive.js';
-import { openDataPaths } from '../fetch/adaptive-data.js';
-import { FetchGate, gateOptionsOf } from '../fetch/gate.js';
-import { ROBOTS_TOKEN } from '../fetch/gate-proxy.js';
-import { startGateProxyProcess } from '../fetch/gate-proxy-process.js';
-import { gatedFetchText } from '../fetch/gated-request.js';
+import { createAdaptiveFetcher, openAdaptivePolicy } from '../fetch/adaptive/adaptive.js';
+import { openDataPaths } from '../fetch/adaptive/adaptive-data.js';
+import { FetchGate, gateOptionsOf } from '../fetch/gate/gate.js';
+import { ROBOTS_TOKEN } from '../fetch/gate/gate-proxy.js';
+import { startGateProxyProcess } from '../fetch/gate/gate-proxy-process.js';
+import { gatedFetchText } from '../fetch/gate/gated-request.js';
 import type { FetchAnswer } from '../fetch/failure.js';
 import { createBrowserFetcher, createHttpFetcher, crawleeConfig, type Fetcher, type RenderedPage } from '../fetch/crawler.js';
 import { renderOptions, subRequestTimeoutMs } from '../fetch/render-log.js';
@@ -190,7 +190,7 @@ export class CrawlSession {
     this.scorer = crawlScorer(config, this.judge);
     this.sharedNearDuplicates = shared ? new SharedNearDuplicates(shared.redis, shared.prefix) : undefined;
     this.journal = new FrontierJournal(this.folder.dir, this.resumed?.frontier.gen ?? 0);
-    // The fetch gate (src/fetch/gate.ts): the seeds' own origins may be private (a local test web);
+    // The fetch gate (src/fetch/gate/gate.ts): the seeds' own origins may be private (a local test web);
     // other private addresses only with allowPrivate.
     const gate = new FetchGate(gateOptionsOf(config, options.testwebOrigin ? [options.testwebOrigin] : []));
     this.gate = gate;
@@ -399,7 +399,7 @@ export class CrawlSession {
     const noteRefusedRequest = (d: { url: string; outcome: string; reason?: string }) => {
       if (d.outcome === 'refused') this.noteRefused(d.url, d.reason ?? 'refused', 'request');
     };
-    // Every request goes through the gate proxy (src/fetch/gate-proxy.ts), in a process of its own.
+    // Every request goes through the gate proxy (src/fetch/gate/gate-proxy.ts), in a process of its own.
     const gateProxy = await startGateProxyProcess({
       gate: { ...gateOptionsOf(config), seedUrls: this.gate.allowedOrigins() },
       maxBodyBytes: config.maxBodyBytes,
@@ -453,7 +453,7 @@ export class CrawlSession {
         ? openAdaptivePolicy({ ...config.adaptive, randomSeed: config.randomSeed }, folder.file('adaptiveEvidence'), resumed && { log: resumed.log, fetched: (u) => resumed.fetchedKeys.has(uniqueKeyOf(u)) })
         : undefined;
     this.adaptive = adaptive;
-    // So are the data path's recipes (src/fetch/adaptive-data.ts): --resume serves settled patterns from their data at once.
+    // So are the data path's recipes (src/fetch/adaptive/adaptive-data.ts): --resume serves settled patterns from their data at once.
     this.dataPaths =
       adaptive && config.adaptive.dataPath && !config.adaptive.renderAll
         ? openDataPaths({ ...adaptive.policy.opts, limits: this.analysisLimits }, folder.file('adaptiveData'), resumed && { pages: resumed.log.length, fetched: (u) => resumed.fetchedKeys.has(uniqueKeyOf(u)) })

@@ -5,7 +5,7 @@
  */
 import './loopback-only.js'; // first: before Crawlee's browser pool opens its proxy
 import { Configuration, HttpCrawler, PlaywrightCrawler, ProxyConfiguration, type IRequestManager, type Log, type Request } from 'crawlee';
-import { gateFailure } from './gate-proxy.js';
+import { gateFailure } from './gate/gate-proxy.js';
 import { mediaTypeOf, type FetchAnswer } from './failure.js';
 import { guardPage } from './page-guard.js';
 import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
@@ -31,7 +31,7 @@ export interface RenderedPage {
   page?: Page;
   /** XHR/fetch requests still open when the rendered page was read (the wait gave up on them). */
   openRequests?: number;
-  /** `fetcher: adaptive` (src/fetch/adaptive.ts): which path fetched the page, and why. */
+  /** `fetcher: adaptive` (src/fetch/adaptive/adaptive.ts): which path fetched the page, and why. */
   fetchedWith?: 'http' | 'http+data' | 'browser';
   fetchWhy?: string;
   /** HTTP vs rendered analysis of the same response, when the adaptive fetcher compared them. */
@@ -82,7 +82,7 @@ export interface BrowserFetcherOptions {
   isolatePages?: boolean;
   /** A request given up on; `answer` is what the server answered to its last attempt, when the HTTP fetcher got one (./failure.ts). */
   onFailure(request: Request, error: Error, answer?: FetchAnswer): Promise<void>;
-  /** The gate proxy (src/fetch/gate-proxy.ts) every request goes through; `url` carries its credentials. */
+  /** The gate proxy (src/fetch/gate/gate-proxy.ts) every request goes through; `url` carries its credentials. */
   gateProxy?: { url: string };
   /** Crawlee's logger for this crawler and its parts (default: Crawlee's global one). */
   log?: Log;

@@ -10,7 +10,7 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FetchGate } from './gate.js';
-import { loopTimeout } from './loop-clock.js';
+import { loopTimeout } from '../loop-clock.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
