@@ -14,7 +14,7 @@ import { chromium } from 'playwright';
 import { parseConfig } from '../src/config/schema.js';
 import { runCrawl, type CrawlPlugin } from '../src/crawl/engine.js';
 import { analyzePage } from '../src/extract/page.js';
-import { shingleF1 } from '../src/fetch/adaptive.js';
+import { shingleF1 } from '../src/fetch/adaptive/adaptive.js';
 import { browserLaunchOptions, CHROMIUM_ARGS } from '../src/fetch/browser.js';
 import { crawleeConfig, fixedConcurrency } from '../src/fetch/crawler.js';
 import { ProgressReporter } from '../src/report/progress.js';

@@ -12,7 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../src/config/schema.js';
-import { PageJudge } from '../src/crawl/judge.js';
+import { PageJudge } from '../src/judge/judge.js';
 import { routePage } from '../src/crawl/route.js';
 import { crawlScorer } from '../src/crawl/scorer.js';
 import { NearDuplicateIndex } from '../src/text/near-duplicate.js';

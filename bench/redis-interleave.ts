@@ -22,7 +22,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../src/config/schema.js';
-import { PageJudge } from '../src/crawl/judge.js';
+import { PageJudge } from '../src/judge/judge.js';
 import { ScorerInputLog } from '../src/crawl/resume.js';
 import { crawlScorer } from '../src/crawl/scorer.js';
 import { uniqueKeyOf } from '../src/frontier/url-key.js';

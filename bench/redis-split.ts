@@ -21,7 +21,7 @@
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../src/config/schema.js';
-import { PageJudge } from '../src/crawl/judge.js';
+import { PageJudge } from '../src/judge/judge.js';
 import { reviveScorerInput } from '../src/crawl/resume.js';
 import { routePage } from '../src/crawl/route.js';
 import { crawlScorer } from '../src/crawl/scorer.js';

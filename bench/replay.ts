@@ -34,7 +34,7 @@ import { UserError } from '../src/config/errors.js';
 import { parseConfig, STRATEGIES, type StrategyName } from '../src/config/schema.js';
 import { reportUserErrors } from '../src/cli/run.js';
 import { chromium } from 'playwright';
-import { PageJudge } from '../src/crawl/judge.js';
+import { PageJudge } from '../src/judge/judge.js';
 import { analyzePage } from '../src/extract/page.js';
 import type { HarvestEstimate } from '../src/topic/page-classifier.js';
 import type { PageAnalysis } from '../src/extract/types.js';
@@ -171,7 +171,7 @@ export interface ReplayRun {
   labelled?: [string, boolean][];
   /** --labels-sim: labels asked for at most (0: none). */
   labels?: number;
-  /** What the harvest estimate read (src/crawl/judge.ts harvestEvidence), each sampled page with its truth. */
+  /** What the harvest estimate read (src/judge/judge.ts harvestEvidence), each sampled page with its truth. */
   estimateEvidence?: ReturnType<PageJudge['harvestEvidence']> & { truths: boolean[] };
   /** With --misjudged: what the judge saw of each page (to read why a page was misjudged). */
   seen?: JudgedPage[];

@@ -127,7 +127,7 @@ if (texts.length) {
   );
   for (const thesaurus of [undefined, cilin]) {
     if (thesaurus === undefined && cilin === undefined) continue;
-    // Built as the crawler builds it (src/crawl/judge.ts): a MultiTopicModel, here with one topic.
+    // Built as the crawler builds it (src/judge/judge.ts): a MultiTopicModel, here with one topic.
     const model = new MultiTopicModel([TopicSchema.parse({ keywords: ['地震', '救援', { term: '灾区', weight: 0.5 }] })], { thesaurus });
     for (let i = 0; i < 10; i++) model.addSeedDocument({ url: `http://seed/${i}`, body: texts[i % texts.length] });
     for (let i = 0; i < 5; i++) model.relevance(page(-i)); // warm-up

@@ -1,5 +1,5 @@
 /**
- * The adaptive fetcher's data path (src/fetch/adaptive-data.ts) on hand-made pages of shapes the
+ * The adaptive fetcher's data path (src/fetch/adaptive/adaptive-data.ts) on hand-made pages of shapes the
  * test web does not use: a Next.js-style `__NEXT_DATA__` script with nested props, an API URL built
  * from a token of the page URL (not written in the HTML), comments by XHR with recurring authors;
  * and pages where it must be refused: text computed by the script (in no JSON), JSON present but
@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzePage } from '../src/extract/page.js';
 import { inlineJsonOf } from '../src/extract/inline-json.js';
-import { DEFAULT_POLICY, shingleF1, signalsOf } from '../src/fetch/adaptive.js';
-import { DataPaths, openDataPaths, serveFromData, type DataPathEvent, type Xhr } from '../src/fetch/adaptive-data.js';
+import { DEFAULT_POLICY, shingleF1, signalsOf } from '../src/fetch/adaptive/adaptive.js';
+import { DataPaths, openDataPaths, serveFromData, type DataPathEvent, type Xhr } from '../src/fetch/adaptive/adaptive-data.js';
 import { readJsonLines } from '../src/store/jsonl.js';
 
 const at = new Date('2024-05-01T00:00:00Z');

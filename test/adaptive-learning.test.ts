@@ -1,12 +1,12 @@
 /**
- * How the adaptive fetcher learns a URL pattern (src/fetch/adaptive-policy.ts, ./adaptive-learning.ts)
+ * How the adaptive fetcher learns a URL pattern (src/fetch/adaptive/adaptive-policy.ts, ./adaptive-learning.ts)
  * on hand-made sequences: the hierarchical prior (crawl → host → pattern) and pages waiting for
  * the learning renders of their pattern already in flight instead of rendering too. No browser:
  * the decisions are plain data (the fetcher's use of them is in test/e2e-adaptive*.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { AdaptivePolicy } from '../src/fetch/adaptive.js';
-import { LearningRenders } from '../src/fetch/adaptive-learning.js';
+import { AdaptivePolicy } from '../src/fetch/adaptive/adaptive.js';
+import { LearningRenders } from '../src/fetch/adaptive/adaptive-learning.js';
 
 const equal = { equivalent: true, textF1: 1, linkRecall: 1, differences: [] };
 const differs = { equivalent: false, textF1: 0, linkRecall: 1, differences: ['main text differs'] };

@@ -1,11 +1,11 @@
 /**
- * The adaptive fetcher's decision rule (src/fetch/adaptive.ts) on hand-made pairs of pages: the
+ * The adaptive fetcher's decision rule (src/fetch/adaptive/adaptive.ts) on hand-made pairs of pages: the
  * HTML as served (HTTP) and the DOM after JavaScript (browser), analysed by the real page
  * analysis and thread matchers. No browser needed: the rule is a pure function of the two.
  */
 import { describe, expect, it } from 'vitest';
 import { analyzePage } from '../src/extract/page.js';
-import { AdaptivePolicy, compareRenderings, DEFAULT_POLICY, scriptOn, shingleF1, signalsOf, urlPattern, urlShape } from '../src/fetch/adaptive.js';
+import { AdaptivePolicy, compareRenderings, DEFAULT_POLICY, scriptOn, shingleF1, signalsOf, urlPattern, urlShape } from '../src/fetch/adaptive/adaptive.js';
 
 const AT = new Date('2008-06-01T12:00:00+08:00');
 const PARAS = [

@@ -1,5 +1,5 @@
 /**
- * The adaptive fetcher's renders on kept tabs (src/fetch/adaptive-render.ts), in real Chromium
+ * The adaptive fetcher's renders on kept tabs (src/fetch/adaptive/adaptive-render.ts), in real Chromium
  * against a loopback server that logs every request: one tab renders document after document
  * from the fetched bytes (the document itself is never requested again), each rendering sees its
  * own XHR comments only, stylesheets/images/fonts never leave the browser, a `location` loop
@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeptPages, type FetchedBytes, type KeptRendering } from '../src/fetch/adaptive-render.js';
+import { KeptPages, type FetchedBytes, type KeptRendering } from '../src/fetch/adaptive/adaptive-render.js';
 import { browserLaunchOptions } from '../src/fetch/browser.js';
 import type { Request } from 'crawlee';
 

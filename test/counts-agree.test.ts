@@ -37,7 +37,7 @@ beforeAll(async () => {
   expect(threads.length).toBeGreaterThan(2);
   const config = parseConfig({
     topics: [{ keywords: web.demo.keywords, seeds: [`${news}/no-such-page.html`, ...threads, ...web.demo.seeds] }],
-    allowPrivate: web.sites.map((s) => s.origin), // the test web's loopback sites (src/fetch/gate.ts)
+    allowPrivate: web.sites.map((s) => s.origin), // the test web's loopback sites (src/fetch/gate/gate.ts)
     storageDir: dir,
     maxPages: 45,
     maxDepth: 3,

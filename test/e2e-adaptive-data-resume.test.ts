@@ -1,5 +1,5 @@
 /**
- * The data path's recipes survive `--resume` (src/fetch/adaptive-data.ts, openDataPaths): a crawl
+ * The data path's recipes survive `--resume` (src/fetch/adaptive/adaptive-data.ts, openDataPaths): a crawl
  * of the mixed test web's JavaScript-built live reports (one URL pattern, text in inline
  * `ARTICLE_DATA`) learns the pattern's recipe and serves pages `http+data`, stops at its budget,
  * and the resumed crawl serves the pattern's remaining pages from their data at once, with no
@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { runCrawl, type CrawlResult } from '../src/crawl/engine.js';
-import { urlPattern } from '../src/fetch/adaptive.js';
-import type { DataPathEvent } from '../src/fetch/adaptive-data.js';
+import { urlPattern } from '../src/fetch/adaptive/adaptive.js';
+import type { DataPathEvent } from '../src/fetch/adaptive/adaptive-data.js';
 import { browserLaunchOptions } from '../src/fetch/browser.js';
 import { ProgressReporter } from '../src/report/progress.js';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';

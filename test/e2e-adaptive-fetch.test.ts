@@ -1,5 +1,5 @@
 /**
- * The adaptive fetcher's own document requests (fetchDocument, src/fetch/adaptive.ts) go through
+ * The adaptive fetcher's own document requests (fetchDocument, src/fetch/adaptive/adaptive.ts) go through
  * the crawl's fetch gate like every other fetch: names checked after DNS and the connection made
  * to the checked address, private and metadata addresses refused on every hop, robots.txt and
  * the host's delay applied to redirect hops, decompressed-size limits. Judged by what reached a
@@ -9,8 +9,8 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocumentFetchError, fetchDocument, DEFAULT_DOCUMENT_FETCH, type DocumentFetchOptions } from '../src/fetch/adaptive.js';
-import { FetchGate } from '../src/fetch/gate.js';
+import { DocumentFetchError, fetchDocument, DEFAULT_DOCUMENT_FETCH, type DocumentFetchOptions } from '../src/fetch/adaptive/adaptive.js';
+import { FetchGate } from '../src/fetch/gate/gate.js';
 import { HostPoliteness } from '../src/frontier/politeness.js';
 
 let server: http.Server;

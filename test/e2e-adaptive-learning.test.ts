@@ -1,5 +1,5 @@
 /**
- * Pages waiting for their pattern's learning renders in flight (src/fetch/adaptive-learning.ts),
+ * Pages waiting for their pattern's learning renders in flight (src/fetch/adaptive/adaptive-learning.ts),
  * end to end in headless Chromium: four pages of one new URL pattern are handed out at once; three
  * learning renders (minSamples) are enough to decide the pattern, so the fourth page waits for
  * them and, as they agree, goes over HTTP without a render of its own. The server holds every

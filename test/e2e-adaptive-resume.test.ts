@@ -1,5 +1,5 @@
 /**
- * The adaptive fetcher's evidence survives `--resume` (src/fetch/adaptive.ts, openAdaptivePolicy):
+ * The adaptive fetcher's evidence survives `--resume` (src/fetch/adaptive/adaptive.ts, openAdaptivePolicy):
  * a crawl of the mixed test web stops at its budget, is resumed with a larger one, and the
  * resumed part decides from what the first part learned (the run folder's
  * adaptive-evidence.jsonl) instead of rendering every URL pattern again. Headless Chromium.
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { runCrawl, type CrawlResult } from '../src/crawl/engine.js';
-import { urlPattern, type AdaptiveEvidence } from '../src/fetch/adaptive.js';
+import { urlPattern, type AdaptiveEvidence } from '../src/fetch/adaptive/adaptive.js';
 import { browserLaunchOptions } from '../src/fetch/browser.js';
 import { ProgressReporter } from '../src/report/progress.js';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';

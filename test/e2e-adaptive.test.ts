@@ -17,7 +17,7 @@ import { uniqueKeyOf } from '../src/frontier/url-key.js';
 import { DEFAULT_SCORE_BANDS } from '../src/score/bands.js';
 import { analyzePage } from '../src/extract/page.js';
 import { commentsFromXhr } from '../src/extract/replies/xhr.js';
-import { DEFAULT_POLICY, shingleF1, urlPattern } from '../src/fetch/adaptive.js';
+import { DEFAULT_POLICY, shingleF1, urlPattern } from '../src/fetch/adaptive/adaptive.js';
 import { browserLaunchOptions } from '../src/fetch/browser.js';
 import { ProgressReporter } from '../src/report/progress.js';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';
@@ -183,7 +183,7 @@ describe('adaptive fetcher on the mixed test web (headless Chromium)', () => {
     };
     const config = parseConfig({
       topics: [{ keywords: web.demo.keywords, seeds: seedUrls() }],
-      allowPrivate: web.sites.map((s) => s.origin), // the test web's loopback sites (src/fetch/gate.ts)
+      allowPrivate: web.sites.map((s) => s.origin), // the test web's loopback sites (src/fetch/gate/gate.ts)
       maxPages: BUDGET,
       maxConcurrency: 3,
       perHostDelayMs: DELAY_MS,

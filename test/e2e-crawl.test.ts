@@ -20,7 +20,7 @@ let storage: string;
 async function crawl(strategy: StrategyName): Promise<CrawlResult> {
   const config = parseConfig({
     topics: [{ keywords: web.demo.keywords, seeds: web.demo.seeds }],
-    allowPrivate: web.sites.map((s) => s.origin), // the test web's loopback sites (src/fetch/gate.ts)
+    allowPrivate: web.sites.map((s) => s.origin), // the test web's loopback sites (src/fetch/gate/gate.ts)
     strategy,
     maxPages: BUDGET,
     maxConcurrency: 3,

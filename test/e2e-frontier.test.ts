@@ -36,7 +36,7 @@ beforeAll(async () => {
     // a seed robots.txt disallows: whether a disallowed *link* reaches the head of the queue
     // within 45 pages depends on crawl order; a seed always does, and must be dropped, not fetched
     topics: [{ keywords: web.demo.keywords, seeds: [...web.demo.seeds, `${misc}/`, `${misc}/private/seed.html`] }],
-    allowPrivate: web.sites.map((s) => s.origin), // the test web's loopback sites (src/fetch/gate.ts)
+    allowPrivate: web.sites.map((s) => s.origin), // the test web's loopback sites (src/fetch/gate/gate.ts)
     strategy: 'combined',
     maxPages: 45,
     perHostDelayMs: DELAY,

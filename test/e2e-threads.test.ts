@@ -49,7 +49,7 @@ beforeAll(async () => {
   ];
   const config = parseConfig({
     topics: [{ keywords: ['地震', '救援'], seeds: chosen.map((t) => `${forum}/thread-${t.tid}-1-1.html`) }],
-    allowPrivate: web.sites.map((s) => s.origin), // the test web's loopback sites (src/fetch/gate.ts)
+    allowPrivate: web.sites.map((s) => s.origin), // the test web's loopback sites (src/fetch/gate/gate.ts)
     strategy: 'bfs',
     maxDepth: 1,
     maxPages: 90,

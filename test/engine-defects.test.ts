@@ -185,6 +185,34 @@ describe('odd comments and text/plain', () => {
   });
 });
 
+describe('failures of the HTTP fetcher, by what the server answered', () => {
+  let origin = '';
+  let hits = new Map<string, number>();
+  beforeAll(async () => {
+    const web: Web = {
+      '/': { body: page('汶川地震救援专题', para(quake), [['/map', '救援地图'], ['/api/quake', '救援数据'], ['/a.html', '汶川地震救援']]) },
+      '/a.html': { body: page('汶川地震救援进展', para(quake)) },
+      '/map': { type: 'image/png; name="map"', body: 'not really a png' },
+      '/api/quake': { status: 503, type: 'application/json', body: JSON.stringify({ message: 'rescue data unavailable' }) },
+    };
+    const s = await serve(web);
+    servers.push(s.server);
+    origin = s.origin;
+    hits = s.hits;
+  });
+
+  it('a type the fetcher does not read is not-html with its media type, fetched once; a 5xx answer is failed with its status', async () => {
+    const { byUrl } = await crawl(origin, { maxPages: 5 });
+    expect(byUrl('/map')).toHaveLength(1);
+    expect(byUrl('/map')[0]).toMatchObject({ decision: 'not-html', status: 0, contentType: 'image/png' });
+    expect(hits.get('/map')).toBe(1);
+    expect(byUrl('/api/quake')).toHaveLength(1);
+    expect(byUrl('/api/quake')[0]).toMatchObject({ decision: 'failed', status: 503 });
+    expect(byUrl('/api/quake')[0]!.reason).toContain('rescue data unavailable');
+    expect(byUrl('/a.html')[0]).toMatchObject({ decision: 'saved', status: 200 });
+  });
+});
+
 describe('why a crawl ended', () => {
   let origin = '';
   beforeAll(async () => {

@@ -1,11 +1,11 @@
-/** The fetch gate's decisions (src/fetch/gate.ts) and the gate proxy's enforcement (src/fetch/gate-proxy.ts). */
+/** The fetch gate's decisions (src/fetch/gate/gate.ts) and the gate proxy's enforcement (src/fetch/gate/gate-proxy.ts). */
 import http from 'node:http';
 import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchGate, addressProblem } from '../src/fetch/gate.js';
-import { startGateProxy, gateFailure, type GateProxy } from '../src/fetch/gate-proxy.js';
-import { gatedRequest } from '../src/fetch/gated-request.js';
+import { FetchGate, addressProblem } from '../src/fetch/gate/gate.js';
+import { startGateProxy, gateFailure, type GateProxy } from '../src/fetch/gate/gate-proxy.js';
+import { gatedRequest } from '../src/fetch/gate/gated-request.js';
 
 describe('FetchGate', () => {
   const gate = new FetchGate({ seedUrls: ['http://127.0.0.2:8080/'] });

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Frontier, uniqueKeyOf } from '../src/frontier/frontier.js';
 import { FrontierJournal } from '../src/frontier/journal.js';
 import { RobotsCache } from '../src/frontier/robots.js';
-import { FetchGate } from '../src/fetch/gate.js';
-import { gatedFetchText } from '../src/fetch/gated-request.js';
+import { FetchGate } from '../src/fetch/gate/gate.js';
+import { gatedFetchText } from '../src/fetch/gate/gated-request.js';
 
 // Two loopback origins: one with a robots.txt (Crawl-delay 2, /private/ disallowed), one without.
 let withRobots = '';

@@ -1,5 +1,5 @@
 /**
- * Kept-alive sockets the server closed while our event loop was busy (src/fetch/gated-request.ts):
+ * Kept-alive sockets the server closed while our event loop was busy (src/fetch/gate/gated-request.ts):
  * a server closes idle keep-alive connections after its timeout (Node's 5 s, nginx's 75 s); when
  * the crawler's loop is held up past that moment (a long page analysis, a loaded machine) the
  * closings are not read yet, the pool still holds those sockets, and the next request is written
@@ -9,8 +9,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchGate } from '../src/fetch/gate.js';
-import { gatedRequest } from '../src/fetch/gated-request.js';
+import { FetchGate } from '../src/fetch/gate/gate.js';
+import { gatedRequest } from '../src/fetch/gate/gated-request.js';
 
 const SERVER = `
 const http = require('node:http');

@@ -7,8 +7,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchGate } from '../src/fetch/gate.js';
-import { gatedRequest, type GatedFetchError } from '../src/fetch/gated-request.js';
+import { FetchGate } from '../src/fetch/gate/gate.js';
+import { gatedRequest, type GatedFetchError } from '../src/fetch/gate/gated-request.js';
 import { loopStalledMs, loopTime, loopTimeout } from '../src/fetch/loop-clock.js';
 
 /** Hold the event loop (and the whole process) for `ms`, as synchronous work does. */

@@ -1,5 +1,5 @@
 /**
- * The page judge across `--resume` (src/crawl/judge-journal.ts): a judge restored from
+ * The page judge across `--resume` (src/judge/judge-journal.ts): a judge restored from
  * the run folder (snapshot + inputs since) judges the pages after the stop exactly as the judge
  * of an uninterrupted crawl does; a judge rebuilt from scratch does not.
  */
@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
-import { PageJudge, type Verdict } from '../src/crawl/judge.js';
-import { JUDGE_FILES, JudgeJournal } from '../src/crawl/judge-journal.js';
+import { PageJudge, type Verdict } from '../src/judge/judge.js';
+import { JUDGE_FILES, JudgeJournal } from '../src/judge/judge-journal.js';
 import type { PageAnalysis } from '../src/extract/types.js';
 
 const A = (url: string, title: string, text: string): PageAnalysis => ({ url, title, text, headings: [], links: [] });

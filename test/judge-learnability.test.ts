@@ -1,12 +1,12 @@
 /**
  * A topic the judge cannot learn from its seed pages (src/topic/learnability.ts), through
- * the real judge: the crawl says so while it runs (src/crawl/learnability-watch.ts) and in its
+ * the real judge: the crawl says so while it runs (src/judge/learnability-watch.ts) and in its
  * harvest estimate; a topic whose seed pages stand out is left alone.
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
-import { PageJudge } from '../src/crawl/judge.js';
-import { LearnabilityWatch } from '../src/crawl/learnability-watch.js';
+import { PageJudge } from '../src/judge/judge.js';
+import { LearnabilityWatch } from '../src/judge/learnability-watch.js';
 import { analyzePage } from '../src/extract/page.js';
 
 const o = 'http://127.0.0.1:9';

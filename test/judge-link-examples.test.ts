@@ -1,12 +1,12 @@
 /**
- * `combined`'s link relevance by the examples' language (src/crawl/judge.ts `linkRelevance`):
+ * `combined`'s link relevance by the examples' language (src/judge/judge.ts `linkRelevance`):
  * a link context is matched against the keywords and against the topic's examples (its seed
  * pages' words), so a link to a page like the seeds scores even when it shares no keyword; the
  * other strategies keep the keyword cosine (METHODS §3.1).
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
-import { PageJudge } from '../src/crawl/judge.js';
+import { PageJudge } from '../src/judge/judge.js';
 import { analyzePage } from '../src/extract/page.js';
 import type { LinkInfo } from '../src/extract/types.js';
 

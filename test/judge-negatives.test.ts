@@ -7,10 +7,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
-import { PageJudge } from '../src/crawl/judge.js';
-import { learnNegativeSeeds } from '../src/crawl/negative-seeds.js';
+import { PageJudge } from '../src/judge/judge.js';
+import { learnNegativeSeeds } from '../src/judge/negative-seeds.js';
 import { analyzePage } from '../src/extract/page.js';
-import { FetchGate } from '../src/fetch/gate.js';
+import { FetchGate } from '../src/fetch/gate/gate.js';
 
 let server: Server;
 let origin: string;

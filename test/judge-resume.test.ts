@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JUDGE_FILES } from '../src/crawl/judge-journal.js';
+import { JUDGE_FILES } from '../src/judge/judge-journal.js';
 import { CrawlLog } from '../src/store/crawl-log.js';
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
 import { cliChild, crawlLogLines, exited, firstRunDir } from './helpers/cli-child.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
-import { PageJudge } from '../src/crawl/judge.js';
+import { PageJudge } from '../src/judge/judge.js';
 import { analyzePage } from '../src/extract/page.js';
 import { SEED_THRESHOLD_SHARE, seedCalibratedThreshold } from '../src/topic/seed-threshold.js';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../src/config/errors.js';
 import { parseConfig } from '../src/config/schema.js';
-import { PageJudge, type Verdict } from '../src/crawl/judge.js';
+import { PageJudge, type Verdict } from '../src/judge/judge.js';
 import { informs, LabelChooser, readLabelsFile } from '../src/crawl/labels.js';
 import { analyzePage } from '../src/extract/page.js';
 import { labelledThreshold } from '../src/topic/label-threshold.js';

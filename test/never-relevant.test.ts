@@ -3,8 +3,8 @@
  * pages and login walls are never relevant, never seeds, never a learner's positive example.
  */
 import { describe, expect, it } from 'vitest';
-import { PageJudge } from '../src/crawl/judge.js';
-import { neverRelevant } from '../src/crawl/never-relevant.js';
+import { PageJudge } from '../src/judge/judge.js';
+import { neverRelevant } from '../src/judge/never-relevant.js';
 import { parseConfig } from '../src/config/schema.js';
 import type { PageAnalysis } from '../src/extract/types.js';
 

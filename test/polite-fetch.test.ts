@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPoliteFetch, crawlPoliteFetch } from '../src/crawl/polite-fetch.js';
 import { countSubRequests, type SubRequestRecord } from '../src/store/sub-requests.js';
-import { FetchGate } from '../src/fetch/gate.js';
+import { FetchGate } from '../src/fetch/gate/gate.js';
 import { HostPoliteness } from '../src/frontier/politeness.js';
 import { readJsonLines } from '../src/store/jsonl.js';
 

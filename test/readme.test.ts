@@ -116,7 +116,7 @@ function startExamples(md: string): string[][] {
 describe('command examples in the README and docs run', () => {
   it('the config example is docs/examples/quake.yaml and loads: schema, both topics, the trends CSV', async () => {
     const { loadConfigFile, buildConfig } = await import('../src/cli/options.js');
-    const { PageJudge } = await import('../src/crawl/judge.js');
+    const { PageJudge } = await import('../src/judge/judge.js');
     const file = join(ROOT, 'docs', 'examples', 'quake.yaml');
     const block = /```yaml\n([\s\S]*?)```/.exec(configDoc)![1];
     expect(block).toBe(readFileSync(file, 'utf8'));

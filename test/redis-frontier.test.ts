@@ -10,7 +10,7 @@ import type { FetchedPage } from '../src/score/types.js';
 import { uniqueKeyOf } from '../src/frontier/url-key.js';
 import { replayOthers } from '../src/frontier/redis-scorer-pages.js';
 import { analyzePage } from '../src/extract/page.js';
-import { PageJudge } from '../src/crawl/judge.js';
+import { PageJudge } from '../src/judge/judge.js';
 import { MultiTopicModel } from '../src/topic/multi-topic.js';
 
 const missing = redisMissing();

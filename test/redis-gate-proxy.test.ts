@@ -1,6 +1,6 @@
 /**
  * The browser's redirect hops in a Redis crawl: Chromium's requests go through each worker's
- * gate proxy process (src/fetch/gate-proxy-process.ts), so a hop is paced there, not by the
+ * gate proxy process (src/fetch/gate/gate-proxy-process.ts), so a hop is paced there, not by the
  * queue. Several workers, each with its own frontier connection and its own gate proxy process,
  * on a real redis-server and real loopback servers: pages on three hosts all redirect to one
  * host that has pages of its own in the queue too. What that host's server logs is the test:
@@ -12,8 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright';
 import { browserLaunchOptions } from '../src/fetch/browser.js';
-import { startGateProxyProcess } from '../src/fetch/gate-proxy-process.js';
-import type { GateProxy } from '../src/fetch/gate-proxy.js';
+import { startGateProxyProcess } from '../src/fetch/gate/gate-proxy-process.js';
+import type { GateProxy } from '../src/fetch/gate/gate-proxy.js';
 import { RedisCrawl, RedisFrontier } from '../src/frontier/redis.js';
 import { RobotsCache } from '../src/frontier/robots.js';
 import { redisMissing, startRedis, type LocalRedis } from '../src/testweb/redis-server.js';

@@ -30,7 +30,7 @@ describe('search seeding', () => {
 
   it('crawls from the discovered seeds (depth 0 in the crawl log)', async () => {
     const config = parseConfig({
-      allowPrivate: web.sites.map((s) => s.origin), // the test web's loopback sites (src/fetch/gate.ts)
+      allowPrivate: web.sites.map((s) => s.origin), // the test web's loopback sites (src/fetch/gate/gate.ts)
       topics: [{ keywords: ['地震', '救援'], search: { provider: 'testweb', topK: 3 } }],
       fetcher: 'http',
       maxPages: 8,

@@ -3,7 +3,7 @@
  * intervals that hold their level, and pages judged again by the end-of-crawl model.
  */
 import { describe, expect, it } from 'vitest';
-import { PageJudge } from '../src/crawl/judge.js';
+import { PageJudge } from '../src/judge/judge.js';
 import { parseConfig } from '../src/config/schema.js';
 import type { PageAnalysis } from '../src/extract/types.js';
 import { HarvestSample, missedBound, wilsonInterval } from '../src/topic/harvest-sample.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
-import { PageJudge } from '../src/crawl/judge.js';
+import { PageJudge } from '../src/judge/judge.js';
 import { TopicModel } from '../src/topic/model.js';
 import { MultiTopicModel } from '../src/topic/multi-topic.js';
 import { stemEnglish, termAnalyzer, tokenize } from '../src/text/tokenize.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PageJudge } from '../src/crawl/judge.js';
+import { PageJudge } from '../src/judge/judge.js';
 import { analyzePage } from '../src/extract/page.js';
 import { MultiTopicModel } from '../src/topic/multi-topic.js';
 import { PageClassifier, type PageEvidence } from '../src/topic/page-classifier.js';

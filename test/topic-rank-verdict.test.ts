@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
-import { PageJudge } from '../src/crawl/judge.js';
+import { PageJudge } from '../src/judge/judge.js';
 import { analyzePage } from '../src/extract/page.js';
 import { prevalenceBound, RankVerdict, type RankScorer } from '../src/topic/rank-verdict.js';
 import { TopicTermModel } from '../src/topic/term-model.js';

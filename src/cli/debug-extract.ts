@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { chromium, type Page } from 'playwright';
 import { UserError } from '../config/errors.js';
-import { PageJudge } from '../crawl/judge.js';
+import { PageJudge } from '../judge/judge.js';
 import { analyzePage } from '../extract/page.js';
 import { extractThread, type ThreadExtract, type XhrCapture } from '../extract/replies/index.js';
 import type { PageAnalysis } from '../extract/types.js';

@@ -79,7 +79,7 @@ export function explainUrl(storageDir: string, url: string, runId?: string): str
       `  parent       ${e.parent ?? '(seed)'}`,
       `  depth        ${e.depth}`,
     );
-    // fetcher: adaptive (src/fetch/adaptive.ts): which path, and the evidence behind the choice
+    // fetcher: adaptive (src/fetch/adaptive/adaptive.ts): which path, and the evidence behind the choice
     if (e.fetchedWith) lines.push(`  fetched with ${e.fetchedWith}: ${e.fetchWhy ?? ''}`);
     // rendered pages (src/fetch/page-load.ts): how the page settled, and which document was analysed
     if (e.settled) lines.push(`  settled      ${e.settled}`);

@@ -305,7 +305,7 @@ async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }, ex
   try {
     process.stderr.write(`Started the local test web: ${web.sites.map((s) => `${s.name} ${s.origin}`).join(', ')}\n`);
     // With --search the demo seeds from the test web's results page instead of the portal home pages.
-    // The test web's sites are loopback origins: the demo allows exactly those (src/fetch/gate.ts).
+    // The test web's sites are loopback origins: the demo allows exactly those (src/fetch/gate/gate.ts).
     // The demo gives the same counts every time (src/frontier/fetch-order.ts) unless told otherwise.
     const config = buildConfig({ ...flags, fetchOrder: flags.fetchOrder ?? 'fixed', topic: web.demo.keywords.join(' '), seeds: flags.search ? undefined : web.demo.seeds }, { allowPrivate: web.sites.map((s) => s.origin) });
     const asking = await terminalLabels(config);

@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { dirname, extname, isAbsolute, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { UserError } from '../config/errors.js';
-import { FetchGate, gateOptionsOf } from '../fetch/gate.js';
+import { FetchGate, gateOptionsOf } from '../fetch/gate/gate.js';
 import { parseConfig, type CrawlConfig, type CrawlConfigInput } from '../config/schema.js';
 
 export interface CliFlags {

@@ -113,7 +113,7 @@ export const AdaptiveOptionsSchema = z
     /**
      * Serve a pattern that needs the browser from the data its script puts into the page (inline
      * JSON, or the API it fetches) once a learnt recipe rebuilds its renderings (`fetchedWith:
-     * http+data`, src/fetch/adaptive-data.ts); false renders every such page.
+     * http+data`, src/fetch/adaptive/adaptive-data.ts); false renders every such page.
      */
     dataPath: z.boolean().default(true),
   })
@@ -196,10 +196,10 @@ export const CrawlConfigSchema = z
     storageDir: z.string().default('storage'),
     /**
      * `adaptive` fetches over HTTP and renders in Chromium only URL patterns that need it
-     * (src/fetch/adaptive.ts); `browser` renders every page; `http` never renders.
+     * (src/fetch/adaptive/adaptive.ts); `browser` renders every page; `http` never renders.
      */
     fetcher: z.enum(FETCHERS).default('adaptive'),
-    /** The adaptive fetcher's decision rule (src/fetch/adaptive.ts). */
+    /** The adaptive fetcher's decision rule (src/fetch/adaptive/adaptive.ts). */
     adaptive: AdaptiveOptionsSchema.prefault({}),
     /** Browser executable; resolution order documented in src/fetch/browser.ts. */
     browser: z.string().optional(),
@@ -225,7 +225,7 @@ export const CrawlConfigSchema = z
     allowDomains: z.array(z.string()).default([]),
     denyDomains: z.array(z.string()).default([]),
     /**
-     * Private, loopback and link-local addresses (src/fetch/gate.ts): never fetched, except the
+     * Private, loopback and link-local addresses (src/fetch/gate/gate.ts): never fetched, except the
      * seeds' exact origins; true allows them all, a list allows these exact origins too.
      * Cloud metadata addresses are refused regardless.
      */

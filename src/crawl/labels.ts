@@ -3,7 +3,7 @@
  * one at a time, the fetched page whose label would teach its judge most and asks the user (in
  * the terminal, `--ask N`; through the library, `onLabelRequest`); pages can also be labelled
  * beforehand in a file (`--labels FILE`, JSONL `{"url": …, "relevant": true|false}`). A label is
- * a positive or a negative example of the judge at once (src/crawl/judge.ts `addLabel`). The
+ * a positive or a negative example of the judge at once (src/judge/judge.ts `addLabel`). The
  * crawl never waits for an answer: the question stands while pages are fetched, and the label is
  * learned when it comes.
  *
@@ -31,8 +31,8 @@ import { analyzePage } from '../extract/page.js';
 import type { PageAnalysis } from '../extract/types.js';
 import { readJsonLines } from '../store/jsonl.js';
 import { lowerBound } from '../topic/sorted.js';
-import type { JudgeState, PageJudge, Verdict } from './judge.js';
-import { JUDGE_FILES } from './judge-journal.js';
+import type { JudgeState, PageJudge, Verdict } from '../judge/judge.js';
+import { JUDGE_FILES } from '../judge/judge-journal.js';
 import type { CrawlContext, CrawlPlugin } from './types.js';
 
 export const LABELS_FILE = 'labels.jsonl';

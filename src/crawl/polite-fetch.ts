@@ -15,9 +15,9 @@
  * page of the budget, which the counts, the harvest rate, --resume and the kill soak all read
  * as such; a comment-API page costs no budget and is not a page.
  */
-import type { FetchGate } from '../fetch/gate.js';
-import { gatedRequest, GatedFetchError } from '../fetch/gated-request.js';
-import { UA_TOKEN } from '../fetch/gate-proxy.js';
+import type { FetchGate } from '../fetch/gate/gate.js';
+import { gatedRequest, GatedFetchError } from '../fetch/gate/gated-request.js';
+import { UA_TOKEN } from '../fetch/gate/gate-proxy.js';
 import type { HostPoliteness } from '../frontier/politeness.js';
 import { hostOf } from '../frontier/url-key.js';
 import { countSubRequests, SubRequestLog, type SubRequestCounts, type SubRequestRecord } from '../store/sub-requests.js';

@@ -7,13 +7,13 @@
  *   scorer-pages.jsonl    the scorer's input per fetched page; replayed through a fresh scorer,
  *                         it rebuilds the link graph, tunnel buffers, feedback runs, site table
  *                         and the RWB generator exactly (scoring is a pure function of it).
- *   judge-*.json(l)       the page judge's snapshot + its inputs since (src/crawl/judge-journal.ts):
+ *   judge-*.json(l)       the page judge's snapshot + its inputs since (src/judge/judge-journal.ts):
  *                         IDF, seed sets, term models, classifiers, harvest sample, as they were.
  *   near-duplicates.jsonl the near-duplicate index's page sketches (src/crawl/near-duplicate-journal.ts):
  *                         a page's copy fetched after the stop is still a near-duplicate.
  *   adaptive-evidence.jsonl / adaptive-data.jsonl  the adaptive fetcher's comparisons and its data
- *                         path's recipes (src/fetch/adaptive-policy.ts openAdaptivePolicy,
- *                         src/fetch/adaptive-data.ts openDataPaths): replayed for pages in the log.
+ *                         path's recipes (src/fetch/adaptive/adaptive-policy.ts openAdaptivePolicy,
+ *                         src/fetch/adaptive/adaptive-data.ts openDataPaths): replayed for pages in the log.
  */
 import { join } from 'node:path';
 import { FrontierJournal, type FrontierSnapshot, type JournalOp } from '../frontier/journal.js';

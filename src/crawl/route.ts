@@ -9,7 +9,7 @@ import { uniqueKeyOf } from '../frontier/url-key.js';
 import type { CrawlUserData } from '../frontier/user-data.js';
 import type { FetchedPage, Scorer } from '../score/index.js';
 import { scorerLinks, scorerPageWords } from './scorer.js';
-import type { PageJudge, Verdict } from './judge.js';
+import type { PageJudge, Verdict } from '../judge/judge.js';
 import { publishInstant } from '../topic/time.js';
 
 export interface RouteDeps {

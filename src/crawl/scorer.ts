@@ -6,7 +6,7 @@
 import type { CrawlConfig } from '../config/schema.js';
 import type { PageAnalysis } from '../extract/types.js';
 import { createScorer, type OutLink, type Scorer } from '../score/index.js';
-import type { PageJudge } from './judge.js';
+import type { PageJudge } from '../judge/judge.js';
 import { tokenize } from '../text/tokenize.js';
 
 /** Most words of a page the word model keeps (a long article's rarest words add little and fill the resume log). */

@@ -12,7 +12,7 @@ import type { CrawlFrontier } from '../frontier/frontier.js';
 import type { ProgressReporter, ProgressStats } from '../report/progress.js';
 import type { RunCounts } from '../report/counts.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
-import type { PageJudge, Verdict } from './judge.js';
+import type { PageJudge, Verdict } from '../judge/judge.js';
 import type { PoliteFetch } from './polite-fetch.js';
 
 /** What a plugin sees of each analysed HTML page, after relevance and scoring. */

@@ -3,7 +3,7 @@
  * in the browser, and the JSON the page had (inline hydration data, the JSON of its XHR/fetch
  * calls), a template that rebuilds the rendered content from the JSON alone — so the next page of
  * the same kind can be analysed from its HTTP bytes and its data, without a browser (the adaptive
- * fetcher's data path, src/fetch/adaptive-data.ts).
+ * fetcher's data path, src/fetch/adaptive/adaptive-data.ts).
  *
  * The method (wrapper induction on the rendered DOM, bound to JSON leaves):
  * - containers: elements with an id present in both documents whose text (or link count) the

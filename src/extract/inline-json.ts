@@ -8,7 +8,7 @@
  *
  * Each block has a key that names it the same way on every page of a site (the script's id, the
  * variable's name, or the position among JSON scripts without an id): the adaptive fetcher's data
- * path (src/fetch/adaptive-data.ts) learns the key on one page and reads the same block on the next.
+ * path (src/fetch/adaptive/adaptive-data.ts) learns the key on one page and reads the same block on the next.
  */
 
 export interface InlineJson {

@@ -5,7 +5,8 @@
  */
 import './loopback-only.js'; // first: before Crawlee's browser pool opens its proxy
 import { Configuration, HttpCrawler, PlaywrightCrawler, ProxyConfiguration, type IRequestManager, type Log, type Request } from 'crawlee';
-import { gateFailure } from './gate-proxy.js';
+import { gateFailure } from './gate/gate-proxy.js';
+import { mediaTypeOf, type FetchAnswer } from './failure.js';
 import { guardPage } from './page-guard.js';
 import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
 import type { LaunchOptions, Page } from 'playwright';
@@ -30,7 +31,7 @@ export interface RenderedPage {
   page?: Page;
   /** XHR/fetch requests still open when the rendered page was read (the wait gave up on them). */
   openRequests?: number;
-  /** `fetcher: adaptive` (src/fetch/adaptive.ts): which path fetched the page, and why. */
+  /** `fetcher: adaptive` (src/fetch/adaptive/adaptive.ts): which path fetched the page, and why. */
   fetchedWith?: 'http' | 'http+data' | 'browser';
   fetchWhy?: string;
   /** HTTP vs rendered analysis of the same response, when the adaptive fetcher compared them. */
@@ -79,8 +80,9 @@ export interface BrowserFetcherOptions {
   pageClosing?(page: Page): Promise<void>;
   /** One browser context per page (Crawlee incognito pages), needed for per-page Playwright traces. */
   isolatePages?: boolean;
-  onFailure(request: Request, error: Error): Promise<void>;
-  /** The gate proxy (src/fetch/gate-proxy.ts) every request goes through; `url` carries its credentials. */
+  /** A request given up on; `answer` is what the server answered to its last attempt, when the HTTP fetcher got one (./failure.ts). */
+  onFailure(request: Request, error: Error, answer?: FetchAnswer): Promise<void>;
+  /** The gate proxy (src/fetch/gate/gate-proxy.ts) every request goes through; `url` carries its credentials. */
   gateProxy?: { url: string };
   /** Crawlee's logger for this crawler and its parts (default: Crawlee's global one). */
   log?: Log;
@@ -122,6 +124,10 @@ export { trackNetworkActivity, waitForQuietNetwork, type NetworkActivity } from 
  * but an order of magnitude faster; the benchmarks use it for large static webs.
  */
 export function createHttpFetcher(opts: Omit<BrowserFetcherOptions, 'launchOptions' | 'blocking' | 'settleTimeoutMs' | 'settleCapMs'>): HttpCrawler<any> {
+  // Crawlee checks an answer's content type in its first post-navigation hook and throws when it
+  // does not read the type; ours runs after it, so an attempt whose answer reached ours had its
+  // type accepted (a failure after that is something else).
+  const typeAccepted = new Set<string>();
   return new HttpCrawler(
     {
       // Crawlee types a `requestManager` option, but 3.18's option check (ow exactShape) rejects it,
@@ -141,6 +147,16 @@ export function createHttpFetcher(opts: Omit<BrowserFetcherOptions, 'launchOptio
       // Non-HTML bodies are recorded by type, not rejected as errors.
       // (Crawlee matches these exactly, no wildcards; other types end in onFailure, where the engine logs them not-html.)
       additionalMimeTypes: ['application/octet-stream', 'application/json', 'application/pdf', 'text/plain'],
+      preNavigationHooks: [
+        ({ request }) => {
+          typeAccepted.delete(request.uniqueKey);
+        },
+      ],
+      postNavigationHooks: [
+        ({ request }) => {
+          typeAccepted.add(request.uniqueKey);
+        },
+      ],
       requestHandler: async ({ request, body, response }) => {
         throwIfGated(request, response.headers);
         const contentType = String(response.headers['content-type'] ?? '');
@@ -155,9 +171,15 @@ export function createHttpFetcher(opts: Omit<BrowserFetcherOptions, 'launchOptio
           fetchedAt: new Date(),
           xhrJson: [],
         });
+        typeAccepted.delete(request.uniqueKey);
       },
-      failedRequestHandler: async ({ request }, error) => {
-        await opts.onFailure(request, error);
+      failedRequestHandler: async ({ request, response }, error) => {
+        const answer: FetchAnswer | undefined = response && {
+          status: response.statusCode ?? 0,
+          contentType: mediaTypeOf(response.headers['content-type']),
+          typeAccepted: typeAccepted.delete(request.uniqueKey),
+        };
+        await opts.onFailure(request, error, answer);
       },
     },
     crawleeConfig(opts.storageDir),

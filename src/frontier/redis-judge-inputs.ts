@@ -1,7 +1,7 @@
 /**
  * The page judge's learning shared by the workers of a Redis crawl: every judge's input (a
  * page's term frequencies with whether it was a seed or a list page, a page that can never be
- * relevant, a user's negative page: src/crawl/judge.ts `JudgedPage`, what `--resume`'s judge
+ * relevant, a user's negative page: src/judge/judge.ts `JudgedPage`, what `--resume`'s judge
  * journal keeps) goes to one Redis stream, and each worker's judge replays the others' before it
  * judges a page of its own. So every judge has the whole crawl's IDF statistics, the seed pages
  * (the seed set D and the θ calibrated from them, whichever worker fetched them), the seed set's
@@ -13,7 +13,7 @@
  * judge's learning step for every page of the crawl (no text analysis: the terms are counted).
  */
 import type { Redis } from 'ioredis';
-import type { JudgedPage } from '../crawl/judge.js';
+import type { JudgedPage } from '../judge/judge.js';
 import type { SparseVector } from '../text/vector.js';
 import { SharedInputStream } from './redis-input-stream.js';
 

@@ -48,7 +48,7 @@ export class SharedHostPoliteness extends HostPoliteness {
     await this.shared.crawl.call('fcRelease', token);
   }
 
-  /** A redirect hop takes its host's slot in Redis like a hand-out (src/fetch/adaptive.ts's HostSchedule). */
+  /** A redirect hop takes its host's slot in Redis like a hand-out (src/fetch/adaptive/adaptive.ts's HostSchedule). */
   async holdHop(host: string, own: number, maxWaitMs: number): Promise<(() => void) | undefined> {
     const deadline = Date.now() + maxWaitMs;
     for (;;) {

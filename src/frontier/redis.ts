@@ -35,7 +35,7 @@ import { SharedScorerState, type SnapshotPolicy } from './redis-scorer-state.js'
 import { sharedJudgeInputs } from './redis-judge-inputs.js';
 import { REDIS_SCRIPTS } from './redis-scripts.js';
 import type { RobotsCache } from './robots.js';
-import type { JudgedPage } from '../crawl/judge.js';
+import type { JudgedPage } from '../judge/judge.js';
 import type { FetchedPage } from '../score/types.js';
 import type { OfferResult, QueuedUrl, ScoreComponents } from './types.js';
 import { hostOf, uniqueKeyOf } from './url-key.js';

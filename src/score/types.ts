@@ -47,7 +47,7 @@ export interface FetchedPage {
   host?: string;
   /** HTTP status (non-2xx: a dead link); absent = 200. */
   status?: number;
-  /** Why the page can never be relevant (src/crawl/never-relevant.ts), if it cannot. */
+  /** Why the page can never be relevant (src/judge/never-relevant.ts), if it cannot. */
   neverRelevant?: string;
   /** An earlier page of the crawl showed its text (src/text/near-duplicate.ts): its links are that page's, not offered again. */
   nearDuplicate?: boolean;

@@ -34,7 +34,7 @@ export interface CrawlLogEntry {
   contentType?: string;
   /** The page is a reply thread: which matcher decided (a template's name, `generic`, …) and how sure it is. */
   thread?: { matcher: string; confidence: number; evidence?: ThreadEvidence };
-  /** `fetcher: adaptive`: fetched over plain HTTP or rendered in the browser, and why (src/fetch/adaptive.ts). */
+  /** `fetcher: adaptive`: fetched over plain HTTP or rendered in the browser, and why (src/fetch/adaptive/adaptive.ts). */
   fetchedWith?: 'http' | 'http+data' | 'browser';
   fetchWhy?: string;
   /** Rendered pages: how the page settled before it was read (src/fetch/page-load.ts settlePage). */

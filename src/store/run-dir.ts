@@ -33,9 +33,9 @@ export const RUN_FILES = {
   subRequests: 'subrequests.jsonl',
   /** The demo's test-web origins, so `--resume` serves it again where the run left it (src/cli/demo.ts). */
   testweb: 'testweb.json',
-  /** The adaptive fetcher's HTTP-vs-browser comparisons (src/fetch/adaptive.ts). */
+  /** The adaptive fetcher's HTTP-vs-browser comparisons (src/fetch/adaptive/adaptive.ts). */
   adaptiveEvidence: 'adaptive-evidence.jsonl',
-  /** The data path's per-pattern recipes and their runs (src/fetch/adaptive-data.ts). */
+  /** The data path's per-pattern recipes and their runs (src/fetch/adaptive/adaptive-data.ts). */
   adaptiveData: 'adaptive-data.jsonl',
   /** The crawl's own harvest estimate at its end (src/topic/harvest-sample.ts), for the report. */
   harvestEstimate: 'harvest-estimate.json',

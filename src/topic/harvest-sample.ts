@@ -84,7 +84,7 @@ interface SampledPage {
   kept?: boolean;
 }
 
-/** A sampled page as plain data (the judge's snapshot, src/crawl/judge-journal.ts). */
+/** A sampled page as plain data (the judge's snapshot, src/judge/judge-journal.ts). */
 export type SampledPageState = Omit<SampledPage, 'tf'> & { tf?: [string, number][] };
 
 /** z for a two-sided 90% interval. */

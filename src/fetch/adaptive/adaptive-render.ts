@@ -19,15 +19,15 @@
  *
  * Not for traces: a Playwright trace is per browser context, so with a plugin that isolates
  * pages or works at page close the adaptive fetcher renders with Crawlee's own step
- * (src/fetch/adaptive.ts).
+ * (src/fetch/adaptive/adaptive.ts).
  */
 import type { Request } from 'crawlee';
 import type { CDPSession, Page, Response } from 'playwright';
-import type { AnalysisLimits } from '../extract/page.js';
-import type { PageAnalysis } from '../extract/types.js';
-import { DEFAULT_SETTLE_CAP_MS, readRendering, trackNetworkActivity, type NetworkActivity } from './crawler.js';
-import { guardDialogs, STAY_ON_PAGE } from './page-guard.js';
-import { blockReason, DEFAULT_BLOCKING, MainDocument, settlePage, type AnalysedFrom, type BlockOptions, type Settled } from './page-load.js';
+import type { AnalysisLimits } from '../../extract/page.js';
+import type { PageAnalysis } from '../../extract/types.js';
+import { DEFAULT_SETTLE_CAP_MS, readRendering, trackNetworkActivity, type NetworkActivity } from '../crawler.js';
+import { guardDialogs, STAY_ON_PAGE } from '../page-guard.js';
+import { blockReason, DEFAULT_BLOCKING, MainDocument, settlePage, type AnalysedFrom, type BlockOptions, type Settled } from '../page-load.js';
 
 export interface KeptPagesOptions {
   /** A new tab in the crawler's browser (Crawlee's browser pool). */
@@ -64,7 +64,7 @@ export interface KeptRendering {
   scriptNavigations: string[];
 }
 
-/** The document as fetched over HTTP (src/fetch/adaptive.ts `FetchedDocument`). */
+/** The document as fetched over HTTP (src/fetch/adaptive/adaptive.ts `FetchedDocument`). */
 export interface FetchedBytes {
   url: string;
   status: number;

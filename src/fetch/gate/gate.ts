@@ -1,7 +1,7 @@
 /**
  * The fetch gate: the one place that decides whether a URL may be fetched at all. Every fetch
  * asks it — seeds and links (before they are queued), each redirect hop and every browser
- * sub-request (through the gate proxy, src/fetch/gate-proxy.ts), robots.txt requests and
+ * sub-request (through the gate proxy, src/fetch/gate/gate-proxy.ts), robots.txt requests and
  * comment-API requests.
  *
  * Policy (docs/fetchers.md, "The fetch gate"):

@@ -17,14 +17,14 @@
  */
 import { Request, PlaywrightCrawler, type PlaywrightCrawlingContext } from 'crawlee';
 import type { Page, Route } from 'playwright';
-import { decodeHtml, isHtmlResponse } from '../extract/encoding.js';
-import { analyzePage, type AnalysisLimits } from '../extract/page.js';
-import type { PageAnalysis } from '../extract/types.js';
-import type { PoliteFetch } from '../crawl/polite-fetch.js';
+import { decodeHtml, isHtmlResponse } from '../../extract/encoding.js';
+import { analyzePage, type AnalysisLimits } from '../../extract/page.js';
+import type { PageAnalysis } from '../../extract/types.js';
+import type { PoliteFetch } from '../../crawl/polite-fetch.js';
 import { DataPaths, serveFromData, type Xhr } from './adaptive-data.js';
 import { LearningRenders } from './adaptive-learning.js';
 import { KeptPages } from './adaptive-render.js';
-import { createBrowserFetcher, type BrowserFetcherOptions, type RenderedPage } from './crawler.js';
+import { createBrowserFetcher, type BrowserFetcherOptions, type RenderedPage } from '../crawler.js';
 import { DEFAULT_DOCUMENT_FETCH, DocumentFetchError, fetchDocument, type DocumentFetchOptions, type FetchedDocument } from './adaptive-document.js';
 import { AdaptivePolicy, compareRenderings, scriptOn, signalsOf, urlPattern, type Comparison, type Decision } from './adaptive-policy.js';
 

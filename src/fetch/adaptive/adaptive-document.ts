@@ -1,8 +1,8 @@
-/** The adaptive fetcher's HTTP path (src/fetch/adaptive.ts): one document, fetched through the fetch gate hop by hop. */
-import { UA_TOKEN } from './gate-proxy.js';
-import type { FetchGate } from './gate.js';
-import { loopTime } from './loop-clock.js';
-import { DEFAULT_MAX_BODY_BYTES, GatedFetchError, gatedRequest, type GatedResponse } from './gated-request.js';
+/** The adaptive fetcher's HTTP path (src/fetch/adaptive/adaptive.ts): one document, fetched through the fetch gate hop by hop. */
+import { UA_TOKEN } from '../gate/gate-proxy.js';
+import type { FetchGate } from '../gate/gate.js';
+import { loopTime } from '../loop-clock.js';
+import { DEFAULT_MAX_BODY_BYTES, GatedFetchError, gatedRequest, type GatedResponse } from '../gate/gated-request.js';
 
 
 export interface FetchedDocument {

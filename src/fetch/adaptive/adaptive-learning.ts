@@ -1,5 +1,5 @@
 /**
- * Learning renders in flight (src/fetch/adaptive.ts). At concurrency N, the first pages of a new
+ * Learning renders in flight (src/fetch/adaptive/adaptive.ts). At concurrency N, the first pages of a new
  * URL pattern arrive together: each was "not rendered yet", so each was rendered, and a
  * server-rendered pattern paid up to N renders where its rule needed fewer (seen in crawl logs:
  * concurrent duplicates of a static host's first pattern). Here a page whose pattern is being

@@ -1,13 +1,13 @@
 /**
- * The adaptive fetcher's decision rule (src/fetch/adaptive.ts): URL patterns, the per-pattern
+ * The adaptive fetcher's decision rule (src/fetch/adaptive/adaptive.ts): URL patterns, the per-pattern
  * policy with its re-checks and text guard, and its evidence kept in the run folder for --resume;
  * the comparison of an HTTP and a browser rendering of one response is ./adaptive-compare.ts
  * (re-exported here). Plain data in, decisions out: no fetching here.
  */
-import { Rng } from '../util/rng.js';
+import { Rng } from '../../util/rng.js';
 import type { ComparisonLimits, Comparison } from './adaptive-compare.js';
-import { hostOf } from '../frontier/url-key.js';
-import { JsonLinesWriter, readJsonLines } from '../store/jsonl.js';
+import { hostOf } from '../../frontier/url-key.js';
+import { JsonLinesWriter, readJsonLines } from '../../store/jsonl.js';
 
 // ---------------------------------------------------------------- URL patterns
 
@@ -56,7 +56,7 @@ export function urlShape(url: string): string {
   return `${u.host}${path}${ext ? '~' + ext : ''}${u.search ? '?' + [...new Set(u.searchParams.keys())].sort().join('&') : ''}`;
 }
 
-export { scriptOn } from './script-free.js';
+export { scriptOn } from '../script-free.js';
 
 // ---------------------------------------------------------------- comparing two renderings (./adaptive-compare.ts)
 

@@ -4,7 +4,7 @@
  * fetched from the site's API (`/api/article/123.json`, a comment widget's `/api/comments?aid=…`)
  * — is analysed from its HTTP bytes with that data put where the browser put it, without a render.
  *
- * Per URL pattern (the plain-HTTP rule's, src/fetch/adaptive-policy.ts), learnt on the renders the
+ * Per URL pattern (the plain-HTTP rule's, src/fetch/adaptive/adaptive-policy.ts), learnt on the renders the
  * fetcher makes anyway on patterns that need the browser: from the HTTP page, the rendering and
  * the JSON the page had (inline blocks, the render's captured XHR/fetch JSON) a recipe is induced
  * — which containers the script filled and how (src/extract/data-template.ts), where each JSON
@@ -17,13 +17,13 @@
  * The patterns' states are kept in the run folder (`adaptive-data.jsonl`, openDataPaths) so that
  * `--resume` serves settled patterns from their data at once instead of learning them again.
  */
-import { analyzePage, type AnalysisLimits } from '../extract/page.js';
-import { applyFills, induceFills, renumberSources, sourcesUsed, type Fill } from '../extract/data-template.js';
-import { inlineJsonOf } from '../extract/inline-json.js';
-import { DEFAULT_TIME_ZONE } from '../extract/replies/index.js';
-import { commentsFromXhr } from '../extract/replies/xhr.js';
-import { JsonLinesWriter, readJsonLines } from '../store/jsonl.js';
-import { Rng } from '../util/rng.js';
+import { analyzePage, type AnalysisLimits } from '../../extract/page.js';
+import { applyFills, induceFills, renumberSources, sourcesUsed, type Fill } from '../../extract/data-template.js';
+import { inlineJsonOf } from '../../extract/inline-json.js';
+import { DEFAULT_TIME_ZONE } from '../../extract/replies/index.js';
+import { commentsFromXhr } from '../../extract/replies/xhr.js';
+import { JsonLinesWriter, readJsonLines } from '../../store/jsonl.js';
+import { Rng } from '../../util/rng.js';
 import { compareRenderings, signalsOf, type Comparison, type ComparisonLimits, type PageSignals } from './adaptive-compare.js';
 import { describeTemplate, learnUrlTemplates, urlFromTemplate, type UrlTemplate } from './adaptive-data-url.js';
 import { urlPattern, type Decision } from './adaptive-policy.js';
@@ -199,7 +199,7 @@ export class DataPaths {
     if (!s?.recipe || s.streak < s.needs) return undefined;
     const pattern = urlPattern(url);
     const why = `pattern ${pattern} needs the browser, but its data rebuilt ${s.streak} rendering(s) in a row: ${describeRecipe(s.recipe)}`;
-    // the plain rule's re-check share (src/fetch/adaptive-policy.ts recheckShareOf): falling as the run grows, a quarter at the least
+    // the plain rule's re-check share (src/fetch/adaptive/adaptive-policy.ts recheckShareOf): falling as the run grows, a quarter at the least
     const base = this.opts.recheckShare;
     const share = s.streak <= this.opts.minSamples ? base : Math.max(base / 4, (base * this.opts.minSamples) / s.streak);
     if (this.rng.float() < share) return { mode: 'browser', pattern, why: `re-check of the data path (${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%): ${why}`, recheck: true, dataRecheck: true };

@@ -91,7 +91,7 @@ export class PageJudge {
   static fields(analysis: PageAnalysis, anchorText?: string): PageFields { return { title: analysis.title, headings: analysis.headings, body: analysis.text, url: analysis.url, anchorText }; }
 
   judge(analysis: PageAnalysis, call: JudgeCall): Verdict {
-    // Not a page of content: no relevance, no seed, not counted in the IDF (src/crawl/never-relevant.ts).
+    // Not a page of content: no relevance, no seed, not counted in the IDF (src/judge/never-relevant.ts).
     const never = neverRelevant({
       status: call.status,
       title: analysis.title,
@@ -284,7 +284,7 @@ export class PageJudge {
     return this.labels;
   }
 
-  /** `--resume`: learn from a page as `judge()` did before the stop (src/crawl/judge-journal.ts). */
+  /** `--resume`: learn from a page as `judge()` did before the stop (src/judge/judge-journal.ts). */
   replay(input: JudgedPage): void {
     if (input.kind === 'never') this.learnNever();
     else if (input.kind === 'negative') this.learnNegative(input);

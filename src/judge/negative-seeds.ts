@@ -4,9 +4,9 @@
  */
 import type { CrawlConfig } from '../config/schema.js';
 import { analyzePage } from '../extract/page.js';
-import type { FetchGate } from '../fetch/gate.js';
-import { gatedFetchText } from '../fetch/gated-request.js';
-import { ROBOTS_TOKEN } from '../fetch/gate-proxy.js';
+import type { FetchGate } from '../fetch/gate/gate.js';
+import { gatedFetchText } from '../fetch/gate/gated-request.js';
+import { ROBOTS_TOKEN } from '../fetch/gate/gate-proxy.js';
 import type { RobotsCache } from '../frontier/robots.js';
 import type { PageJudge } from './judge.js';
 

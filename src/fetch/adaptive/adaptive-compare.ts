@@ -1,12 +1,12 @@
 /**
- * The adaptive fetcher's evidence (src/fetch/adaptive-policy.ts decides with it): what a focused
+ * The adaptive fetcher's evidence (src/fetch/adaptive/adaptive-policy.ts decides with it): what a focused
  * crawler reads from a page, and whether the HTTP page gives the same as the rendered one — main
  * text by character shingles, out-links, title, publish time, reply threads incl. XHR comments.
  */
-import { DEFAULT_TIME_ZONE, extractThread } from '../extract/replies/index.js';
-import { commentsFromXhr } from '../extract/replies/xhr.js';
-import type { PageAnalysis } from '../extract/types.js';
-import type { RenderedPage } from './crawler.js';
+import { DEFAULT_TIME_ZONE, extractThread } from '../../extract/replies/index.js';
+import { commentsFromXhr } from '../../extract/replies/xhr.js';
+import type { PageAnalysis } from '../../extract/types.js';
+import type { RenderedPage } from '../crawler.js';
 
 /** What a focused crawler reads from a page; the comparison works on these. */
 export interface PageSignals {

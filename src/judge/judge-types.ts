@@ -1,4 +1,4 @@
-/** The page judge's data: its verdicts, the inputs it learns from, its state (src/crawl/judge.ts). */
+/** The page judge's data: its verdicts, the inputs it learns from, its state (src/judge/judge.ts). */
 import type { Relevance } from '../topic/model.js';
 import type { MultiTopicState } from '../topic/multi-topic.js';
 import type { SampledPageState } from '../topic/harvest-sample.js';
@@ -35,7 +35,7 @@ export type JudgeMode = 'learned' | 'cosine';
 /**
  * What the judge learns from, one record per call: a page by its TF (with what decided its kind),
  * a page that can never be relevant, a user's negative page, a user's label. Logged by `--resume`
- * (src/crawl/judge-journal.ts); `key`: the URL the frontier handed out.
+ * (src/judge/judge-journal.ts); `key`: the URL the frontier handed out.
  */
 export type JudgedPage =
   | { kind: 'never'; key?: string }

@@ -2,7 +2,7 @@
  * The gate proxy in a process of its own. In the crawler's process it competed for the event
  * loop with page analysis (hundreds of milliseconds of tokenizing at a time), and a page's own
  * XHR waited behind it long enough to miss the settle window. The child runs
- * src/fetch/gate-proxy.ts with the same gate settings; robots.txt verdicts and per-host delays
+ * src/fetch/gate/gate-proxy.ts with the same gate settings; robots.txt verdicts and per-host delays
  * for redirect hops are asked of the parent (which owns the robots cache), decisions are
  * reported back. It exits when the parent goes away (kill -9 included: the IPC channel closes).
  */
@@ -24,7 +24,7 @@ export async function startGateProxyProcess(opts: GateProxyProcessOptions): Prom
   const child = fork(self, [CHILD_FLAG], {
     // From source (tsx) the child needs tsx's loader too; built code runs as it is.
     execArgv: self.endsWith('.ts') ? ['--import', 'tsx'] : [],
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    cwd: fileURLToPath(new URL('../../..', import.meta.url)),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const send = (m: FromParent) => {

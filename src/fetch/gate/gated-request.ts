@@ -10,8 +10,8 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FetchGate } from './gate.js';
-import { loopTimeout } from './loop-clock.js';
-import { unreachableReason } from './unreachable.js';
+import { loopTimeout } from '../loop-clock.js';
+import { unreachableReason } from '../unreachable.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
