@@ -559,7 +559,7 @@ async function crawlLocked(
     if (memoryStop || tally.fetched === 0) return;
     memoryStop = memoryOverrun(ceilingMb);
     if (!memoryStop) return;
-    stopReason = `memory ceiling (${memoryStop.rssMb} MB resident, ceiling ${memoryStop.ceilingMb} MB)`;
+    stopReason = `memory ceiling (${memoryStop.of} ${memoryStop.rssMb} MB resident, ceiling ${memoryStop.ceilingMb} MB)`;
     crawler.stop(stopReason);
   }
   const memoryTimer = ceilingMb > 0 ? setInterval(checkMemory, 1000).unref() : undefined;

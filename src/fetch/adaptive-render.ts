@@ -27,6 +27,7 @@ import type { AnalysisLimits } from '../extract/page.js';
 import type { PageAnalysis } from '../extract/types.js';
 import { DEFAULT_SETTLE_CAP_MS, readRendering, trackNetworkActivity, type NetworkActivity } from './crawler.js';
 import { guardDialogs, STAY_ON_PAGE } from './page-guard.js';
+import { waited } from '../util/stage-profile.js';
 import { blockReason, DEFAULT_BLOCKING, MainDocument, settlePage, type AnalysedFrom, type BlockOptions, type Settled } from './page-load.js';
 
 export interface KeptPagesOptions {
@@ -118,7 +119,7 @@ export class KeptPages {
 
   /** Render `doc` (already fetched) on a kept tab and hand the result to `use` while the tab still shows it. */
   async render(request: Request, doc: FetchedBytes, use: (r: KeptRendering) => Promise<void>): Promise<void> {
-    const kept = await this.take();
+    const kept = await waited('render: take a kept tab', () => this.take());
     const main = new MainDocument(kept.page);
     try {
       const showing: Showing = { target: normal(doc.url), doc, navigated: false, xhrJson: [], main };
@@ -133,14 +134,14 @@ export class KeptPages {
         // loading (stopped by the route below) resets Playwright's lifecycle, and a goto waiting
         // for `load` then times out on a page that is in fact there (a `location` loop); a
         // sub-resource that hangs would hold `load` back as long as it hangs.
-        response = await kept.page.goto(doc.url, { waitUntil: 'commit', timeout: this.opts.navigationTimeoutMs });
+        response = await waited('render: navigate to the commit', () => kept.page.goto(doc.url, { waitUntil: 'commit', timeout: this.opts.navigationTimeoutMs }));
       } catch (e) {
         await this.opts.postNavigation?.(kept.page, request, true);
         throw e;
       }
       const committedAt = Date.now();
       await this.opts.postNavigation?.(kept.page, request, !response || response.status() >= 400);
-      const settled = await settlePage(kept.page, kept.net, committedAt, { capMs: this.opts.settleCapMs ?? DEFAULT_SETTLE_CAP_MS, settleMs: this.opts.settleTimeoutMs });
+      const settled = await waited('render: settle (load, quiet network)', () => settlePage(kept.page, kept.net, committedAt, { capMs: this.opts.settleCapMs ?? DEFAULT_SETTLE_CAP_MS, settleMs: this.opts.settleTimeoutMs }));
       const contentType = response?.headers()['content-type'] ?? doc.contentType;
       const isHtml = !contentType || /html|xml/i.test(contentType);
       const read = isHtml ? await readRendering(kept.page, main, { fetchedAt: new Date(), limits: this.opts.analysisLimits, cdp: kept.cdp }) : undefined;

@@ -13,6 +13,7 @@ import type { PageAnalysis } from '../extract/types.js';
 import type { AnalysisLimits } from '../extract/page.js';
 import { chooseAnalysis, DEFAULT_BLOCKING, MainDocument, readDom, settlePage, withScriptNavigations, type AnalysedFrom, type BlockOptions, type Chosen, type Settled } from './page-load.js';
 import { chromium } from 'playwright';
+import { waited } from '../util/stage-profile.js';
 
 /** A rendered page, as plain data. */
 export interface RenderedPage {
@@ -175,7 +176,7 @@ export const DEFAULT_SETTLE_CAP_MS = 10_000;
  */
 export async function readRendering(page: Page, doc: MainDocument, input: { fetchedAt: Date; limits?: Partial<AnalysisLimits>; cdp?: Parameters<typeof readDom>[2] }) {
   // Bounded: a renderer stuck in a script that never yields does not answer (then the served document is analysed).
-  const html = await readDom(page, 10_000, input.cdp);
+  const html = await waited('render: read the DOM', () => readDom(page, 10_000, input.cdp));
   const url = page.url();
   const served = await doc.servedHtml();
   let chosen: Chosen;
