@@ -62,6 +62,8 @@ export interface KeptRendering {
   analysedWhy?: string;
   /** The rendered DOM, when it could be read (the comparison with the HTTP analysis reads it). */
   renderedHtml?: string;
+  /** The fetched bytes' analysis, when the choice between them and the rendering made it. */
+  servedAnalysis?: PageAnalysis;
   scriptNavigations: string[];
 }
 
@@ -160,6 +162,7 @@ export class KeptPages {
         analysedFrom: read?.analysedFrom,
         analysedWhy: read?.why,
         renderedHtml: read?.renderedHtml,
+        servedAnalysis: read?.servedAnalysis,
         scriptNavigations: main.scriptNavigations,
       });
     } catch (e) {

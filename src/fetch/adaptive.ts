@@ -111,7 +111,7 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     pending.delete(rendered.request.uniqueKey);
     await analyseRendering(rendered, p);
   };
-  const analyseRendering = async (rendered: RenderedPage, p: { doc: FetchedDocument; decision: Decision } | undefined, renderedHtml = rendered.html) => {
+  const analyseRendering = async (rendered: RenderedPage, p: { doc: FetchedDocument; decision: Decision } | undefined, renderedHtml = rendered.html, servedAnalysis?: PageAnalysis) => {
     if (!p || rendered.html === undefined) {
       await opts.onPage({ ...rendered, fetchedWith: 'browser', fetchWhy: p?.decision.why ?? 'browser' });
       return;
@@ -128,7 +128,8 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     const cutOff = (rendered.openRequests ?? 0) > 0 || rendered.settled?.state === 'load-cap' || rendered.analysedFrom === 'served' || renderedHtml === undefined;
     if (decision.compare !== false && !cutOff && isHtmlResponse(doc.contentType, doc.body.subarray(0, 512))) {
       httpHtml = decodeHtml(doc.body, doc.contentType);
-      const httpAnalysis = analyzePage({ html: httpHtml, url: doc.url, fetchedAt: rendered.fetchedAt }, limits);
+      // The kept tab's read analysed these same bytes already (to choose between them and the rendering).
+      const httpAnalysis = servedAnalysis && servedAnalysis.url === doc.url ? servedAnalysis : analyzePage({ html: httpHtml, url: doc.url, fetchedAt: rendered.fetchedAt }, limits);
       browserSignals = timed('compare HTTP and rendering', () => signalsOf(analysis, rendered.html!, rendered.xhrJson, rendered.fetchedAt));
       comparison = timed('compare HTTP and rendering', () => compareRenderings(signalsOf(httpAnalysis, httpHtml!, [], rendered.fetchedAt), browserSignals!, policy.opts));
       policy.record(rendered.request.url, comparison, analysis.text.length);
@@ -238,7 +239,7 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     if (decision.mode === 'browser') {
       const learnt = decision.learning ? learning.begin(request.url) : undefined;
       try {
-        if (kept) return await kept.render(request, doc, (r) => analyseRendering({ ...r, request, fetchedAt: new Date() }, { doc, decision }, r.renderedHtml));
+        if (kept) return await kept.render(request, doc, (r) => analyseRendering({ ...r, request, fetchedAt: new Date() }, { doc, decision }, r.renderedHtml, r.servedAnalysis));
         pending.set(request.uniqueKey, { doc, decision });
         return await renderInBrowser(ctx);
       } finally {

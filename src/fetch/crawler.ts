@@ -106,6 +106,42 @@ export function fixedConcurrency(n: number): { minConcurrency: number; maxConcur
   return { minConcurrency: n, maxConcurrency: n };
 }
 
+/** Pages a browser serves before Crawlee's pool replaces it (bounds what a long-lived Chromium accumulates). */
+export const RETIRE_BROWSER_AFTER_PAGES = 1000;
+
+/**
+ * Crawlee's browser pool held to one Chromium. Its defaults launch a second browser while the
+ * first still runs: after 100 pages (the old one closes only once its pages have), and whenever
+ * opening a tab takes over 15 s (a loaded machine), which retires the browser it asked; each
+ * Chromium is some 600 MB of processes. Here a browser serves RETIRE_BROWSER_AFTER_PAGES pages,
+ * a tab may take as long as a navigation to open, and the open tabs are capped at what the
+ * crawl can use at once (a tab per slot, the ones closing behind them, the adaptive fetcher's
+ * warm tab) so that nothing opens tabs beyond them unseen.
+ */
+export function oneBrowser(maxConcurrency: number, navigationTimeoutSecs: number) {
+  return {
+    // Fingerprint injection rewrites every page's JS environment: costly and useless here.
+    useFingerprints: false,
+    retireBrowserAfterPageCount: RETIRE_BROWSER_AFTER_PAGES,
+    operationTimeoutSecs: Math.max(15, navigationTimeoutSecs),
+    maxOpenPagesPerBrowser: Math.max(20, 2 * maxConcurrency + 2),
+  };
+}
+
+/**
+ * Chromium gives each site its own renderer process (site isolation) and keeps a spare one, so a
+ * crawl moving between many hosts runs more renderers than it has tabs, each 50-150 MB. The
+ * crawler's Chromium holds nothing of the user's (no cookies, logins or stored data to keep
+ * from another site), so it runs without site isolation and with at most one renderer per page
+ * slot and one more: a tab whose next site would need another process shares one.
+ */
+export function withRendererLimit(args: string[] | undefined, maxConcurrency: number): string[] {
+  const out = (args ?? []).filter((a) => !a.startsWith('--renderer-process-limit='));
+  if (!out.includes('--disable-site-isolation-trials')) out.push('--disable-site-isolation-trials');
+  out.push(`--renderer-process-limit=${maxConcurrency + 1}`);
+  return out;
+}
+
 /** Crawlee configuration rooted at our storage folder (datasets, key-value stores). */
 export function crawleeConfig(storageDir: string): Configuration {
   return new Configuration({
@@ -185,7 +221,7 @@ export async function readRendering(page: Page, doc: MainDocument, input: { fetc
   } catch (e) {
     // Nested too deep for the extractor's recursion: the engine analyses the rendering flattened.
     if (!(e instanceof RangeError) || html === undefined) throw e;
-    return { html, url, analysedFrom: 'rendered' as const, analysis: undefined, why: undefined, renderedHtml: html };
+    return { html, url, analysedFrom: 'rendered' as const, analysis: undefined, why: undefined, renderedHtml: html, servedAnalysis: undefined };
   }
   return { ...chosen, analysis: withScriptNavigations(chosen.analysis, doc.scriptNavigations), renderedHtml: html };
 }
@@ -207,10 +243,9 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
       log: opts.log,
       // handleSIGINT off: Playwright would kill Chromium and exit(130) on Ctrl-C; the engine stops
       // the crawl itself so the thread store, crawl log and run state are closed first.
-      launchContext: { launcher: chromium, launchOptions: { ...opts.launchOptions, handleSIGINT: false }, useIncognitoPages: opts.isolatePages ?? false },
-      // Fingerprint injection rewrites every page's JS environment: costly and useless here.
+      launchContext: { launcher: chromium, launchOptions: { ...opts.launchOptions, args: withRendererLimit(opts.launchOptions.args, opts.maxConcurrency), handleSIGINT: false }, useIncognitoPages: opts.isolatePages ?? false },
       browserPoolOptions: {
-        useFingerprints: false,
+        ...oneBrowser(opts.maxConcurrency, opts.navigationTimeoutSecs),
         prePageCloseHooks: opts.pageClosing ? [async (page) => opts.pageClosing?.(page as Page)] : [],
       },
       preNavigationHooks: [
