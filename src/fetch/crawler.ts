@@ -128,20 +128,6 @@ export function oneBrowser(maxConcurrency: number, navigationTimeoutSecs: number
   };
 }
 
-/**
- * Chromium gives each site its own renderer process (site isolation) and keeps a spare one, so a
- * crawl moving between many hosts runs more renderers than it has tabs, each 50-150 MB. The
- * crawler's Chromium holds nothing of the user's (no cookies, logins or stored data to keep
- * from another site), so it runs without site isolation and with at most one renderer per page
- * slot and one more: a tab whose next site would need another process shares one.
- */
-export function withRendererLimit(args: string[] | undefined, maxConcurrency: number): string[] {
-  const out = (args ?? []).filter((a) => !a.startsWith('--renderer-process-limit='));
-  if (!out.includes('--disable-site-isolation-trials')) out.push('--disable-site-isolation-trials');
-  out.push(`--renderer-process-limit=${maxConcurrency + 1}`);
-  return out;
-}
-
 /** Crawlee configuration rooted at our storage folder (datasets, key-value stores). */
 export function crawleeConfig(storageDir: string): Configuration {
   return new Configuration({
@@ -243,7 +229,7 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
       log: opts.log,
       // handleSIGINT off: Playwright would kill Chromium and exit(130) on Ctrl-C; the engine stops
       // the crawl itself so the thread store, crawl log and run state are closed first.
-      launchContext: { launcher: chromium, launchOptions: { ...opts.launchOptions, args: withRendererLimit(opts.launchOptions.args, opts.maxConcurrency), handleSIGINT: false }, useIncognitoPages: opts.isolatePages ?? false },
+      launchContext: { launcher: chromium, launchOptions: { ...opts.launchOptions, handleSIGINT: false }, useIncognitoPages: opts.isolatePages ?? false },
       browserPoolOptions: {
         ...oneBrowser(opts.maxConcurrency, opts.navigationTimeoutSecs),
         prePageCloseHooks: opts.pageClosing ? [async (page) => opts.pageClosing?.(page as Page)] : [],
