@@ -114,9 +114,9 @@ export const RETIRE_BROWSER_AFTER_PAGES = 1000;
  * first still runs: after 100 pages (the old one closes only once its pages have), and whenever
  * opening a tab takes over 15 s (a loaded machine), which retires the browser it asked; each
  * Chromium is some 600 MB of processes. Here a browser serves RETIRE_BROWSER_AFTER_PAGES pages,
- * a tab may take as long as a navigation to open, and the open tabs are capped at what the
- * crawl can use at once (a tab per slot, the ones closing behind them, the adaptive fetcher's
- * warm tab) so that nothing opens tabs beyond them unseen.
+ * a tab may take as long as a navigation to open, and a browser has room for every tab the
+ * crawl can have open at once (a tab per slot, the ones closing behind them, the adaptive
+ * fetcher's warm tab): beyond that the pool would open another browser.
  */
 export function oneBrowser(maxConcurrency: number, navigationTimeoutSecs: number) {
   return {
