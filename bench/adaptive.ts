@@ -22,6 +22,9 @@ import { CrawlLog } from '../src/store/crawl-log.js';
 import { startTestWeb } from '../src/testweb/index.js';
 import { runCrawleeBaseline } from './baseline.js';
 import { pairedInterval } from './paired-interval.js';
+import { processTreeMemory, type TreePart } from '../src/util/process-tree.js';
+import { profileStages, StageProfile, type StageFigure } from '../src/util/stage-profile.js';
+import type { CrawlTimings } from '../src/crawl/types.js';
 
 /**
  * `ours (adaptive, all rendered)`: the adaptive fetcher with `adaptive.renderAll` (every page
@@ -54,6 +57,17 @@ export interface AdaptiveRun {
   harvest: number;
   /** 1-minute load average of the machine when the run started (it is shared). */
   loadAverage?: number;
+  /** The process tree at its peak, by component (../src/util/process-tree.ts processKind). */
+  peakParts?: Record<string, TreePart>;
+  /** Our crawls: where the time went, per page (../src/util/stage-profile.ts and the engine's own timings). */
+  stages?: StageTimes;
+}
+
+/** Per page, in ms: event-loop work by stage (exclusive), and what one page waited for, by stage. */
+export interface StageTimes {
+  pages: number;
+  work: Record<string, StageFigure>;
+  waits: Record<string, StageFigure>;
 }
 
 export interface AdaptiveBench {
@@ -124,16 +138,18 @@ function treeSum(figure: (f: string[]) => number): number {
  */
 const treeCpuMs = () => treeSum((f) => ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / 100); // USER_HZ 100
 
-/** Sum of RSS over this process and all its descendants, in MB (shared pages counted per process). */
-const treeRssMb = () => treeSum((f) => Number(f[21]) * 4096) / 2 ** 20;
-
-async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; cpuMs: number; peakRssMb: number }> {
+async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; cpuMs: number; peakRssMb: number; peakParts: Record<string, TreePart> }> {
   const c0 = treeCpuMs();
-  let peak = treeRssMb();
-  const timer = setInterval(() => (peak = Math.max(peak, treeRssMb())), 250);
+  let peak = processTreeMemory();
+  const sample = () => {
+    const m = processTreeMemory();
+    if (m.totalMb > peak.totalMb) peak = m;
+  };
+  const timer = setInterval(sample, 250);
   try {
     const value = await fn();
-    return { value, cpuMs: treeCpuMs() - c0, peakRssMb: peak };
+    sample();
+    return { value, cpuMs: treeCpuMs() - c0, peakRssMb: peak.totalMb, peakParts: peak.parts };
   } finally {
     clearInterval(timer);
   }
@@ -192,7 +208,39 @@ async function crawleeAdaptive(seeds: string[], maxPages: number, concurrency: n
   return { fetched: pages, elapsedMs: Date.now() - t, harvest: pages ? hits / pages : 0, renderedShare: http + browser ? browser / (http + browser) : 1 };
 }
 
-export async function benchAdaptive(opts: { budget: number; reps: number; concurrency: number; storageDir: string; say(s: string): void; fixedPathBudget?: number }): Promise<AdaptiveBench> {
+/** The engine's own stage timings and the stage profile, per page. */
+function stageTimes(profile: StageProfile, timings: CrawlTimings | undefined, pages: number): StageTimes {
+  const work: Record<string, StageFigure> = {};
+  for (const [k, f] of profile.work) work[k] = { ...f };
+  if (timings) {
+    // the engine's laps: its judge includes jieba, which the profile also names on its own
+    const jieba = work.jieba?.ms ?? 0;
+    work['judge (topic model, jieba excluded)'] = { ms: Math.max(0, timings.judgeMs - jieba), calls: timings.pages };
+    work['scorer'] = { ms: timings.scoreMs, calls: timings.pages };
+    work['frontier'] = { ms: timings.frontierMs, calls: timings.pages };
+    work['store (dataset, crawl log, plugins)'] = { ms: timings.storeMs, calls: timings.pages };
+  }
+  const waits: Record<string, StageFigure> = {};
+  for (const [k, f] of profile.waits) waits[k] = { ...f };
+  return { pages, work, waits };
+}
+
+const sortedStages = (m: Record<string, StageFigure>) => Object.entries(m).sort((a, b) => b[1].ms - a[1].ms);
+
+export function partsLine(parts: Record<string, TreePart>): string {
+  return Object.entries(parts)
+    .map(([k, p]) => `${k} ${p.mb.toFixed(0)} MB${p.processes > 1 ? ` (${p.processes})` : ''}`)
+    .join(', ');
+}
+
+export function stagesLine(s: StageTimes): string {
+  const per = (f: StageFigure) => (f.ms / Math.max(1, s.pages)).toFixed(1);
+  const work = sortedStages(s.work).filter(([, f]) => f.ms / Math.max(1, s.pages) >= 0.05);
+  const waits = sortedStages(s.waits);
+  return `work ${work.map(([k, f]) => `${k} ${per(f)}`).join(', ')} ms; waits ${waits.map(([k, f]) => `${k} ${per(f)}`).join(', ')} ms`;
+}
+
+export async function benchAdaptive(opts: { budget: number; reps: number; concurrency: number; storageDir: string; say(s: string): void; fixedPathBudget?: number; crawlers?: AdaptiveCrawler[] }): Promise<AdaptiveBench> {
   const web = await startTestWeb({ mixed: true });
   const out: AdaptiveBench = { budget: opts.budget, concurrency: opts.concurrency, runs: [] };
   const truth = (u: string) => web.isRelevant(u, web.demo.topic);
@@ -225,19 +273,27 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
         storageDir: opts.storageDir,
         randomSeed: 1,
       });
-      const r = await runCrawl({ config, truth, progress: new ProgressReporter({ quiet: true }), plugins: [capture] });
+      const profile = new StageProfile();
+      profileStages(profile);
+      let r: Awaited<ReturnType<typeof runCrawl>>;
+      try {
+        r = await runCrawl({ config, truth, progress: new ProgressReporter({ quiet: true }), plugins: [capture] });
+      } finally {
+        profileStages(undefined);
+      }
+      const stages = stageTimes(profile, r.timings, r.fetched);
       const log = CrawlLog.read(r.logPath);
       const rendered = fetcher === 'browser' ? log.length : log.filter((e) => e.fetchedWith === 'browser').length;
       const needed = log.filter((e) => e.fetchedWith === 'browser' && /needs the browser|HTTP differs/.test(e.fetchWhy ?? '')).length;
       const share = (n: number) => (log.length ? n / log.length : 0);
       const ways = fetcher === 'adaptive' && !renderAll ? { httpShare: share(log.filter((e) => e.fetchedWith === 'http').length), dataShare: share(log.filter((e) => e.fetchedWith === 'http+data').length) } : {};
-      return { fetched: r.fetched, elapsedMs: r.elapsedMs, harvest: r.truthHarvestRate ?? 0, renderedShare: share(rendered), ...ways, neededShare: fetcher === 'adaptive' && !renderAll ? share(needed) : undefined, urls: log.map((e) => e.url) };
+      return { fetched: r.fetched, elapsedMs: r.elapsedMs, harvest: r.truthHarvestRate ?? 0, renderedShare: share(rendered), ...ways, neededShare: fetcher === 'adaptive' && !renderAll ? share(needed) : undefined, urls: log.map((e) => e.url), stages };
     };
     const plain = async () => {
       const r = await runCrawleeBaseline({ seeds: web.demo.seeds, maxPages: opts.budget, maxConcurrency: opts.concurrency, fetcher: 'browser', storageDir: opts.storageDir, truth });
       return { fetched: r.fetched, elapsedMs: r.elapsedMs, harvest: r.truthHarvestRate, renderedShare: 1 };
     };
-    const run: Record<AdaptiveCrawler, () => Promise<{ fetched: number; elapsedMs: number; harvest: number; renderedShare: number; httpShare?: number; dataShare?: number; neededShare?: number }>> = {
+    const run: Record<AdaptiveCrawler, () => Promise<{ fetched: number; elapsedMs: number; harvest: number; renderedShare: number; httpShare?: number; dataShare?: number; neededShare?: number; stages?: StageTimes }>> = {
       'ours (adaptive)': () => ours('adaptive'),
       'ours (adaptive, no data path)': () => ours('adaptive', opts.concurrency, opts.budget, false, false),
       'ours (adaptive, all rendered)': () => ours('adaptive', opts.concurrency, opts.budget, true),
@@ -246,10 +302,11 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
       'crawlee AdaptivePlaywrightCrawler': () => crawleeAdaptive(web.demo.seeds, opts.budget, opts.concurrency, opts.storageDir, truth),
     };
     for (let rep = 0; rep < opts.reps; rep++) {
-      const order = ADAPTIVE_CRAWLERS.map((_, i) => ADAPTIVE_CRAWLERS[(i + rep) % ADAPTIVE_CRAWLERS.length]);
+      const crawlers = opts.crawlers ?? ADAPTIVE_CRAWLERS;
+      const order = crawlers.map((_, i) => crawlers[(i + rep) % crawlers.length]);
       for (const who of order) {
         const loadAverage = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
-        const { value: r, cpuMs, peakRssMb } = await measured(run[who]);
+        const { value: r, cpuMs, peakRssMb, peakParts } = await measured(run[who]);
         const row: AdaptiveRun = {
           crawler: who,
           rep,
@@ -264,9 +321,13 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
           neededShare: r.neededShare,
           harvest: r.harvest,
           loadAverage,
+          peakParts,
+          stages: r.stages,
         };
         out.runs.push(row);
         opts.say(`  adaptive bench ${who}: ${row.pages} pages, ${row.pagesPerSecond.toFixed(2)} pages/s, ${row.cpuMsPerPage.toFixed(0)} ms CPU/page, peak RSS ${row.peakRssMb.toFixed(0)} MB, ${row.dataShare !== undefined ? `http ${(row.httpShare! * 100).toFixed(0)}%, http+data ${(row.dataShare * 100).toFixed(0)}%, ` : ''}rendered ${(row.renderedShare * 100).toFixed(0)}%${row.neededShare !== undefined ? ` (needed ${(row.neededShare * 100).toFixed(0)}%)` : ''}, harvest ${(row.harvest * 100).toFixed(1)}%, load ${loadAverage.toFixed(1)}`);
+        opts.say(`    memory at the peak: ${partsLine(peakParts)}`);
+        if (row.stages) opts.say(`    per page: ${stagesLine(row.stages)}`);
       }
     }
     if (opts.fixedPathBudget) {
@@ -388,6 +449,41 @@ export function adaptiveMd(b: AdaptiveBench): string {
       `Where the ratio comes from, per rep paired (geometric means): adaptive / browser ${geo(total)} = adaptive / adaptive without the data path ${geo(data)} (pages that need the browser served from their data) × without the data path / every page rendered ${geo(http)} (fetching over HTTP what needs no browser) × every page rendered on adaptive's kept tabs / browser ${geo(renders)} (adaptive's cheaper renders: kept tabs, nothing loaded the analysis does not read).`,
       `CPU per page, per rep paired: adaptive / browser ${geo(ratioOf('ours (adaptive)', 'ours (browser)', (r) => r.cpuMsPerPage))}; every page rendered / browser ${geo(ratioOf('ours (adaptive, all rendered)', 'ours (browser)', (r) => r.cpuMsPerPage))}.`,
     );
+  }
+  const crawlee = ratioOf('ours (adaptive)', 'crawlee AdaptivePlaywrightCrawler');
+  if (crawlee.length) lines.push(`adaptive / Crawlee's AdaptivePlaywrightCrawler, per rep paired: ${geo(crawlee)} (per rep ${crawlee.map((x) => `${x.toFixed(2)}×`).join(', ')}).`);
+  // Every run, as it ran: the side-by-side figures of one rep are comparable, reps at other loads less so.
+  lines.push('', '| rep | crawler | pages/s | CPU ms/page | peak RSS MB (tree) | harvest | load |', '|---:|---|---:|---:|---:|---:|---:|');
+  for (const r of b.runs) lines.push(`| ${r.rep + 1} | ${r.crawler} | ${r.pagesPerSecond.toFixed(2)} | ${r.cpuMsPerPage.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ${(r.harvest * 100).toFixed(1)}% | ${r.loadAverage?.toFixed(1) ?? ''} |`);
+  // Where the memory is: the process tree at each crawler's highest peak, by component.
+  const withParts = ADAPTIVE_CRAWLERS.flatMap((c) => {
+    const rs = b.runs.filter((r) => r.crawler === c && r.peakParts);
+    if (!rs.length) return [];
+    const top = rs.reduce((x, y) => (y.peakRssMb > x.peakRssMb ? y : x));
+    return [{ c, top }];
+  });
+  if (withParts.length) {
+    lines.push('', 'The process tree at each crawler\'s highest peak (RSS summed per component; processes in brackets):', '');
+    for (const { c, top } of withParts) lines.push(`- ${c}: ${top.peakRssMb.toFixed(0)} MB = ${partsLine(top.peakParts!)}`);
+  }
+  // Where the time is: our crawls' stage profile, per page, mean over reps.
+  const staged = ADAPTIVE_CRAWLERS.flatMap((c) => {
+    const rs = b.runs.filter((r) => r.crawler === c && r.stages);
+    if (!rs.length) return [];
+    const sum = (pick: (s: StageTimes) => Record<string, StageFigure>) => {
+      const out: Record<string, StageFigure> = {};
+      for (const r of rs) for (const [k, f] of Object.entries(pick(r.stages!))) {
+        const o = (out[k] ??= { ms: 0, calls: 0 });
+        o.ms += f.ms;
+        o.calls += f.calls;
+      }
+      return out;
+    };
+    return [{ c, s: { pages: rs.reduce((a, r) => a + r.stages!.pages, 0), work: sum((x) => x.work), waits: sum((x) => x.waits) } }];
+  });
+  if (staged.length) {
+    lines.push('', 'Where the time goes, ms per page (mean over reps): event-loop work by stage, each exclusive of the stages inside it, then what one page waits for (waits overlap across the concurrent pages):', '');
+    for (const { c, s } of staged) lines.push(`- ${c}: ${stagesLine(s)}`);
   }
   const fp = b.fixedPath;
   if (fp) {

@@ -16,7 +16,7 @@ import { ProgressReporter } from '../src/report/progress.js';
 import { startTestWeb } from '../src/testweb/index.js';
 import { hash32, Rng } from '../src/util/rng.js';
 import { startWikispeediaWeb, wikispeediaMissing } from '../src/testweb/wikispeedia.js';
-import { benchAdaptive } from './adaptive.js';
+import { ADAPTIVE_CRAWLERS, benchAdaptive, type AdaptiveCrawler } from './adaptive.js';
 import { runCrawleeBaseline } from './baseline.js';
 import { writeBenchSection } from './bench-page.js';
 import { curveSvg, summaryMd, type BenchResults, type CurveRun, type SpeedRun } from './report.js';
@@ -35,12 +35,13 @@ const program = new Command()
   .option('--test-pages <n>', 'budget per test-web crawl (default: 100 quick, 300 full)')
   .option('--adaptive-pages <n>', 'budget per crawl of the adaptive part (default: 100 quick, 300 full)')
   .option('--adaptive-reps <n>', 'interleaved reps of the adaptive part (default: 1 quick, 2 full)')
+  .option('--adaptive-crawlers <list>', 'adaptive part: only these crawlers, comma list of numbers 1-6 in the table\'s order (default: all; with fewer, use --no-page)')
   .option('--adaptive-fixed-path <n>', 'adaptive part: also crawl N pages with each fetcher at concurrency 1 (a crawl path that does not depend on timing) and compare harvest and order (default: off)')
   .option('--wiki-pages <n>', 'budget per Wikispeedia crawl (default: 150 quick, 1000 full)')
   .option('--repeats <n>', 'harvest parts: crawl each strategy and topic N times and report the mean and spread of every harvest figure (default: 2 quick, 3 full)')
   .option('--strategies <list>', 'harvest parts: comma list of strategies to crawl, "crawlee" for plain Crawlee (default: every strategy and crawlee; with fewer, use --no-page)');
 program.parse();
-const opts = program.opts<{ quick?: boolean; out: string; only: string; page: boolean; readme: boolean; from?: string; topics?: string; testPages?: string; wikiPages?: string; adaptivePages?: string; adaptiveReps?: string; adaptiveFixedPath?: string; strategies?: string; repeats?: string }>();
+const opts = program.opts<{ quick?: boolean; out: string; only: string; page: boolean; readme: boolean; from?: string; topics?: string; testPages?: string; wikiPages?: string; adaptivePages?: string; adaptiveReps?: string; adaptiveFixedPath?: string; adaptiveCrawlers?: string; strategies?: string; repeats?: string }>();
 const quick = !!opts.quick;
 const parts = new Set(opts.only.split(',').map((s) => s.trim()));
 
@@ -337,13 +338,24 @@ if (opts.from) {
   process.exit(0);
 }
 
+/** `--adaptive-crawlers 1,4`: the crawlers of the adaptive part by their place in its table. */
+function adaptiveCrawlers(): AdaptiveCrawler[] | undefined {
+  if (!opts.adaptiveCrawlers) return undefined;
+  const picked = opts.adaptiveCrawlers.split(',').map((x) => ADAPTIVE_CRAWLERS[Number(x) - 1]);
+  if (picked.some((c) => c === undefined)) {
+    say(`bench: --adaptive-crawlers takes numbers 1-${ADAPTIVE_CRAWLERS.length}: ${ADAPTIVE_CRAWLERS.map((c, i) => `${i + 1} ${c}`).join(', ')}`);
+    process.exit(2);
+  }
+  return picked;
+}
+
 try {
   if (parts.has('wikispeedia') || parts.has('speed')) await benchWikispeedia();
   if (parts.has('testweb')) await benchTestWeb();
   if (parts.has('frontier') || parts.has('frontier-scale')) results.frontierScale = frontierScale();
   if (parts.has('adaptive')) {
     say('Adaptive rendering on the mixed test web');
-    results.adaptive = await benchAdaptive({ budget: PLAN.adaptivePages, reps: PLAN.adaptiveReps, concurrency: CONCURRENCY, storageDir: storage, say, fixedPathBudget: opts.adaptiveFixedPath ? budget('--adaptive-fixed-path', opts.adaptiveFixedPath, 0) : undefined });
+    results.adaptive = await benchAdaptive({ budget: PLAN.adaptivePages, reps: PLAN.adaptiveReps, concurrency: CONCURRENCY, storageDir: storage, say, fixedPathBudget: opts.adaptiveFixedPath ? budget('--adaptive-fixed-path', opts.adaptiveFixedPath, 0) : undefined, crawlers: adaptiveCrawlers() });
   }
   observations();
   write();

@@ -87,11 +87,12 @@ export function crawlExitCode(result: CrawlResult, opts: { storage: string; ceil
     );
   }
   if (!m) return 0;
-  const ceiling = opts.ceilingWasSet ? ` --max-rss-mb ${m.ceilingMb * 2}` : '';
+  const tree = m.of === 'process tree';
+  const ceiling = opts.ceilingWasSet && tree ? ` --max-rss-mb ${m.ceilingMb * 2}` : '';
   process.stderr.write(
-    `Stopped at the memory ceiling: ${m.rssMb} MB resident, ceiling ${m.ceilingMb} MB. The run's state is saved; nothing is lost.\n` +
+    `Stopped at the memory ceiling: ${tree ? 'the crawl (Node and Chromium)' : "Node's own process"} ${m.rssMb} MB resident, ceiling ${m.ceilingMb} MB. The run's state is saved; nothing is lost.\n` +
       `Continue it with:  ${commandName()} --resume ${result.runId}${storage}${ceiling}\n` +
-      `(--max-rss-mb sets the ceiling; 0 = none)\n`,
+      (tree ? `(--max-rss-mb sets the ceiling of the whole crawl, Chromium included; 0 = none)\n` : `(Node's ceiling is 90% of its heap limit: raise it with NODE_OPTIONS=--max-old-space-size=MB)\n`),
   );
   return 3;
 }

@@ -141,7 +141,7 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--no-block-requests', 'rendering: fetch every sub-request (default: images, media, fonts, style sheets, beacons and ad/analytics hosts are not fetched)')
     .option('--block-pattern <pattern>', 'rendering: also leave out sub-requests whose URL matches (substring, * wildcard; repeatable)', collect)
     .option('--settle-cap <secs>', `rendering: the longest wait after a document arrives for its load and a quiet network; then it is analysed as it stands${def(d.settleCapSecs)}`, numArg('--settle-cap'))
-    .option('--max-rss-mb <mb>', "stop cleanly (resumable) once the crawler's memory passes this many MB (default: 90% of Node's heap limit; 0 = none)", intArg('--max-rss-mb'))
+    .option('--max-rss-mb <mb>', "stop cleanly (resumable) once the crawl's memory, Chromium's processes included, passes this many MB (default: 80% of the machine's memory; 0 = none)", intArg('--max-rss-mb'))
     .option('--frontier <url>', 'share the frontier with other workers through Redis: redis://HOST:PORT/DB (default: in memory, this process only)')
     .option('--crawl-id <name>', 'with --frontier: the shared crawl to start or join (every worker with the same id crawls it together)')
     .option('--worker', 'with --frontier: join a crawl another run started, without seeding it')

@@ -239,9 +239,10 @@ export const CrawlConfigSchema = z
     /** Redirect hops followed from one URL. */
     maxRedirects: z.number().int().min(0).max(50).default(10),
     /**
-     * Memory ceiling: the crawl stops cleanly (state saved, resumable) once the crawler's resident
-     * memory passes this many MB. Absent: 90% of Node's heap limit (src/crawl/memory-ceiling.ts);
-     * 0: no ceiling.
+     * Memory ceiling: the crawl stops cleanly (state saved, resumable) once the resident memory
+     * of its whole process tree (Node, Chromium's processes, the gate proxy) passes this many MB.
+     * Absent: 80% of the machine's memory (src/crawl/memory-ceiling.ts); 0: no ceiling. Node's own
+     * process is also held under 90% of its heap limit unless 0.
      */
     maxRssMb: z.number().int().min(0).optional(),
     /** Tongyici Cilin file for the semantic tree (METHODS §2); absent = cosine only. */

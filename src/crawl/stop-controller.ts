@@ -48,7 +48,7 @@ export class StopController {
     if (this.memoryStop || this.opts.fetched() === 0) return;
     this.memoryStop = memoryOverrun(this.ceilingMb);
     if (!this.memoryStop) return;
-    this.stop(`memory ceiling (${this.memoryStop.rssMb} MB resident, ceiling ${this.memoryStop.ceilingMb} MB)`);
+    this.stop(`memory ceiling (${this.memoryStop.of} ${this.memoryStop.rssMb} MB resident, ceiling ${this.memoryStop.ceilingMb} MB)`);
   }
 
   /** Starts watching for `target`: the timers, SIGINT and the abort signal. */

@@ -156,8 +156,8 @@ export interface CrawlResult {
   pagesPerSecond: number;
   frontierSize: number;
   stopReason: string;
-  /** Set when the crawl stopped at the memory ceiling (config maxRssMb): resident MB and the ceiling. State is saved; `--resume` continues. */
-  memoryStop?: { rssMb: number; ceilingMb: number };
+  /** Set when the crawl stopped at the memory ceiling (config maxRssMb): resident MB of what passed it (the process tree: Node, Chromium, the gate proxy; or Node's own process past its heap's ceiling) and the ceiling. State is saved; `--resume` continues. */
+  memoryStop?: { rssMb: number; ceilingMb: number; of: 'process tree' | 'Node process' };
   /** Extra summary lines from plugins. */
   summaryLines: string[];
 }

@@ -14,6 +14,7 @@ import { extractPublishTime } from './publish.js';
 import { breadcrumb, cleanTitle, crumbHeadline, dropCategoryTag, fullerShownLine, headlineAbove, looksLikeSiteName, mainTextStart, NAME_LIKE_WEIGHT, shownNear, titleWeight } from './title.js';
 import type { AnalyzeInput, PageAnalysis } from './types.js';
 import { CJK_HAN_SHARE, hanShare, scriptLanguage, visibleSample } from './language.js';
+import { noteWork, profiling, timed } from '../util/stage-profile.js';
 
 export { cleanTitle } from './title.js';
 export { extractPublishTime, urlDate } from './publish.js';
@@ -122,7 +123,25 @@ const MAX_FALLBACK_TITLE_CHARS = 80;
 
 /** Analyse one rendered HTML page: clean title, main text, publish time, links and metadata. */
 export function analyzePage(input: AnalyzeInput, opts: AnalyzeOptions = {}): PageAnalysis {
-  const t = opts.timings;
+  return timed('analysis (rest)', () => analyze(input, opts));
+}
+
+/** One analysis's stages, as stages of the crawl's profile when one is on (../util/stage-profile.ts). */
+function stageSink(): Record<string, number> | undefined {
+  return profiling() ? {} : undefined;
+}
+
+function analyze(input: AnalyzeInput, opts: AnalyzeOptions): PageAnalysis {
+  const sink = opts.timings ? undefined : stageSink();
+  const t = opts.timings ?? sink;
+  try {
+    return analyzeTimed(input, opts, t);
+  } finally {
+    if (sink) for (const [k, ms] of Object.entries(sink)) noteWork(`analysis: ${k}`, ms);
+  }
+}
+
+function analyzeTimed(input: AnalyzeInput, opts: AnalyzeOptions, t: Record<string, number> | undefined): PageAnalysis {
   let t0 = now();
   const limits = { ...DEFAULT_ANALYSIS_LIMITS, ...opts.limits };
   const bounded: string[] = [];

@@ -14,6 +14,7 @@ import type { PageAnalysis } from '../extract/types.js';
 import type { AnalysisLimits } from '../extract/page.js';
 import { chooseAnalysis, DEFAULT_BLOCKING, MainDocument, readDom, settlePage, withScriptNavigations, type AnalysedFrom, type BlockOptions, type Chosen, type Settled } from './page-load.js';
 import { chromium } from 'playwright';
+import { waited } from '../util/stage-profile.js';
 
 /** A rendered page, as plain data. */
 export interface RenderedPage {
@@ -107,6 +108,28 @@ export function fixedConcurrency(n: number): { minConcurrency: number; maxConcur
   return { minConcurrency: n, maxConcurrency: n };
 }
 
+/** Pages a browser serves before Crawlee's pool replaces it (bounds what a long-lived Chromium accumulates). */
+export const RETIRE_BROWSER_AFTER_PAGES = 1000;
+
+/**
+ * Crawlee's browser pool held to one Chromium. Its defaults launch a second browser while the
+ * first still runs: after 100 pages (the old one closes only once its pages have), and whenever
+ * opening a tab takes over 15 s (a loaded machine), which retires the browser it asked; each
+ * Chromium is some 600 MB of processes. Here a browser serves RETIRE_BROWSER_AFTER_PAGES pages,
+ * a tab may take as long as a navigation to open, and a browser has room for every tab the
+ * crawl can have open at once (a tab per slot, the ones closing behind them, the adaptive
+ * fetcher's warm tab): beyond that the pool would open another browser.
+ */
+export function oneBrowser(maxConcurrency: number, navigationTimeoutSecs: number) {
+  return {
+    // Fingerprint injection rewrites every page's JS environment: costly and useless here.
+    useFingerprints: false,
+    retireBrowserAfterPageCount: RETIRE_BROWSER_AFTER_PAGES,
+    operationTimeoutSecs: Math.max(15, navigationTimeoutSecs),
+    maxOpenPagesPerBrowser: Math.max(20, 2 * maxConcurrency + 2),
+  };
+}
+
 /** Crawlee configuration rooted at our storage folder (datasets, key-value stores). */
 export function crawleeConfig(storageDir: string): Configuration {
   return new Configuration({
@@ -197,7 +220,7 @@ export const DEFAULT_SETTLE_CAP_MS = 10_000;
  */
 export async function readRendering(page: Page, doc: MainDocument, input: { fetchedAt: Date; limits?: Partial<AnalysisLimits>; cdp?: Parameters<typeof readDom>[2] }) {
   // Bounded: a renderer stuck in a script that never yields does not answer (then the served document is analysed).
-  const html = await readDom(page, 10_000, input.cdp);
+  const html = await waited('render: read the DOM', () => readDom(page, 10_000, input.cdp));
   const url = page.url();
   const served = await doc.servedHtml();
   let chosen: Chosen;
@@ -206,7 +229,7 @@ export async function readRendering(page: Page, doc: MainDocument, input: { fetc
   } catch (e) {
     // Nested too deep for the extractor's recursion: the engine analyses the rendering flattened.
     if (!(e instanceof RangeError) || html === undefined) throw e;
-    return { html, url, analysedFrom: 'rendered' as const, analysis: undefined, why: undefined, renderedHtml: html };
+    return { html, url, analysedFrom: 'rendered' as const, analysis: undefined, why: undefined, renderedHtml: html, servedAnalysis: undefined };
   }
   return { ...chosen, analysis: withScriptNavigations(chosen.analysis, doc.scriptNavigations), renderedHtml: html };
 }
@@ -229,9 +252,8 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
       // handleSIGINT off: Playwright would kill Chromium and exit(130) on Ctrl-C; the engine stops
       // the crawl itself so the thread store, crawl log and run state are closed first.
       launchContext: { launcher: chromium, launchOptions: { ...opts.launchOptions, handleSIGINT: false }, useIncognitoPages: opts.isolatePages ?? false },
-      // Fingerprint injection rewrites every page's JS environment: costly and useless here.
       browserPoolOptions: {
-        useFingerprints: false,
+        ...oneBrowser(opts.maxConcurrency, opts.navigationTimeoutSecs),
         prePageCloseHooks: opts.pageClosing ? [async (page) => opts.pageClosing?.(page as Page)] : [],
       },
       preNavigationHooks: [

@@ -240,6 +240,8 @@ export interface Chosen {
   analysedFrom: AnalysedFrom;
   /** Why the served document was analysed instead of the rendering (absent when rendered). */
   why?: string;
+  /** The served document's analysis, when it was made (the adaptive fetcher compares it with the rendering's instead of analysing the same bytes again). */
+  servedAnalysis?: PageAnalysis;
 }
 
 /**
@@ -292,9 +294,10 @@ export function chooseAnalysis(
       url: served.url,
       analysedFrom: 'served',
       why: `the rendered page holds ${n} characters of main text, the document as served ${s}: analysed as served`,
+      servedAnalysis,
     };
   }
-  return { analysis: renderedAnalysis, html: r.html, url: r.url, analysedFrom: 'rendered' };
+  return { analysis: renderedAnalysis, html: r.html, url: r.url, analysedFrom: 'rendered', servedAnalysis };
 }
 
 /** Script navigations as links of the analysis: the crawl's gate decides on them like on any link. */

@@ -18,6 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { timed } from '../util/stage-profile.js';
 
 interface JiebaFunctions {
   cut(text: string, hmm?: boolean): string[];
@@ -201,6 +202,6 @@ function guarded<T>(call: (j: JiebaFunctions) => T): T {
 }
 
 /** jieba's default mode: each run of text cut into words (HMM finds unknown words). */
-export const cut = (text: string, hmm = true): string[] => guarded((j) => j.cut(text, hmm));
+export const cut = (text: string, hmm = true): string[] => timed('jieba', () => guarded((j) => j.cut(text, hmm)));
 /** jieba's search-engine mode: `cut` plus the dictionary words inside long words. */
-export const cutForSearch = (text: string, hmm = true): string[] => guarded((j) => j.cut_for_search(text, hmm));
+export const cutForSearch = (text: string, hmm = true): string[] => timed('jieba', () => guarded((j) => j.cut_for_search(text, hmm)));

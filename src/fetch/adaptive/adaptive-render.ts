@@ -28,6 +28,7 @@ import type { PageAnalysis } from '../../extract/types.js';
 import { DEFAULT_SETTLE_CAP_MS, readRendering, trackNetworkActivity, type NetworkActivity } from '../crawler.js';
 import { guardDialogs, STAY_ON_PAGE } from '../page-guard.js';
 import { blockReason, DEFAULT_BLOCKING, MainDocument, settlePage, type AnalysedFrom, type BlockOptions, type Settled } from '../page-load.js';
+import { waited } from '../../util/stage-profile.js';
 
 export interface KeptPagesOptions {
   /** A new tab in the crawler's browser (Crawlee's browser pool). */
@@ -61,6 +62,8 @@ export interface KeptRendering {
   analysedWhy?: string;
   /** The rendered DOM, when it could be read (the comparison with the HTTP analysis reads it). */
   renderedHtml?: string;
+  /** The fetched bytes' analysis, when the choice between them and the rendering made it. */
+  servedAnalysis?: PageAnalysis;
   scriptNavigations: string[];
 }
 
@@ -118,7 +121,7 @@ export class KeptPages {
 
   /** Render `doc` (already fetched) on a kept tab and hand the result to `use` while the tab still shows it. */
   async render(request: Request, doc: FetchedBytes, use: (r: KeptRendering) => Promise<void>): Promise<void> {
-    const kept = await this.take();
+    const kept = await waited('render: take a kept tab', () => this.take());
     const main = new MainDocument(kept.page);
     try {
       const showing: Showing = { target: normal(doc.url), doc, navigated: false, xhrJson: [], main };
@@ -133,14 +136,14 @@ export class KeptPages {
         // loading (stopped by the route below) resets Playwright's lifecycle, and a goto waiting
         // for `load` then times out on a page that is in fact there (a `location` loop); a
         // sub-resource that hangs would hold `load` back as long as it hangs.
-        response = await kept.page.goto(doc.url, { waitUntil: 'commit', timeout: this.opts.navigationTimeoutMs });
+        response = await waited('render: navigate to the commit', () => kept.page.goto(doc.url, { waitUntil: 'commit', timeout: this.opts.navigationTimeoutMs }));
       } catch (e) {
         await this.opts.postNavigation?.(kept.page, request, true);
         throw e;
       }
       const committedAt = Date.now();
       await this.opts.postNavigation?.(kept.page, request, !response || response.status() >= 400);
-      const settled = await settlePage(kept.page, kept.net, committedAt, { capMs: this.opts.settleCapMs ?? DEFAULT_SETTLE_CAP_MS, settleMs: this.opts.settleTimeoutMs });
+      const settled = await waited('render: settle (load, quiet network)', () => settlePage(kept.page, kept.net, committedAt, { capMs: this.opts.settleCapMs ?? DEFAULT_SETTLE_CAP_MS, settleMs: this.opts.settleTimeoutMs }));
       const contentType = response?.headers()['content-type'] ?? doc.contentType;
       const isHtml = !contentType || /html|xml/i.test(contentType);
       const read = isHtml ? await readRendering(kept.page, main, { fetchedAt: new Date(), limits: this.opts.analysisLimits, cdp: kept.cdp }) : undefined;
@@ -159,6 +162,7 @@ export class KeptPages {
         analysedFrom: read?.analysedFrom,
         analysedWhy: read?.why,
         renderedHtml: read?.renderedHtml,
+        servedAnalysis: read?.servedAnalysis,
         scriptNavigations: main.scriptNavigations,
       });
     } catch (e) {

@@ -26,6 +26,7 @@ import { LearningRenders } from './adaptive-learning.js';
 import { KeptPages } from './adaptive-render.js';
 import { createBrowserFetcher, type BrowserFetcherOptions, type RenderedPage } from '../crawler.js';
 import { DEFAULT_DOCUMENT_FETCH, DocumentFetchError, fetchDocument, type DocumentFetchOptions, type FetchedDocument } from './adaptive-document.js';
+import { timed, waited } from '../../util/stage-profile.js';
 import { AdaptivePolicy, compareRenderings, scriptOn, signalsOf, urlPattern, type Comparison, type Decision } from './adaptive-policy.js';
 
 export * from './adaptive-policy.js';
@@ -110,7 +111,7 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     pending.delete(rendered.request.uniqueKey);
     await analyseRendering(rendered, p);
   };
-  const analyseRendering = async (rendered: RenderedPage, p: { doc: FetchedDocument; decision: Decision } | undefined, renderedHtml = rendered.html) => {
+  const analyseRendering = async (rendered: RenderedPage, p: { doc: FetchedDocument; decision: Decision } | undefined, renderedHtml = rendered.html, servedAnalysis?: PageAnalysis) => {
     if (!p || rendered.html === undefined) {
       await opts.onPage({ ...rendered, fetchedWith: 'browser', fetchWhy: p?.decision.why ?? 'browser' });
       return;
@@ -127,9 +128,10 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     const cutOff = (rendered.openRequests ?? 0) > 0 || rendered.settled?.state === 'load-cap' || rendered.analysedFrom === 'served' || renderedHtml === undefined;
     if (decision.compare !== false && !cutOff && isHtmlResponse(doc.contentType, doc.body.subarray(0, 512))) {
       httpHtml = decodeHtml(doc.body, doc.contentType);
-      const httpAnalysis = analyzePage({ html: httpHtml, url: doc.url, fetchedAt: rendered.fetchedAt }, limits);
-      browserSignals = signalsOf(analysis, rendered.html, rendered.xhrJson, rendered.fetchedAt);
-      comparison = compareRenderings(signalsOf(httpAnalysis, httpHtml, [], rendered.fetchedAt), browserSignals, policy.opts);
+      // The kept tab's read analysed these same bytes already (to choose between them and the rendering).
+      const httpAnalysis = servedAnalysis && servedAnalysis.url === doc.url ? servedAnalysis : analyzePage({ html: httpHtml, url: doc.url, fetchedAt: rendered.fetchedAt }, limits);
+      browserSignals = timed('compare HTTP and rendering', () => signalsOf(analysis, rendered.html!, rendered.xhrJson, rendered.fetchedAt));
+      comparison = timed('compare HTTP and rendering', () => compareRenderings(signalsOf(httpAnalysis, httpHtml!, [], rendered.fetchedAt), browserSignals!, policy.opts));
       policy.record(rendered.request.url, comparison, analysis.text.length);
     }
     policy.count(rendered.request.url, 'browser');
@@ -142,7 +144,8 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     if (dataPaths && needsBrowser && !cutOff && doc.status < 400 && isHtmlResponse(doc.contentType, doc.body.subarray(0, 512)) && dataPaths.wantsLesson(doc.url)) {
       httpHtml ??= decodeHtml(doc.body, doc.contentType);
       browserSignals ??= signalsOf(analysis, rendered.html, rendered.xhrJson, rendered.fetchedAt);
-      lesson = (await dataPaths.learn({ url: doc.url, httpHtml, renderedHtml: rendered.html, xhr: rendered.xhrJson, fetchedAt: rendered.fetchedAt, browser: browserSignals })).why;
+      const learnt = { url: doc.url, httpHtml, renderedHtml: rendered.html, xhr: rendered.xhrJson, fetchedAt: rendered.fetchedAt, browser: browserSignals };
+      lesson = (await waited('data path: learn on a render', () => dataPaths.learn(learnt))).why;
     }
     const why = [decision.why, verdict, lesson].filter(Boolean).join(' → ');
     await opts.onPage({ ...rendered, analysis, fetchedWith: 'browser', fetchWhy: why, comparison });
@@ -198,7 +201,7 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     const request = ctx.request;
     let doc: FetchedDocument;
     try {
-      doc = await fetchDocument(request.url, docOpts);
+      doc = await waited('fetch document (HTTP)', () => fetchDocument(request.url, docOpts));
     } catch (e) {
       pending.delete(request.uniqueKey);
       // Refusals, limits and dead connections end as a failure with their reason, as on the browser path (no retry).
@@ -209,17 +212,17 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     const html = isHtmlResponse(doc.contentType, doc.body.subarray(0, 512)) ? decodeHtml(doc.body, doc.contentType) : undefined;
     // Error pages, non-HTML responses and pages with nothing that can run script are the same
     // without JavaScript: never worth a render, and no evidence about the pattern's other pages.
-    const sure = html === undefined ? 'not HTML' : doc.status >= 400 ? `HTTP ${doc.status}` : scriptOn(html) ? undefined : 'no script on the page: JavaScript cannot change it';
+    const sure = html === undefined ? 'not HTML' : doc.status >= 400 ? `HTTP ${doc.status}` : timed('script scan', () => scriptOn(html)) ? undefined : 'no script on the page: JavaScript cannot change it';
     let decision: Decision = policy.opts.renderAll
       ? { mode: 'browser', pattern: urlPattern(request.url), why: 'every page rendered (adaptive.renderAll)', compare: false }
-      : sure ? { mode: 'http', pattern: urlPattern(request.url), why: sure } : await learning.decide(request.url, maxLearningWaitMs);
+      : sure ? { mode: 'http', pattern: urlPattern(request.url), why: sure } : await waited('decide (incl. waiting for learning renders)', () => learning.decide(request.url, maxLearningWaitMs));
     let analysis: PageAnalysis | undefined;
     const fetchedAt = new Date();
     let pageHtml = html;
     let xhrJson: Xhr[] = [];
     if (dataPaths && decision.needsBrowser && html !== undefined && doc.status < 400) decision = dataPaths.decide(doc.url) ?? decision;
     if (decision.mode === 'http+data') {
-      const served = await serveFromData(dataPaths!, { url: doc.url, html: html!, fetchedAt, limits: opts.analysisLimits }, fetchApi({ url: doc.url, fetchedAt }));
+      const served = await waited('data path: serve (API, fill, analysis)', () => serveFromData(dataPaths!, { url: doc.url, html: html!, fetchedAt, limits: opts.analysisLimits }, fetchApi({ url: doc.url, fetchedAt })));
       const guard = 'failed' in served ? undefined : policy.guard(request.url, served.analysis.text.length);
       if ('failed' in served || guard) {
         if (guard) dataPaths!.failed(doc.url, `text guard: ${guard}`);
@@ -236,7 +239,7 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     if (decision.mode === 'browser') {
       const learnt = decision.learning ? learning.begin(request.url) : undefined;
       try {
-        if (kept) return await kept.render(request, doc, (r) => analyseRendering({ ...r, request, fetchedAt: new Date() }, { doc, decision }, r.renderedHtml));
+        if (kept) return await kept.render(request, doc, (r) => analyseRendering({ ...r, request, fetchedAt: new Date() }, { doc, decision }, r.renderedHtml, r.servedAnalysis));
         pending.set(request.uniqueKey, { doc, decision });
         return await renderInBrowser(ctx);
       } finally {
