@@ -141,7 +141,7 @@ export const ScoreOptionsSchema = z
      * 0 = off, the default: at 1 Wikispeedia gains and the test web, counting each page once, loses
      * (measured with bench:replay).
      */
-    hubEvidence: z.number().min(0).default(0),
+    hubEvidence: z.number().min(0).default(1),
     /**
      * The word evidence counts, on a host, in proportion to how well it has predicted the labels
      * of that host's fetched pages (src/score/word-credibility.ts). false = everywhere in full.
