@@ -59,6 +59,7 @@ import { replayCacheFile } from './replay-cache.js';
 import { machineLine, writeBenchSection } from './bench-page.js';
 import { mediawikiMissing, startMediaWiki, type MediaWikiWeb } from '../src/testweb/mediawiki.js';
 import { startUniversityWeb } from '../src/testweb/university.js';
+import { termAnalyzer } from '../src/text/tokenize.js';
 import { agreementTableMd, countWithin, formatAgreement, pooledAgreement, verdictAgreement, type VerdictAgreement } from './judge-agreement.js';
 
 interface Cached {
@@ -406,7 +407,7 @@ async function main(): Promise<number> {
     if (missing) process.stderr.write(`University web skipped: ${missing}\n`);
     else {
       // Seeds: the four department home pages; the topics' pages hang below keyword-free list pages.
-      const web = await startUniversityWeb();
+      const web = await startUniversityWeb({ analyze: termAnalyzer() });
       const cache = new PageCache(replayCacheFile('university'), web.origins);
       try {
         const budget = Number(o.universityPages);

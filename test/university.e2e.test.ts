@@ -12,7 +12,7 @@ if (missing) console.warn(`skipping the university web's tests: ${missing}`);
 describe.skipIf(!!missing)('the university web: entity pages below keyword-free list pages', () => {
   let web: UniversityWeb;
   beforeAll(async () => {
-    web = await startUniversityWeb();
+    web = await startUniversityWeb({ analyze: termAnalyzer() });
   });
   afterAll(async () => {
     await web?.close();

@@ -28,7 +28,6 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { termAnalyzer } from '../text/tokenize.js';
 import { hash32, Rng } from '../util/rng.js';
 import { articleTitle, readTsv, renderArticle, WIKI_TOPICS, wikispeediaDir, wikispeediaMissing, type WikiTopic } from './wikispeedia.js';
 
@@ -133,8 +132,14 @@ export interface UniversityModel {
 
 const inCategory = (cats: string[] | undefined, category: string) => (cats ?? []).some((c) => c === category || c.startsWith(category + '.'));
 
+/**
+ * A text's terms as the crawler reads them (its stemming analyzer, src/text/tokenize.ts
+ * `termAnalyzer`, passed in: the test webs import no stage of the crawler).
+ */
+export type TermsOf = (text: string) => string[];
+
 /** The web's structure from the Wikispeedia files in `dir` (deterministic: seeded draws only). */
-export function universityModel(dir = wikispeediaDir(), seed = 1997): UniversityModel {
+export function universityModel(analyze: TermsOf, dir = wikispeediaDir(), seed = 1997): UniversityModel {
   const articles = readTsv(join(dir, 'articles.tsv')).map((r) => r[0]);
   const known = new Set(articles);
   const out = new Map<string, string[]>(articles.map((a) => [a, []]));
@@ -151,7 +156,6 @@ export function universityModel(dir = wikispeediaDir(), seed = 1997): University
   const topics = UNIVERSITY_TOPICS;
   const admitted = topicCategories(sizeOf, WIKI_TOPICS.map((t) => t.category)).slice(0, TOPIC_COUNT);
   if (admitted.join() !== topics.map((t) => t.category).join()) throw new Error(`university web: the topics' categories are not the rule's (${admitted.join(', ')})`);
-  const analyze = termAnalyzer();
   const queryTerms = new Set(topics.flatMap((t) => t.query.flatMap((w) => analyze(w))));
   const neutral = (s: string) => !analyze(s).some((w) => queryTerms.has(w));
   for (const n of [...LIST_NAMES, ...SECTION_NAMES]) if (!neutral(n)) throw new Error(`university web: the neutral name "${n}" uses a topic's query word`);
@@ -204,11 +208,12 @@ function articlePath(m: UniversityModel, listOf: Map<string, UniversityList>, ar
 
 const page = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`;
 
-export async function startUniversityWeb(opts: { dir?: string; seed?: number } = {}): Promise<UniversityWeb> {
+/** `analyze`: the crawler's terms of a text, so no page above an entity uses a topic's word as the crawler reads it. */
+export async function startUniversityWeb(opts: { analyze: TermsOf; dir?: string; seed?: number }): Promise<UniversityWeb> {
   const dir = opts.dir ?? wikispeediaDir();
   const missing = wikispeediaMissing(dir);
   if (missing) throw new Error(missing);
-  const m = universityModel(dir, opts.seed);
+  const m = universityModel(opts.analyze, dir, opts.seed);
   const listOf = new Map<string, UniversityList>();
   for (const l of m.lists) for (const a of l.articles) listOf.set(a, l);
   const deptName = (d: number) => `Department ${String.fromCharCode(65 + d)}`;
