@@ -13,7 +13,7 @@
  * Beside it, where it differs, the harvest counting each page once (`distinctCurve`): the test web
  * serves one page under several URLs (a thread page and its "only this author" views).
  *
- *   npm run bench:replay -- [--web testweb,wikispeedia] [--test-pages 150] [--wiki-pages 500]
+ *   npm run bench:replay -- [--web testweb,wikispeedia,university] [--test-pages 150] [--wiki-pages 500] [--university-pages 150]
  *                           [--strategies a,b] [--score '{"learningRate":0.05}'] [--topics quake,birds]
  *                           [--split tune|holdout|all|fresh|all,fresh] [--wiki-seeds 3] [--compare earlier.json]
  *
@@ -25,6 +25,8 @@
  * entirely while tuning. `--split fresh` crawls a second held-out set instead, drawn by rule from
  * the categories (src/testweb/wikispeedia-fresh.ts); `--split all,fresh` both, summarised apart.
  * `--compare` pairs each topic with an earlier run's `--json` (./replay-compare.ts).
+ * `--web university`: a university web of WebKB's shape built from the Wikispeedia articles
+ * (src/testweb/university.ts), seeds the four department home pages.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -56,6 +58,8 @@ import { rebaseOntoOrigins } from './rebase-origins.js';
 import { replayCacheFile } from './replay-cache.js';
 import { machineLine, writeBenchSection } from './bench-page.js';
 import { mediawikiMissing, startMediaWiki, type MediaWikiWeb } from '../src/testweb/mediawiki.js';
+import { startUniversityWeb } from '../src/testweb/university.js';
+import { termAnalyzer } from '../src/text/tokenize.js';
 import { agreementTableMd, countWithin, formatAgreement, pooledAgreement, verdictAgreement, type VerdictAgreement } from './judge-agreement.js';
 
 interface Cached {
@@ -282,11 +286,12 @@ const pct = (x: number | undefined) => (x === undefined ? '   -  ' : `${(x * 100
 async function main(): Promise<number> {
   const o = new Command()
     .name('bench:replay')
-    .option('--web <list>', 'testweb,wikispeedia,mediawiki (mediawiki: the Wikispeedia articles on a real MediaWiki)', 'testweb,wikispeedia')
+    .option('--web <list>', 'testweb,wikispeedia,mediawiki,university (mediawiki: the Wikispeedia articles on a real MediaWiki; university: a web of WebKB\'s shape, entity pages below keyword-free list pages)', 'testweb,wikispeedia')
     .option('--topics <list>', 'topic ids (default: all of each web)')
     .option('--test-pages <n>', 'budget on the test web', '150')
     .option('--wiki-pages <n>', 'budget on Wikispeedia', '500')
     .option('--wiki-seeds <n>', 'seed articles per Wikispeedia topic', '3')
+    .option('--university-pages <n>', 'budget on the university web', '150')
     .option('--split <which>', 'Wikispeedia topics: tune (not held out), holdout, all, fresh (drawn by rule), or all,fresh', 'all')
     .option('--strategies <list>', 'strategies', STRATEGIES.join(','))
     .option('--score <json>', 'score option overrides (JSON)', '{}')
@@ -300,7 +305,7 @@ async function main(): Promise<number> {
     .option('--bench-page <name>', 'also write the summary and the judge-against-truth table as section NAME of docs/benchmarks.md')
     .option('--summary-of <file>', "crawl nothing: summarise an earlier run's --json (its webs, topics and strategies) as a run would")
     .parse()
-    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string; judgeStates?: string; benchPage?: string; summaryOf?: string; labelsSim: string }>();
+    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; universityPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string; judgeStates?: string; benchPage?: string; summaryOf?: string; labelsSim: string }>();
   const loadBefore = loadavg();
   // What the summary prints, kept for the benchmark page (--bench-page).
   const summaryLines: string[] = [];
@@ -309,7 +314,7 @@ async function main(): Promise<number> {
     process.stdout.write(line);
   };
   const webs = o.web.split(',');
-  for (const w of webs) if (w !== 'testweb' && w !== 'wikispeedia' && w !== 'mediawiki') throw new UserError(`--web: unknown web "${w}" (testweb, wikispeedia, mediawiki)`);
+  for (const w of webs) if (w !== 'testweb' && w !== 'wikispeedia' && w !== 'mediawiki' && w !== 'university') throw new UserError(`--web: unknown web "${w}" (testweb, wikispeedia, mediawiki, university)`);
   const wantTopic = (id: string) => !o.topics || o.topics.split(',').includes(id);
   const strategies = o.strategies.split(',') as StrategyName[];
   for (const st of strategies) if (!(STRATEGIES as readonly string[]).includes(st)) throw new UserError(`--strategies: unknown strategy "${st}" (${STRATEGIES.join(', ')})`);
@@ -320,7 +325,7 @@ async function main(): Promise<number> {
   const variants = strategies.flatMap((st) => labelCounts.map((k) => ({ s: st, k, name: k ? `${st}+${k}L` : st })));
   const splits = o.split.split(',');
   if (!splits.every((x) => ['tune', 'holdout', 'all', 'fresh'].includes(x))) throw new UserError(`--split must be tune, holdout, all or fresh (or a comma list), got "${o.split}"`);
-  for (const [flag, v] of [['--test-pages', o.testPages], ['--wiki-pages', o.wikiPages], ['--wiki-seeds', o.wikiSeeds]] as const) {
+  for (const [flag, v] of [['--test-pages', o.testPages], ['--wiki-pages', o.wikiPages], ['--university-pages', o.universityPages], ['--wiki-seeds', o.wikiSeeds]] as const) {
     if (!Number.isInteger(Number(v)) || Number(v) < 1) throw new UserError(`${flag} must be a positive integer, got "${v}"`);
   }
   let score: Record<string, unknown>;
@@ -397,6 +402,28 @@ async function main(): Promise<number> {
       }
     }
   }
+  if (!saved && webs.includes('university')) {
+    const missing = wikispeediaMissing();
+    if (missing) process.stderr.write(`University web skipped: ${missing}\n`);
+    else {
+      // Seeds: the four department home pages; the topics' pages hang below keyword-free list pages.
+      const web = await startUniversityWeb({ analyze: termAnalyzer() });
+      const cache = new PageCache(replayCacheFile('university'), web.origins);
+      try {
+        const budget = Number(o.universityPages);
+        for (const t of web.topics.filter((t) => wantTopic(t.id))) {
+          for (const { s, k, name } of variants) {
+            const r = await replay(cache, { seeds: web.seeds, keywords: t.query, maxPages: budget, truth: (u) => web.isRelevant(u, t.id), kind: (u) => web.kindOf(u) }, s, score, judgeMode, undefined, !!(o.misjudged || o.judged) && s === 'bfs' && k === 0, dumpOf('university', t.id, name), k);
+            runs.push({ web: 'university', topic: t.id, relevantAvailable: web.relevantTotal(t.id), strategy: name, labels: k, fetched: r.curve.length, ...r });
+          }
+          report('university', t.id, budget);
+          cache.save();
+        }
+      } finally {
+        await web.close();
+      }
+    }
+  }
   if (webs.includes('mediawiki')) {
     const missing = mediawikiMissing();
     if (missing) process.stderr.write(`MediaWiki skipped: ${missing}\n`);
@@ -427,7 +454,7 @@ async function main(): Promise<number> {
   }
   // Per web: mean over topics at 150 and 500 pages (and the budget), the best possible, first-or-tied.
   for (const web of webs) {
-    const budget = Number(web === 'testweb' ? o.testPages : o.wikiPages);
+    const budget = Number(web === 'testweb' ? o.testPages : web === 'university' ? o.universityPages : o.wikiPages);
     const groups: [string, ReplayRun[]][] = [['all', runs.filter((r) => r.web === web && !r.fresh)]];
     if (groups[0][1].some((r) => r.holdout) && groups[0][1].some((r) => !r.holdout)) {
       groups.push(['tuning', groups[0][1].filter((r) => !r.holdout)], ['held out', groups[0][1].filter((r) => r.holdout)]);

@@ -99,10 +99,55 @@ describe('combined: a list page judged off topic whose links lead to topical pag
     expect(on.element.score).toBeGreaterThan(on.other.score);
     expect(on.element.breakdown.components.hub).toBeGreaterThan(0);
     expect(on.other.breakdown.components.hub).toBeLessThan(0);
-    // Without it, the parent's verdict puts the relevant article's links first.
-    expect(createScorer('combined').options.hubEvidence).toBe(0);
+    // On by default; without it, the parent's verdict puts the relevant article's links first.
+    expect(createScorer('combined').options.hubEvidence).toBe(1);
     const off = run(0);
     expect(off.element.score).toBeLessThan(off.other.score);
     expect(off.element.breakdown.components.hub).toBeUndefined();
+  });
+});
+
+describe('combined: hub evidence lends no promise through a relevant parent', () => {
+  const page = (url: string, relevant: boolean, links: string[], parentUrl?: string): FetchedPage => ({
+    url,
+    parentUrl,
+    depth: parentUrl ? 1 : 0,
+    rel: relevant ? 0.3 : 0.01,
+    relevant,
+    links: links.map((u) => ({ url: u, anchorText: u.split('/').pop()!, contextSim: 0, anchorKeywordFreq: 0 })),
+  });
+  const last = (ups: ScoreUpdate[], url: string) => ups.filter((u) => u.url === url).at(-1)!;
+  const f = (n: string) => `http://f.test/${n}`;
+
+  /**
+   * A relevant thread page links to its next pages and to views of itself; an off-topic board
+   * links to threads. Two of each's links are fetched and judged relevant. The thread's relevance
+   * already lends its links its promise (the §3.1 parent term); counted again as hub evidence it
+   * pulled a thread's views of itself forward with its next pages, so only the board's children
+   * gain by it.
+   */
+  it("raises an off-topic list's other links, not a relevant page's", () => {
+    const s = createScorer('combined', { learnRescoreEvery: 1000, linkExplore: 0 });
+    const threadKids = ['thread-p2', 'thread-p3', 'thread-view-a', 'thread-view-b'].map(f);
+    const boardKids = ['t1', 't2', 't3', 't4'].map(f);
+    const all: ScoreUpdate[] = [];
+    all.push(...s.onPageFetched(page(f('thread'), true, threadKids)));
+    all.push(...s.onPageFetched(page(f('board'), false, boardKids)));
+    for (let i = 0; i < 2; i++) {
+      all.push(...s.onPageFetched(page(threadKids[i], true, [], f('thread'))));
+      all.push(...s.onPageFetched(page(boardKids[i], true, [], f('board'))));
+    }
+    expect(last(all, boardKids[3]).breakdown.components.hub).toBeGreaterThan(0);
+    expect(last(all, threadKids[3]).breakdown.components.hub).toBe(0);
+  });
+
+  it('still lowers the links of a relevant page whose children were off the topic', () => {
+    const s = createScorer('combined', { learnRescoreEvery: 1000, linkExplore: 0 });
+    const kids = ['a', 'b', 'c', 'd'].map(f);
+    const all: ScoreUpdate[] = [];
+    all.push(...s.onPageFetched(page(f('article'), true, kids)));
+    all.push(...s.onPageFetched(page(f('other'), true, [])));
+    for (let i = 0; i < 3; i++) all.push(...s.onPageFetched(page(kids[i], false, [], f('article'))));
+    expect(last(all, kids[3]).breakdown.components.hub).toBeLessThan(0);
   });
 });

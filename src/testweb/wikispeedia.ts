@@ -130,7 +130,7 @@ export function articleBody(text: string): string {
  * on the first mention of the target's title (without its parenthetical), so it has a real text
  * context like on Wikipedia; links whose title never appears go in a "See also" list.
  */
-export function renderArticle(name: string, text: string, targets: string[], href: (name: string) => string): string {
+export function renderArticle(name: string, text: string, targets: string[], href: (name: string) => string, site: { site: string; home: string } = { site: 'Wikispeedia', home: '/' }): string {
   const title = articleTitle(name);
   const paras = articleBody(text)
     .split(/\n\s*\n/)
@@ -167,7 +167,7 @@ export function renderArticle(name: string, text: string, targets: string[], hre
   const seeAlso = unplaced.length
     ? `<h2>See also</h2><ul>${unplaced.map((t) => `<li><a href="${href(t)}">${escapeHtml(articleTitle(t))}</a></li>`).join('')}</ul>`
     : '';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} - Wikispeedia</title></head><body><nav><a href="/">Wikispeedia</a></nav><article><h1>${escapeHtml(title)}</h1>${htmlParas.map((p) => `<p>${p}</p>`).join('\n')}${seeAlso}</article></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} - ${escapeHtml(site.site)}</title></head><body><nav><a href="${site.home}">${escapeHtml(site.site)}</a></nav><article><h1>${escapeHtml(title)}</h1>${htmlParas.map((p) => `<p>${p}</p>`).join('\n')}${seeAlso}</article></body></html>`;
 }
 
 export async function startWikispeediaWeb(opts: WikispeediaOptions = {}): Promise<WikispeediaWeb> {

@@ -99,7 +99,14 @@ export const combined: StrategyDefinition = {
       hubsChanged.push(...hubs.record(page.url, topicalLabel(page), parents, page.links.map((l) => l.url)));
     };
     /** The evidence of what a queued URL's parents' links have led to (0 when none has judged children). */
-    const hubEvidenceOf = (p: Pending): number => (hubs ? hubs.evidence(p.contributions.map((c) => c.parent)) : 0);
+    const hubEvidenceOf = (p: Pending): number => {
+      if (!hubs) return 0;
+      const all = hubs.evidence(p.contributions.map((c) => c.parent));
+      if (all <= 0) return all;
+      // A parent judged relevant already lends its children its relevance (§3.1); what only its
+      // children's harvest shows is a page off the topic whose links lead to it (a list).
+      return Math.max(0, Math.min(all, hubs.evidence(p.contributions.filter((c) => !c.parentRelevant).map((c) => c.parent))));
+    };
     /** The best word evidence among a queued URL's in-links (0 before pages of both kinds). */
     const wordEvidenceOf = (p: Pending): number => {
       if (!words || words.relevantPages === 0) return 0;
