@@ -99,8 +99,8 @@ describe('combined: a list page judged off topic whose links lead to topical pag
     expect(on.element.score).toBeGreaterThan(on.other.score);
     expect(on.element.breakdown.components.hub).toBeGreaterThan(0);
     expect(on.other.breakdown.components.hub).toBeLessThan(0);
-    // On by default; without it, the parent's verdict puts the relevant article's links first.
-    expect(createScorer('combined').options.hubEvidence).toBe(1);
+    // Off by default (it has not yet shown it costs no harvest elsewhere); without it, the parent's verdict puts the relevant article's links first.
+    expect(createScorer('combined').options.hubEvidence).toBe(0);
     const off = run(0);
     expect(off.element.score).toBeLessThan(off.other.score);
     expect(off.element.breakdown.components.hub).toBeUndefined();

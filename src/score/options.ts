@@ -141,7 +141,7 @@ export const ScoreOptionsSchema = z
      * (its promise counts only through parents not judged relevant: src/score/strategies/combined.ts).
      * 0 = off.
      */
-    hubEvidence: z.number().min(0).default(1),
+    hubEvidence: z.number().min(0).default(0),
     /**
      * The word evidence counts, on a host, in proportion to how well it has predicted the labels
      * of that host's fetched pages (src/score/word-credibility.ts). false = everywhere in full.
