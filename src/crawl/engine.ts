@@ -55,6 +55,7 @@ import { NearDuplicateIndex } from '../text/near-duplicate.js';
 import { NearDuplicateJournal } from './near-duplicate-journal.js';
 import { crawlPoliteFetch } from './polite-fetch.js';
 import { memoryCeilingMb, memoryOverrun, type MemoryOverrun } from './memory-ceiling.js';
+import { CrawlControl } from '../dashboard/control.js';
 
 export type { CrawlContext, CrawlOptions, CrawlPlugin, CrawlResult, CrawlTimings, PageEvent, RelevantPage } from './types.js';
 import type { CrawlContext, CrawlOptions, CrawlPlugin, CrawlResult, CrawlTimings, RelevantPage } from './types.js';
@@ -236,7 +237,9 @@ async function crawlLocked(
     fetched: (url: string) => scorer.graph.pages.has(url),
     relevant: (url: string) => scorer.graph.pages.get(url)?.relevant,
   };
-  const ctx: CrawlContext = { config, runId, runDir, storageDir, frontier, progress, fetch: subFetch.fetch, links, judge };
+  // Steering from outside (pause, budget, blocks, stop), journalled and re-applied on --resume (src/dashboard/control.ts).
+  const control = new CrawlControl({ runDir, config, frontier, gate, log: (l) => progress.log(l) });
+  const ctx: CrawlContext = { config, runId, runDir, storageDir, frontier, progress, fetch: subFetch.fetch, links, judge, control };
   for (const p of plugins) await p.beforeRun?.(ctx);
 
   // A worker joining a shared crawl does not seed it.
@@ -551,6 +554,10 @@ async function crawlLocked(
   if (shared && config.frontier.worker) await shared.waitForSeeds();
 
   let stopReason = '';
+  control.attach((reason) => {
+    stopReason = reason;
+    crawler.stop(reason);
+  });
   // The memory ceiling (./memory-ceiling.ts): checked after each logged page and every second
   // once a page is logged (a run stopped before its first page could not be resumed).
   const ceilingMb = memoryCeilingMb(config.maxRssMb);
