@@ -89,11 +89,11 @@ export class CrawlControl {
     this.stopWith('interrupted (stopped from the dashboard)');
   }
 
-  /** A new page budget: higher than the pages handed out so far (0 = unlimited). */
+  /** A new page budget: higher than the pages handed out so far. */
   setBudget(maxPages: number): void {
-    if (!Number.isInteger(maxPages) || maxPages < 0) throw new UserError(`budget: ${maxPages} is not a whole number of pages`);
+    if (!Number.isInteger(maxPages) || maxPages < 1) throw new UserError(`budget: ${maxPages} is not a positive whole number of pages`);
     if (!this.frontier.setBudget) throw new UserError('budget: a crawl shared through Redis keeps its budget in Redis; it cannot be changed from here');
-    if (maxPages !== 0 && maxPages <= this.frontier.pagesHandedOut) throw new UserError(`budget: ${maxPages} is not above the ${this.frontier.pagesHandedOut} pages handed out already`);
+    if (maxPages <= this.frontier.pagesHandedOut) throw new UserError(`budget: ${maxPages} is not above the ${this.frontier.pagesHandedOut} pages handed out already`);
     this.applyBudget(maxPages);
     this.journal({ action: 'budget', maxPages });
   }

@@ -121,7 +121,7 @@ export function dashboardPlugin(o: DashboardOptions): CrawlPlugin & { readonly u
         return 'Stopping: pages in flight finish, then the crawl ends (--resume continues it).';
       case 'budget': {
         control.setBudget(Number(b.maxPages));
-        return `Budget: ${Number(b.maxPages) || 'unlimited'} pages.`;
+        return `Budget: ${Number(b.maxPages)} pages.`;
       }
       case 'block': {
         const r = control.block(String(b.pattern ?? ''));
