@@ -5,8 +5,8 @@
  * steering (src/dashboard/control.ts) and labels (src/crawl/labels.ts), and at the end writes
  * its final state to the run folder (dashboard.html) and closes.
  *
- * Cost to the crawl: a few counters per page; the sections are rendered once a tick, and only
- * while a browser is watching.
+ * Cost to the crawl: a few counters per page and a sample a tick; the sections are rendered once
+ * a tick, and only while a browser is watching.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,6 +58,7 @@ export function dashboardPlugin(o: DashboardOptions): CrawlPlugin & { readonly u
   let ended: string | undefined;
   let written: string | undefined;
   let runState: RunStateData | undefined;
+  let sampler: NodeJS.Timeout | undefined;
 
   const topicOf = (id: string) => {
     const i = ctx!.judge?.model.topics.findIndex((t) => t.id === id) ?? -1;
@@ -76,17 +77,23 @@ export function dashboardPlugin(o: DashboardOptions): CrawlPlugin & { readonly u
     }
     return top;
   };
-  const view = (): DashboardView => {
+  // A sample every tick whether or not a browser watches, so the over-time charts cover the whole
+  // crawl; the harvest estimate (it re-judges its sample) more often while someone watches.
+  const sampleNow = () => {
     const c = ctx!;
-    const mem = process.memoryUsage();
-    if (c.judge && (ticks++ % ESTIMATE_EVERY === 0 || ended) && state.log.length) {
+    const every = (server?.clients ?? 0) > 0 ? ESTIMATE_EVERY : ESTIMATE_EVERY * 6;
+    if (c.judge && (ticks++ % every === 0 || ended) && state.log.length) {
       try {
         estimate = c.judge.harvestEstimate(state.log.length);
       } catch {
         // an estimate the judge cannot give yet: the chart goes without it
       }
     }
-    state.sample(mem.rss / 2 ** 20, estimate);
+    state.sample(process.memoryUsage().rss / 2 ** 20, estimate);
+  };
+  const view = (): DashboardView => {
+    const c = ctx!;
+    const mem = process.memoryUsage();
     return state.view({
       state: runState,
       threads: o.threads?.(),
@@ -160,6 +167,8 @@ export function dashboardPlugin(o: DashboardOptions): CrawlPlugin & { readonly u
         action,
         explain: (url) => explainUrl(c.storageDir, url, c.runId),
       });
+      sampler = setInterval(sampleNow, o.intervalMs ?? 1000);
+      sampler.unref();
       if (o.onListening) o.onListening(server.url);
       else c.progress.log(`Dashboard: ${server.url}`);
     },
@@ -172,6 +181,8 @@ export function dashboardPlugin(o: DashboardOptions): CrawlPlugin & { readonly u
     async afterRun(result: CrawlResult, c) {
       ended = result.stopReason;
       runState = { ...runState!, status: result.stopReason.startsWith('interrupted') ? 'interrupted' : 'finished', finishedAt: new Date().toISOString() };
+      clearInterval(sampler);
+      sampleNow();
       const final = view();
       server?.push();
       written = join(c.runDir, DASHBOARD_FILE);
