@@ -82,16 +82,16 @@ test('the dashboard shows a running crawl and steers it', async ({ page, browser
   page.on('dialog', (d) => void d.accept());
   await page.goto(url);
   const fetched = async () => Number(await page.locator('#s-stats [data-stat=fetched]').textContent());
-  await expect(page.locator('#s-stats [data-stat=fetched]')).toBeVisible({ timeout: 120_000 });
+  await expect(page.locator('#s-stats [data-stat=fetched]')).toBeVisible({ timeout: 480_000 });
 
   // The counts and the charts move with no reload.
-  await expect.poll(fetched, { timeout: 120_000 }).toBeGreaterThan(2);
+  await expect.poll(fetched, { timeout: 480_000 }).toBeGreaterThan(2);
   const first = await fetched();
   const points = () => page.locator('#s-harvest-time polyline[data-series="judged"]').getAttribute('points');
-  await expect(page.locator('#s-harvest-time polyline[data-series="judged"]')).toHaveCount(1, { timeout: 120_000 });
+  await expect(page.locator('#s-harvest-time polyline[data-series="judged"]')).toHaveCount(1, { timeout: 480_000 });
   const before = await points();
-  await expect.poll(fetched, { timeout: 120_000 }).toBeGreaterThan(first);
-  await expect.poll(points, { timeout: 120_000 }).not.toBe(before);
+  await expect.poll(fetched, { timeout: 480_000 }).toBeGreaterThan(first);
+  await expect.poll(points, { timeout: 480_000 }).not.toBe(before);
   await expect(page.locator('#s-harvest-time polyline[data-series="ground truth"]')).toHaveCount(1);
   await expect(page.locator('#s-speed polyline')).toHaveCount(1);
   await expect(page.locator('#frontier-table tbody tr').first()).toBeVisible();
@@ -114,7 +114,7 @@ test('the dashboard shows a running crawl and steers it', async ({ page, browser
 
   // Label a page the judge did not call relevant as relevant.
   const row = page.locator('#recent-table tr[data-decision=recorded]:has(button.lab.yes)').first();
-  await expect(row).toBeVisible({ timeout: 120_000 });
+  await expect(row).toBeVisible({ timeout: 480_000 });
   const labelled = (await row.getAttribute('data-url'))!;
   await row.locator('button.lab.yes').click();
   await expect(page.locator('#note')).toContainText('Labelled relevant');
@@ -122,12 +122,12 @@ test('the dashboard shows a running crawl and steers it', async ({ page, browser
 
   // Pause: once the pages in flight are done, nothing more is fetched until resumed.
   await page.locator('#pause').click();
-  await expect(page.locator('body')).toHaveAttribute('data-status', 'paused', { timeout: 120_000 });
+  await expect(page.locator('body')).toHaveAttribute('data-status', 'paused', { timeout: 480_000 });
   await expect(page.locator('#pause')).toHaveText('Resume');
   const runDir = join(storage, 'runs', (await page.locator('#run-id').textContent())!);
   const atPause = logOf(runDir).length;
   const updates = await page.evaluate(() => (window as unknown as { dashboardUpdates: number }).dashboardUpdates);
-  await page.waitForFunction((n) => (window as unknown as { dashboardUpdates: number }).dashboardUpdates >= n + 4, updates, { timeout: 120_000 });
+  await page.waitForFunction((n) => (window as unknown as { dashboardUpdates: number }).dashboardUpdates >= n + 4, updates, { timeout: 480_000 });
   expect(logOf(runDir).length).toBe(atPause);
   expect(await fetched()).toBe(atPause);
   const shot2 = info.outputPath('dashboard-paused.png');
@@ -135,7 +135,7 @@ test('the dashboard shows a running crawl and steers it', async ({ page, browser
   await info.attach('dashboard paused', { path: shot2, contentType: 'image/png' });
   await page.locator('#pause').click();
   await expect(page.locator('#pause')).toHaveText('Pause');
-  await expect.poll(fetched, { timeout: 120_000 }).toBeGreaterThan(atPause);
+  await expect.poll(fetched, { timeout: 480_000 }).toBeGreaterThan(atPause);
 
   // Raise the budget, then stop cleanly from the page.
   await page.locator('#budget').fill('60');
