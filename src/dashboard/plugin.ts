@@ -158,6 +158,7 @@ export function dashboardPlugin(o: DashboardOptions): CrawlPlugin & { readonly u
     },
     async beforeRun(c) {
       ctx = c;
+      if (c.config.fetcher !== 'adaptive') state.fetcher = c.config.fetcher;
       runState = { runId: c.runId, startedAt: new Date().toISOString(), updatedAt: new Date().toISOString(), status: 'running', config: c.config, counters: {} as RunStateData['counters'] };
       server = await startDashboardServer({
         port: o.port,

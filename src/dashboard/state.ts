@@ -73,6 +73,8 @@ export class DashboardState {
   private hasTruth = false;
   private sampleEvery = 1;
   private ticks = 0;
+  /** The fetcher of a page whose log line names none: the crawl's only one (config fetcher http or browser; adaptive pages name theirs). */
+  fetcher?: string;
 
   constructor(private readonly now: () => number = Date.now) {
     this.started = now();
@@ -86,7 +88,7 @@ export class DashboardState {
       this.hasTruth = true;
       if (entry.truth) this.truthRelevant++;
     }
-    const how = entry.fetchedWith ?? (entry.decision === 'failed' ? 'failed' : 'not recorded');
+    const how = entry.fetchedWith ?? (entry.decision === 'failed' ? 'failed' : (this.fetcher ?? 'not recorded'));
     this.fetcherMix.set(how, (this.fetcherMix.get(how) ?? 0) + 1);
   }
 
