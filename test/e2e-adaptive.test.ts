@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { explainUrl } from '../src/cli/explain.js';
+import { explainUrl } from '../src/crawl/explain.js';
 import { parseConfig } from '../src/config/schema.js';
 import { runCrawl, type CrawlPlugin, type CrawlResult } from '../src/crawl/engine.js';
 import type { CrawlContext } from '../src/crawl/types.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { explainUrl } from '../src/cli/explain.js';
+import { explainUrl } from '../src/crawl/explain.js';
 import { Frontier, uniqueKeyOf } from '../src/frontier/frontier.js';
 import { FrontierJournal } from '../src/frontier/journal.js';
 import { CrawlLog } from '../src/store/crawl-log.js';

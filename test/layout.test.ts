@@ -68,7 +68,7 @@ describe('imports between stages', () => {
  * the public index sit on top.) BACK_EDGES are today's imports against that direction, each to
  * be removed; the list may only shrink (a listed import that is gone fails too, so it is struck).
  */
-const RANK: Record<string, number> = { cli: 8, 'index.ts': 8, crawl: 7, judge: 6, fetch: 5, frontier: 5, report: 5, store: 5, config: 4, extract: 3, score: 3, topic: 2, text: 1, util: 0, testweb: 0 };
+const RANK: Record<string, number> = { cli: 8, 'index.ts': 8, crawl: 7, dashboard: 7, judge: 6, fetch: 5, frontier: 5, report: 5, store: 5, config: 4, extract: 3, score: 3, topic: 2, text: 1, util: 0, testweb: 0 };
 const BACK_EDGES = [
   'report/write.ts → crawl/engine.js',
   'frontier/redis-judge-inputs.ts → judge/judge.js',

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { explainUrl } from '../src/cli/explain.js';
+import { explainUrl } from '../src/crawl/explain.js';
 import { formatSummary, printedResult } from '../src/cli/main.js';
 import { crawlExitCode } from '../src/cli/demo.js';
 import { buildConfig, checkSeedsReachable, loadConfigFile } from '../src/cli/options.js';

@@ -77,6 +77,11 @@ function numArg(name: string) {
   };
 }
 const collect = (v: string, prev: string[] = []) => [...prev, v];
+function portArg(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`--dashboard: the port must be a whole number from 0 to 65535 (0: any free port), got "${v}"`);
+  return n;
+}
 
 export function buildProgram(): Command {
   const d = defaults();
@@ -151,6 +156,7 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--labels <file>', 'pages you have labelled: JSONL, one {"url": "…", "relevant": true|false} a line (a run\'s labels.jsonl is one); each a positive or negative example of the judge')
     .option('--ask <n>', `when the judge is unsure, ask you about up to N pages in this terminal (y / n / s, the crawl goes on meanwhile)${def(d.labels.ask)}`, intArg('--ask'))
     .option('--ask-after <n>', `pages fetched before the first question${def(d.labels.askAfter)}`, intArg('--ask-after'))
+    .option('--dashboard [port]', 'a live dashboard of the crawl in your browser at the printed URL (127.0.0.1 only, with a token): charts, frontier, recent pages, and steering (pause, stop, budget, block, labels); no port: any free one', portArg)
     .option('--thread-confidence <x>', `hot reply threads listed in the summary and report: only those the extractor is at least this sure of, 0–1${def(d.threads.minConfidence)}`, numArg('--thread-confidence'));
 }
 
@@ -225,7 +231,7 @@ export async function main(argv: string[]): Promise<number> {
     if (flags.explain === undefined) checkStorageWritable(flags.storage ?? 'storage');
     if (report !== undefined) return (await import('./report.js')).runReportCommand(flags.storage ?? 'storage', typeof report === 'string' ? report : undefined, exportFormats);
     if (flags.explain !== undefined) {
-      const { explainUrl } = await import('./explain.js');
+      const { explainUrl } = await import('../crawl/explain.js');
       console.log(explainUrl(flags.storage ?? 'storage', flags.explain, flags.run));
       return 0;
     }
@@ -265,6 +271,8 @@ async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | 
   }
   // Runs saved before θ_page became one setting hold the scorer's old copy: the top-level value is the one used.
   if (saved.score && typeof saved.score === 'object') delete (saved.score as { pageThreshold?: number }).pageThreshold;
+  // The dashboard is the resumed run's only when asked for again (its port may be another's by now).
+  delete (saved as { dashboard?: number }).dashboard;
   const config = buildConfig({ ...flags, storage }, { ...saved, storageDir: storage }, `run ${runId}`);
   await resolveBrowser(config.browser);
   const { runCrawl } = await import('../crawl/engine.js');

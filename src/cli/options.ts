@@ -65,6 +65,8 @@ export interface CliFlags {
   labels?: string;
   ask?: number;
   askAfter?: number;
+  /** `--dashboard [port]`: true without a port (any free one). */
+  dashboard?: number | boolean;
 }
 
 /**
@@ -168,6 +170,7 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
   set('maxUrlLength', flags.maxUrlLength);
   set('maxRedirects', flags.maxRedirects);
   set('maxRssMb', flags.maxRssMb);
+  set('dashboard', flags.dashboard === true ? 0 : flags.dashboard === false ? undefined : flags.dashboard);
   if (flags.blockRequests === false) input.blockRequests = false;
   set('blockUrlPatterns', flags.blockPattern);
   set('settleCapSecs', flags.settleCap);

@@ -267,6 +267,11 @@ export const CrawlConfigSchema = z
     threads: ThreadsOptionsSchema.prefault({}),
     /** The frontier's back end: in memory, or Redis shared by several workers. */
     frontier: FrontierConfigSchema.prefault({}),
+    /**
+     * A live dashboard for the crawl on http://127.0.0.1:PORT (0: any free port), with a token in
+     * its URL (src/dashboard/plugin.ts); absent: none.
+     */
+    dashboard: z.number().int().min(0).max(65535).optional(),
     /** The user's labels of pages (src/crawl/labels.ts): a labels file, and questions asked as the crawl goes. */
     labels: z
       .object({

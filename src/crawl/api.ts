@@ -51,6 +51,8 @@ export interface CrawlApiOptions {
    * comes (src/crawl/labels.ts).
    */
   onLabelRequest?: LabelAsker;
+  /** With config `dashboard` (a port, 0 = any free): told the dashboard's URL, token included, once it listens (else it goes to `log`). */
+  onDashboard?: (url: string) => void;
 }
 
 /** The CLI's progress reporter, its notices handed to the caller's `log` as well. */
@@ -118,7 +120,7 @@ export function crawl(input: CrawlConfigInput, options: CrawlApiOptions = {}): C
   };
 
   const result = (async () => {
-    const plugins = [...(await configPlugins(config, { watch: options.watch, now: options.now, askLabel: options.onLabelRequest && { ask: options.onLabelRequest, source: 'library' } })), ...(options.plugins ?? [])];
+    const plugins = [...(await configPlugins(config, { watch: options.watch, now: options.now, askLabel: options.onLabelRequest && { ask: options.onLabelRequest, source: 'library' }, onDashboard: options.onDashboard })), ...(options.plugins ?? [])];
     const { runCrawl } = await import('./engine.js');
     const r = await runCrawl({
       config,

@@ -1,12 +1,13 @@
 /**
  * The plugins a crawl gets from its config alone, for the CLI and the library alike: reply
  * threads (METHODS §4) unless `threads.enabled` is false, and the user's labels (a labels file,
- * questions to `askLabel`) when the config asks for them. runCrawl itself adds none, so the
+ * questions to `askLabel`) when the config asks for them, and the live dashboard (config `dashboard`). runCrawl itself adds none, so the
  * benchmarks measure the page route alone.
  */
 import type { CrawlConfig } from '../config/schema.js';
 import type { LabelAsker, LabelSource } from './labels.js';
 import type { CrawlPlugin } from './types.js';
+import type { ThreadsPlugin } from './threads-plugin.js';
 
 export interface ConfigPluginOptions {
   /** `--watch`: revisits are offered on a timer too. */
@@ -15,14 +16,18 @@ export interface ConfigPluginOptions {
   now?: () => Date;
   /** Who answers the judge's questions (`labels.ask` of them at most), and as what they are logged. */
   askLabel?: { ask: LabelAsker; source: LabelSource };
+  /** Told the dashboard's URL (config `dashboard`) once it listens; default: the crawl's progress log prints it. */
+  onDashboard?: (url: string) => void;
 }
 
 export async function configPlugins(config: CrawlConfig, opts: ConfigPluginOptions = {}): Promise<CrawlPlugin[]> {
   const plugins: CrawlPlugin[] = [];
+  let threads: ThreadsPlugin | undefined;
   if (config.threads.enabled) {
     const { threadsPlugin, loadUserMatchers } = await import('./threads-plugin.js');
     // Loaded here so a bad matchers file is one line before any browser starts.
-    plugins.push(threadsPlugin({ watch: opts.watch, now: opts.now, matchers: loadUserMatchers(config.threads.matchers) }));
+    threads = threadsPlugin({ watch: opts.watch, now: opts.now, matchers: loadUserMatchers(config.threads.matchers) });
+    plugins.push(threads);
   }
   const asking = config.labels.ask > 0 && opts.askLabel !== undefined;
   if (config.labels.file !== undefined || asking) {
@@ -37,6 +42,10 @@ export async function configPlugins(config: CrawlConfig, opts: ConfigPluginOptio
         source: opts.askLabel?.source,
       }),
     );
+  }
+  if (config.dashboard !== undefined) {
+    const { dashboardPlugin } = await import('../dashboard/plugin.js');
+    plugins.push(dashboardPlugin({ port: config.dashboard, threads: () => threads?.store?.records(), onListening: opts.onDashboard }));
   }
   return plugins;
 }

@@ -62,7 +62,7 @@ export interface LabelQuestion {
 /** The answer: relevant, not relevant, or undefined to skip the page. */
 export type LabelAnswer = boolean | undefined;
 
-export type LabelSource = 'terminal' | 'file' | 'library' | 'simulated';
+export type LabelSource = 'terminal' | 'file' | 'library' | 'simulated' | 'dashboard';
 
 /** One line of the run folder's labels.jsonl (a labels file's lines need only `url` and `relevant`). */
 export interface LabelRecord {
@@ -182,6 +182,22 @@ export function judgeLabels(runDir: string): { url: string; relevant: boolean; t
   return out;
 }
 
+/**
+ * One label learned: a positive or negative example of the judge (its journal keeps it for
+ * --resume), and a line of the run's labels.jsonl. Every way of labelling goes through here.
+ */
+export function learnLabel(
+  judge: PageJudge,
+  runDir: string,
+  l: { analysis: PageAnalysis; relevant: boolean; source: LabelSource; topicId?: string; topic?: string; judgedRelevant?: boolean },
+): void {
+  judge.addLabel(l.analysis, l.relevant, l.topicId);
+  appendFileSync(
+    join(runDir, LABELS_FILE),
+    JSON.stringify({ time: new Date().toISOString(), url: l.analysis.url, relevant: l.relevant, source: l.source, topic: l.topic, title: l.analysis.title, ...(l.judgedRelevant !== undefined ? { judgedRelevant: l.judgedRelevant } : {}) } satisfies LabelRecord) + '\n',
+  );
+}
+
 /** Who answers the questions: returns the answer whenever it comes (the crawl does not wait for it). */
 export type LabelAsker = (q: LabelQuestion) => LabelAnswer | Promise<LabelAnswer>;
 
@@ -212,9 +228,8 @@ export function labelsPlugin(o: LabelsPluginOptions): CrawlPlugin & { pending():
   const topicName = (id: string) => names.get(id) ?? id;
   const log = (r: LabelRecord) => appendFileSync(join(runDir, LABELS_FILE), JSON.stringify(r) + '\n');
   const learn = (analysis: PageAnalysis, relevant: boolean, source: LabelSource, topicId?: string, judgedRelevant?: boolean) => {
-    judge!.addLabel(analysis, relevant, topicId);
     relevant ? learned.yes++ : learned.no++;
-    log({ time: new Date().toISOString(), url: analysis.url, relevant, source, topic: topicId === undefined ? undefined : topicName(topicId), title: analysis.title, ...(judgedRelevant !== undefined ? { judgedRelevant } : {}) });
+    learnLabel(judge!, runDir, { analysis, relevant, source, topicId, topic: topicId === undefined ? undefined : topicName(topicId), judgedRelevant });
   };
   const askNext = (ctx: CrawlContext) => {
     if (!o.asker || waiting || ended || asked >= o.ask) return;

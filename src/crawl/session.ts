@@ -54,6 +54,7 @@ import { discoverSeeds } from './seeding.js';
 import { StopController } from './stop-controller.js';
 import { describeStop, SetAsideTally } from './stop-reason.js';
 import type { CrawlContext, CrawlOptions, CrawlPlugin, CrawlResult } from './types.js';
+import { CrawlControl } from './steering.js';
 
 /** `20261124-014045-123`: milliseconds included, and made unique in the folder (under the storage lock). */
 function timestampId(storageDir: string, d = new Date()): string {
@@ -120,6 +121,8 @@ export class CrawlSession {
   private nearDuplicateJournal: NearDuplicateJournal | undefined;
   private subFetch!: ReturnType<typeof crawlPoliteFetch>;
   private ctx!: CrawlContext;
+  /** Steering from outside (pause, budget, blocks, stop), journalled and re-applied on --resume (src/crawl/steering.ts). */
+  private control!: CrawlControl;
   private seedKeys!: Set<string>;
   private record!: CrawlRecord;
   private handler!: PageHandler;
@@ -178,6 +181,7 @@ export class CrawlSession {
     // A joined worker is ready to fetch: now it waits for the first worker's seeds (its start-up
     // overlapped the seeding instead of following it).
     if (s.shared && config.frontier.worker) await s.shared.waitForSeeds();
+    s.control.attach((reason) => s.stops.stop(reason));
     return s;
   }
 
@@ -293,7 +297,8 @@ export class CrawlSession {
       fetched: (url: string) => scorer.graph.pages.has(url),
       relevant: (url: string) => scorer.graph.pages.get(url)?.relevant,
     };
-    this.ctx = { config: this.config, runId: this.runId, runDir: this.folder.dir, storageDir: this.storageDir, frontier: this.frontier, progress: this.progress, fetch: this.subFetch.fetch, links, judge: this.judge };
+    this.control = new CrawlControl({ runDir: this.folder.dir, config: this.config, frontier: this.frontier, gate: this.gate, log: (l) => this.progress.log(l) });
+    this.ctx = { config: this.config, runId: this.runId, runDir: this.folder.dir, storageDir: this.storageDir, frontier: this.frontier, progress: this.progress, fetch: this.subFetch.fetch, links, judge: this.judge, control: this.control };
     for (const p of this.plugins) await p.beforeRun?.(this.ctx);
   }
 

@@ -14,6 +14,7 @@ import type { RunCounts } from '../report/counts.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
 import type { PageJudge, Verdict } from '../judge/judge.js';
 import type { PoliteFetch } from './polite-fetch.js';
+import type { CrawlControl } from './steering.js';
 
 /** What a plugin sees of each analysed HTML page, after relevance and scoring. */
 export interface PageEvent {
@@ -45,6 +46,8 @@ export interface CrawlContext {
   links?: CrawlLinks;
   /** The crawl's page judge (the user's labels teach it: src/crawl/labels.ts). Absent outside a crawl. */
   judge?: PageJudge;
+  /** Steering the crawl: pause, resume, stop, budget, blocks (src/crawl/steering.ts). Absent outside a crawl. */
+  control?: CrawlControl;
 }
 
 /** Read access to the scorer's link graph (`CrawlContext.links`). */

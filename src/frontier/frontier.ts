@@ -77,7 +77,7 @@ export class Frontier implements CrawlFrontier {
   readonly politeness: HostPoliteness;
   /** Crawlee's view of this frontier: pass it as the crawler's `requestManager`. */
   readonly requestManager: FrontierRequestManager;
-  private readonly maxPages: number;
+  private maxPages: number;
   private readonly maxDepth: number;
   private readonly robots?: FrontierOptions['robots'];
   private readonly journal?: FrontierLog;
@@ -198,6 +198,16 @@ export class Frontier implements CrawlFrontier {
 
   get pagesInFlight(): number {
     return this.backend.inFlightCount;
+  }
+
+  /** The page budget now (0 = unlimited). */
+  get budget(): number {
+    return this.maxPages;
+  }
+
+  /** Change the page budget while the crawl runs (a user raising it from the dashboard); 0 = unlimited. */
+  setBudget(maxPages: number): void {
+    this.maxPages = maxPages;
   }
 
   private budgetLeft(): boolean {

@@ -53,6 +53,11 @@ export class FrontierRequestManager implements IRequestManager {
   onRetry?: (url: string) => void;
   private readonly finishing = new Set<Promise<void>>();
   private finishError?: Error;
+  /**
+   * Paused (a user's pause, src/crawl/steering.ts): nothing is handed out and the crawl is
+   * not finished, so Crawlee's pool idles; requests in flight end as usual.
+   */
+  paused = false;
 
   constructor(private readonly frontier: HandOutSource) {}
 
@@ -61,6 +66,7 @@ export class FrontierRequestManager implements IRequestManager {
   }
 
   async fetchNextRequest<T extends Record<string, any> = CrawlUserData>(): Promise<Request<T> | null> {
+    if (this.paused) return null;
     for (const [key, req] of this.reclaimed) {
       if (!this.frontier.mayFetchNow(req.url)) continue;
       this.reclaimed.delete(key);
@@ -116,11 +122,13 @@ export class FrontierRequestManager implements IRequestManager {
 
   /** True when fetchNextRequest would return null now (politeness waits count as empty). */
   async isEmpty(): Promise<boolean> {
+    if (this.paused) return true;
     if (this.reclaimed.size > 0) return false;
     return await this.frontier.hasNothingToHandOut();
   }
 
   async isFinished(): Promise<boolean> {
+    if (this.paused) return false;
     if (this.inProgress.size > 0 || this.reclaimed.size > 0) return false;
     return await this.frontier.isExhausted();
   }

@@ -86,10 +86,10 @@ export interface FailureRow {
   examples: string[];
 }
 
-const esc = (s: unknown): string =>
+export const esc = (s: unknown): string =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-const fmt = (x: number | undefined, d = 3): string => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d));
-const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+export const fmt = (x: number | undefined, d = 3): string => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d));
+export const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const hostOf = (url: string): string => {
   try {
     return new URL(url).host;
@@ -181,7 +181,7 @@ export function failuresByReason(log: CrawlLogEntry[]): FailureRow[] {
   return [...by.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
 }
 
-interface Series {
+export interface Series {
   name: string;
   color: string;
   values: number[];
@@ -189,10 +189,22 @@ interface Series {
   dashed?: boolean;
 }
 
+const MAX_POINTS = 800;
+
 /** A line chart of series over [0, n) with a y axis from 0 to yMax; `marks` are horizontal reference lines. */
 export function lineChartSvg(
   series: Series[],
-  opts: { width?: number; height?: number; yMax?: number; yLabel?: (v: number) => string; xLabel?: string; title: string; marks?: { y: number; label: string }[] },
+  opts: {
+    width?: number;
+    height?: number;
+    yMax?: number;
+    yLabel?: (v: number) => string;
+    xLabel?: string;
+    /** The label of point i on the x axis (default its number, 1-based). */
+    xTick?: (i: number) => string;
+    title: string;
+    marks?: { y: number; label: string }[];
+  },
 ): string {
   const w = opts.width ?? 720;
   const h = opts.height ?? 220;
@@ -210,7 +222,7 @@ export function lineChartSvg(
     .join('');
   const xt = [0, Math.floor((n - 1) / 2), n - 1]
     .filter((v, i, a) => a.indexOf(v) === i)
-    .map((i) => `<text x="${x(i).toFixed(1)}" y="${h - m.b + 16}" text-anchor="middle">${i + 1}</text>`)
+    .map((i) => `<text x="${x(i).toFixed(1)}" y="${h - m.b + 16}" text-anchor="middle">${esc(opts.xTick ? opts.xTick(i) : i + 1)}</text>`)
     .join('');
   const marks = (opts.marks ?? [])
     .map((k) => `<line class="mark" x1="${m.l}" x2="${w - m.r}" y1="${y(k.y).toFixed(1)}" y2="${y(k.y).toFixed(1)}" stroke="#c92a2a" stroke-dasharray="4 3"/><text x="${w - m.r - 4}" y="${(y(k.y) - 4).toFixed(1)}" text-anchor="end" fill="#c92a2a">${esc(k.label)}</text>`)
@@ -218,7 +230,11 @@ export function lineChartSvg(
   const lines = series
     .filter((s) => s.values.length)
     .map((s) => {
-      const pts = s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+      // At most ~MAX_POINTS points a line (a long crawl's curve is redrawn every second live): every k-th, and the last.
+      const k = Math.ceil(s.values.length / MAX_POINTS);
+      const pts = s.values
+        .flatMap((v, i) => (i % k === 0 || i === s.values.length - 1 ? [`${x(i).toFixed(1)},${y(v).toFixed(1)}`] : []))
+        .join(' ');
       return `<polyline class="series" data-series="${esc(s.name)}" fill="none" stroke="${s.color}" stroke-width="${s.dashed ? 1.5 : 2}"${s.dashed ? ' stroke-dasharray="5 3"' : ''} points="${pts}"><title>${esc(s.name)}</title></polyline>`;
     })
     .join('');
@@ -281,7 +297,7 @@ interface Column {
   tip?: string;
 }
 
-function sortableTable(id: string, cls: string, head: Column[], rows: string[]): string {
+export function sortableTable(id: string, cls: string, head: Column[], rows: string[]): string {
   const th = head.map((c, i) => `<th data-col="${i}"${c.num ? ' data-num' : ''}${c.tip ? ` title="${esc(c.tip)}"` : ''} tabindex="0" aria-sort="none">${esc(c.label)}</th>`).join('');
   return `<div class="scroll"><table id="${id}" class="sortable ${cls}"><thead><tr>${th}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
@@ -297,7 +313,7 @@ const RELEVANT_COLUMNS: Column[] = [
   { label: 'Score', num: true, tip: SCORE_TIP },
 ];
 
-function relevantSection(input: ReportInput): string {
+export function relevantSection(input: ReportInput): string {
   const items = relevantItems(input);
   if (!items.length) return '<p class="empty">No relevant page was found in this run.</p>';
   const byTopic = new Map<string, DatasetItem[]>();
@@ -323,7 +339,7 @@ function sparkline(hs: number[]): string {
   return `<svg class="spark" viewBox="0 0 120 30" width="120" height="30"><polyline fill="none" stroke="#d9480f" stroke-width="1.5" points="${pts}"/></svg>`;
 }
 
-function threadsSection(input: ReportInput, c: ReportCounts): string {
+export function threadsSection(input: ReportInput, c: ReportCounts): string {
   if (!input.threads) return '<p class="empty" id="threads-empty">This run kept no thread store (no reply threads were tracked).</p>';
   if (!input.threads.length) return '<p class="empty" id="threads-empty">No reply thread was found in this run.</p>';
   const byHeat = [...input.threads].sort((a, b) => latestHotness(b) - latestHotness(a) || a.id.localeCompare(b.id));
@@ -354,7 +370,7 @@ function threadsSection(input: ReportInput, c: ReportCounts): string {
 }
 
 /** The user's labels: each page asked about (or labelled in a file), the answer, and the judge's verdict when it was fetched. */
-function labelsSection(labels: LabelRecord[]): string {
+export function labelsSection(labels: LabelRecord[]): string {
   const given = labels.filter((l) => l.relevant !== undefined);
   const yes = given.filter((l) => l.relevant).length;
   const disagreed = given.filter((l) => l.judgedRelevant !== undefined && l.judgedRelevant !== l.relevant).length;
@@ -396,7 +412,7 @@ ${sortableTable('score-table', 'scores', [
 
 const PALETTE = ['#7048e8', '#e8590c', '#0c8599', '#c2255c', '#5c940d', '#868e96'];
 
-function harvestSection(input: ReportInput, c: ReportCounts): string {
+export function harvestSection(input: ReportInput, c: ReportCounts): string {
   if (!input.log.length) return '<p class="empty">No page was fetched.</p>';
   const strategy = input.state?.config.strategy;
   const series: Series[] = [{ name: `this run${strategy ? ` (${strategy})` : ''}`, color: '#1f6feb', values: harvestCurve(input.log, (e) => e.decision === 'saved') }];
@@ -409,7 +425,7 @@ function harvestSection(input: ReportInput, c: ReportCounts): string {
   return lineChartSvg(series, { yMax: 1, yLabel: (v) => `${Math.round(v * 100)}%`, xLabel: 'pages fetched', title: 'Harvest rate over pages fetched' }) + note;
 }
 
-const CSS = `body{font:13px/1.4 system-ui,"Noto Sans CJK SC",sans-serif;margin:0;color:#1d1d1f;background:#f6f7f9}
+export const CSS = `body{font:13px/1.4 system-ui,"Noto Sans CJK SC",sans-serif;margin:0;color:#1d1d1f;background:#f6f7f9}
 header{background:#1f3a5f;color:#fff;padding:10px 20px}header h1{margin:0 0 2px;font-size:19px}header .meta{opacity:.85}header a{color:#cfe3ff}
 main{padding:4px 20px 24px;max-width:1280px}section{background:#fff;border:1px solid #e1e4e8;border-radius:6px;padding:8px 14px;margin:10px 0}
 h2{font-size:15px;margin:2px 0 6px}h3{font-size:14px;margin:8px 0 4px}small,.muted{color:#666;font-weight:normal}
@@ -429,7 +445,7 @@ details>summary{cursor:pointer;font-weight:600;font-size:15px}
 #score-search{padding:3px 8px;width:320px;margin:6px 0}#score-table td:first-child{word-break:break-all;max-width:520px}
 .downloads a{margin-right:10px}`;
 
-const SCRIPT = `const q=document.getElementById('score-search'),rows=[...document.querySelectorAll('#score-table tbody tr')],shown=document.getElementById('score-shown');
+export const SCRIPT = `const q=document.getElementById('score-search'),rows=[...document.querySelectorAll('#score-table tbody tr')],shown=document.getElementById('score-shown');
 q.addEventListener('input',()=>{const v=q.value.trim().toLowerCase();let n=0;for(const r of rows){const ok=!v||r.dataset.url.includes(v);r.hidden=!ok;if(ok)n++}shown.textContent=n});
 const key=(td,isNum)=>{const s=td?(td.dataset.sort??td.textContent):'';if(!isNum)return s.toLowerCase();const n=parseFloat(s);return Number.isFinite(n)?n:-Infinity};
 for(const th of document.querySelectorAll('table.sortable th')){const sort=()=>{const table=th.closest('table'),tb=table.tBodies[0],col=+th.dataset.col,isNum=th.hasAttribute('data-num');
@@ -438,36 +454,54 @@ for(const o of table.querySelectorAll('th'))o.setAttribute('aria-sort','none');t
 const rs=[...tb.rows].sort((a,b)=>{const x=key(a.cells[col],isNum),y=key(b.cells[col],isNum);return x<y?-f:x>y?f:0});for(const r of rs)tb.appendChild(r)};
 th.addEventListener('click',sort);th.addEventListener('keydown',(e)=>{if(e.key==='Enter')sort()})}`;
 
-/** The report page. Pure: the same input always gives the same HTML. */
-export function renderReport(input: ReportInput): string {
-  const c = reportCounts(input);
-  const sites = topSites(input.log);
+/** Top sites: fetched, relevant, harvest and mean relevance per host (the report's and the dashboard's). */
+export function sitesSection(log: CrawlLogEntry[]): string {
+  const sites = topSites(log);
   const siteRows = sites.map(
     (s) => `<tr><td>${esc(s.host)}</td><td class="num" data-sort="${s.fetched}">${s.fetched}</td><td class="num" data-sort="${s.relevant}">${s.relevant}</td>${num(s.fetched ? s.relevant / s.fetched : 0)}${num(s.meanRelevance)}</tr>`,
   );
-  const failures = failuresByReason(input.log);
+  return sites.length ? sortableTable('sites-table', 'sites', [{ label: 'Site' }, { label: 'Fetched', num: true }, { label: 'Relevant', num: true }, { label: 'Harvest', num: true }, { label: 'Mean rel.', num: true }], siteRows) : '<p class="empty">No site visited.</p>';
+}
+
+/** Failures by reason with example URLs (the report's and the dashboard's). */
+export function failuresSection(log: CrawlLogEntry[]): string {
+  const failures = failuresByReason(log);
   const failureRows = failures.map(
     (f) => `<tr><td>${esc(f.reason)}</td><td class="num" data-failure-count data-sort="${f.count}">${f.count}</td><td>${f.examples.map((u) => `<div class="url">${esc(u)}</div>`).join('')}</td></tr>`,
   );
-  const st = input.state;
-  const topics = st ? st.config.topics.map((t, i) => topicLabel(st, t.name ?? `topic${i + 1}`)).join(' | ') : '';
-  const stat = (key: string, value: string, label: string) => `<div class="stat"><b data-stat="${key}">${esc(value)}</b><span class="l">${esc(label)}</span></div>`;
-  const downloads = (input.exports ?? []).length
-    ? `<div class="downloads" id="downloads">Relevant pages: ${(input.exports ?? []).map((f) => `<a href="${esc(f)}" download>${esc(f)}</a>`).join('')}</div>`
-    : '';
+  return failures.length ? sortableTable('failures-table', 'failures', [{ label: 'Reason' }, { label: 'Count', num: true }, { label: 'Examples' }], failureRows) : '<p class="empty">No failures.</p>';
+}
+
+/** One stat card: `data-stat=key` on its value. */
+export const statCard = (key: string, value: string, label: string): string => `<div class="stat"><b data-stat="${key}">${esc(value)}</b><span class="l">${esc(label)}</span></div>`;
+
+/** The stat cards at the top (the report's, and the first of the dashboard's). */
+export function statCards(input: ReportInput, c = reportCounts(input)): string {
+  const stat = statCard;
   const threadStats = input.threads ? `${stat('threads', String(c.threads), 'reply threads found')}${stat('hot-threads', String(c.hotThreads), `hot threads (H > ${c.hotThreshold})`)}` : '';
   const sub = input.subRequests;
   const subStats = sub && sub.fetched + sub.failed + sub.refused > 0 ? stat('sub-requests', String(sub.fetched), `comment-API requests (${sub.failed} failed, ${sub.refused} refused)`) : '';
+  return `${stat('fetched', String(c.fetched), 'pages fetched')}${stat('relevant', String(c.relevant), 'relevant (judged)')}${stat('harvest', pct(c.harvestRate), 'harvest rate (judged)')}${estimateStat(input.harvestEstimate, stat)}${c.truthHarvestRate !== undefined ? stat('truth-harvest', pct(c.truthHarvestRate), 'harvest rate (truth)') : ''}${stat('failed', String(c.failed), 'failed')}${stat('sites', String(c.sites), 'sites')}${threadStats}${subStats}`;
+}
+
+/** The report page. Pure: the same input always gives the same HTML. */
+export function renderReport(input: ReportInput): string {
+  const c = reportCounts(input);
+  const st = input.state;
+  const topics = st ? st.config.topics.map((t, i) => topicLabel(st, t.name ?? `topic${i + 1}`)).join(' | ') : '';
+  const downloads = (input.exports ?? []).length
+    ? `<div class="downloads" id="downloads">Relevant pages: ${(input.exports ?? []).map((f) => `<a href="${esc(f)}" download>${esc(f)}</a>`).join('')}</div>`
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Crawl report ${esc(input.runId)}</title><style>${CSS}</style></head>
 <body><header><h1>Crawl report <span id="run-id">${esc(input.runId)}</span></h1>
 <div class="meta">${esc(topics)}${st ? ` · strategy ${esc(st.config.strategy)} · budget ${st.config.maxPages} · ${esc(st.status)} · started ${esc(st.startedAt)}${st.finishedAt ? ` · finished ${esc(st.finishedAt)}` : ''}` : ''} · generated ${esc(input.generatedAt.toISOString())}</div></header>
 <main>
-<div class="stats">${stat('fetched', String(c.fetched), 'pages fetched')}${stat('relevant', String(c.relevant), 'relevant (judged)')}${stat('harvest', pct(c.harvestRate), 'harvest rate (judged)')}${estimateStat(input.harvestEstimate, stat)}${c.truthHarvestRate !== undefined ? stat('truth-harvest', pct(c.truthHarvestRate), 'harvest rate (truth)') : ''}${stat('failed', String(c.failed), 'failed')}${stat('sites', String(c.sites), 'sites')}${threadStats}${subStats}</div>
+<div class="stats">${statCards(input, c)}</div>
 <div class="grid2"><section id="harvest"><h2>Harvest rate over pages fetched</h2>${harvestSection(input, c)}</section>
-<div><section id="sites"><h2>Top sites</h2>${sites.length ? sortableTable('sites-table', 'sites', [{ label: 'Site' }, { label: 'Fetched', num: true }, { label: 'Relevant', num: true }, { label: 'Harvest', num: true }, { label: 'Mean rel.', num: true }], siteRows) : '<p class="empty">No site visited.</p>'}</section>
-<section id="failures"><h2>Failures by reason</h2>${failures.length ? sortableTable('failures-table', 'failures', [{ label: 'Reason' }, { label: 'Count', num: true }, { label: 'Examples' }], failureRows) : '<p class="empty">No failures.</p>'}</section></div></div>
+<div><section id="sites"><h2>Top sites</h2>${sitesSection(input.log)}</section>
+<section id="failures"><h2>Failures by reason</h2>${failuresSection(input.log)}</section></div></div>
 <section id="relevant"><h2>Relevant pages by topic</h2>${downloads}${relevantSection(input)}</section>
 <section id="threads"><h2>Hot threads</h2>${threadsSection(input, c)}</section>
 ${input.labels?.length ? `<section id="labels"><h2>Your labels</h2>${labelsSection(input.labels)}</section>` : ''}

@@ -107,6 +107,8 @@ export class FetchGate {
   private readonly privateOrigins = new Set<string>();
   readonly maxUrlLength: number;
   private readonly resolveHost: (host: string) => Promise<string[]>;
+  /** Hosts and URL patterns the user blocked while the crawl runs (src/crawl/steering.ts): each says why, or undefined. */
+  private readonly blocks: ((url: URL) => string | undefined)[] = [];
   /** Counts of refusals by reason class, for the summary and tests. */
   readonly refusals = new Map<string, number>();
 
@@ -122,6 +124,11 @@ export class FetchGate {
   /** The exact origins allowed on private addresses (seeds and allowPrivate's list). */
   allowedOrigins(): string[] {
     return [...this.privateOrigins];
+  }
+
+  /** Refuse, from now on, every URL `blocked` names a reason for (a host or pattern the user blocked). */
+  addBlock(blocked: (url: URL) => string | undefined): void {
+    this.blocks.push(blocked);
   }
 
   /** Let this exact origin through even on a private address (seeds found later, e.g. by search). */
@@ -156,6 +163,10 @@ export class FetchGate {
     if (url.username || url.password) return this.refuse('credentials: URLs with a user name or password are not fetched');
     const host = url.host.toLowerCase();
     if (this.deny.some((d) => hostMatches(host, d))) return this.refuse(`denied-domain: ${url.hostname}`);
+    for (const b of this.blocks) {
+      const why = b(url);
+      if (why) return this.refuse(`blocked: ${why}`);
+    }
     if (this.allow.length && !this.allow.some((d) => hostMatches(host, d))) return this.refuse(`not-allowed-domain: ${url.hostname} is not in allowDomains`);
     const name = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
     if (METADATA_NAMES.has(name)) return this.refuse(`private-address: cloud metadata host ${name}`);

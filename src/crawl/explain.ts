@@ -11,7 +11,7 @@ import { resolveRun, RunDir } from '../store/run-dir.js';
 import { Frontier, uniqueKeyOf } from '../frontier/frontier.js';
 import { FrontierJournal, type JournalOp } from '../frontier/journal.js';
 import { CrawlLog } from '../store/crawl-log.js';
-import { judgeLabels, readRunLabels } from '../crawl/labels.js';
+import { judgeLabels, readRunLabels } from './labels.js';
 
 function fmt(x: number | undefined): string {
   if (x === undefined) return '-';
@@ -32,7 +32,7 @@ function labelLines(runDir: string, key: string): string[] {
   const yes = learned.filter((l) => l.relevant).length;
   const l = asked.at(-1)!;
   const said = l.relevant === undefined ? 'skipped' : l.relevant ? 'relevant' : 'not relevant';
-  const from = { terminal: 'in the terminal', file: 'in the labels file', library: "through the library's onLabelRequest", simulated: 'simulated' }[l.source];
+  const from = { terminal: 'in the terminal', file: 'in the labels file', library: "through the library's onLabelRequest", simulated: 'simulated', dashboard: 'in the dashboard' }[l.source];
   return [
     `  label        ${said} (${from}, ${l.time})${l.judgedRelevant !== undefined ? `; the judge had said ${l.judgedRelevant ? 'relevant' : 'not relevant'}` : ''}`,
     mine.length

@@ -1,0 +1,92 @@
+/**
+ * `npm run bench:dashboard -- [--pages N] [--reps N]`: what the live dashboard costs a crawl in
+ * pages/s. The same test-web crawl (HTTP fetcher) with and without the dashboard, the two kinds
+ * of run interleaved (with, without, with, …, so a change in the machine's load falls on both),
+ * each in a fresh storage folder. With the dashboard, a client listens to its events for the
+ * whole run as a browser would (every section rendered and sent each second); the client reads
+ * the stream in this process, so its own cost counts against the dashboard too.
+ * Writes the "Live dashboard" section of docs/benchmarks.md.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseConfig } from '../src/config/schema.js';
+import { configPlugins } from '../src/crawl/config-plugins.js';
+import { runCrawl } from '../src/crawl/engine.js';
+import { ProgressReporter } from '../src/report/progress.js';
+import { startTestWeb } from '../src/testweb/index.js';
+import { machineLine, writeBenchSection } from './bench-page.js';
+
+const { values } = parseArgs({ options: { pages: { type: 'string', default: '150' }, reps: { type: 'string', default: '3' } } });
+const pages = Number(values.pages);
+const reps = Number(values.reps);
+const loadBefore = loadavg();
+
+async function listen(url: string, stop: AbortSignal): Promise<{ events: number; bytes: number }> {
+  const seen = { events: 0, bytes: 0 };
+  const events = new URL(url);
+  events.pathname = '/events';
+  try {
+    const res = await fetch(events, { signal: stop });
+    const reader = res.body!.getReader();
+    const dec = new TextDecoder();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      seen.bytes += value.byteLength;
+      seen.events += (dec.decode(value, { stream: true }).match(/^data: /gm) ?? []).length;
+    }
+  } catch {
+    // the crawl ended and closed the stream, or the run is over
+  }
+  return seen;
+}
+
+async function once(dashboard: boolean): Promise<{ pps: number; fetched: number; events: number; kb: number }> {
+  const storageDir = mkdtempSync(join(tmpdir(), 'fc-bench-dash-'));
+  const web = await startTestWeb({});
+  const stop = new AbortController();
+  let client: Promise<{ events: number; bytes: number }> | undefined;
+  try {
+    const config = parseConfig({ topics: [{ keywords: web.demo.keywords, seeds: web.demo.seeds }], allowPrivate: web.sites.map((s) => s.origin), storageDir, maxPages: pages, fetcher: 'http', ...(dashboard ? { dashboard: 0 } : {}) });
+    const plugins = await configPlugins(config, { now: () => web.clock.now(), onDashboard: (url) => void (client = listen(url, stop.signal)) });
+    const r = await runCrawl({ config, plugins, progress: new ProgressReporter({ quiet: true }), handleSigint: false });
+    stop.abort();
+    const seen = (await client) ?? { events: 0, bytes: 0 };
+    return { pps: r.pagesPerSecond, fetched: r.fetched, events: seen.events, kb: seen.bytes / 1024 };
+  } finally {
+    stop.abort();
+    await web.close();
+    rmSync(storageDir, { recursive: true, force: true });
+  }
+}
+
+const runs: { dashboard: boolean; pps: number; fetched: number; events: number; kb: number }[] = [];
+for (let i = 0; i < reps; i++) {
+  for (const dashboard of i % 2 ? [false, true] : [true, false]) {
+    const r = await once(dashboard);
+    runs.push({ dashboard, ...r });
+    console.error(`${dashboard ? 'with   ' : 'without'} ${r.fetched} pages ${r.pps.toFixed(2)} pages/s${dashboard ? ` (${r.events} updates, ${r.kb.toFixed(0)} KB sent)` : ''}`);
+  }
+}
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const withD = runs.filter((r) => r.dashboard).map((r) => r.pps);
+const without = runs.filter((r) => !r.dashboard).map((r) => r.pps);
+const cost = 1 - mean(withD) / mean(without);
+const rows = runs.map((r, i) => `| ${i + 1} | ${r.dashboard ? 'with' : 'without'} | ${r.fetched} | ${r.pps.toFixed(2)} | ${r.dashboard ? `${r.events} / ${r.kb.toFixed(0)} KB` : '–'} |`);
+writeBenchSection({
+  name: 'dashboard',
+  title: 'Live dashboard',
+  command: `npm run bench:dashboard -- --pages ${pages} --reps ${reps}`,
+  body: `The same test-web crawl (${pages} pages, HTTP fetcher) with \`--dashboard\` and a client listening to its updates, and without, interleaved; pages/s of each run.
+
+| run | dashboard | pages | pages/s | updates / sent |
+|---|---|---|---|---|
+${rows.join('\n')}
+
+Mean pages/s: ${mean(withD).toFixed(2)} with the dashboard, ${mean(without).toFixed(2)} without: the dashboard costs **${(cost * 100).toFixed(1)}%** of the pages/s (negative: no cost measurable above the run-to-run spread, ${(((Math.max(...without) - Math.min(...without)) / mean(without)) * 100).toFixed(0)}% between runs without it).
+
+${machineLine(loadBefore)}`,
+});
+console.log(`dashboard cost: ${(cost * 100).toFixed(1)}% of pages/s (with ${mean(withD).toFixed(2)}, without ${mean(without).toFixed(2)})`);
