@@ -127,7 +127,7 @@ describe('combined: hub evidence lends no promise through a relevant parent', ()
    * gain by it.
    */
   it("raises an off-topic list's other links, not a relevant page's", () => {
-    const s = createScorer('combined', { learnRescoreEvery: 1000, linkExplore: 0 });
+    const s = createScorer('combined', { learnRescoreEvery: 1000, linkExplore: 0, hubEvidence: 1 });
     const threadKids = ['thread-p2', 'thread-p3', 'thread-view-a', 'thread-view-b'].map(f);
     const boardKids = ['t1', 't2', 't3', 't4'].map(f);
     const all: ScoreUpdate[] = [];
@@ -142,7 +142,7 @@ describe('combined: hub evidence lends no promise through a relevant parent', ()
   });
 
   it('still lowers the links of a relevant page whose children were off the topic', () => {
-    const s = createScorer('combined', { learnRescoreEvery: 1000, linkExplore: 0 });
+    const s = createScorer('combined', { learnRescoreEvery: 1000, linkExplore: 0, hubEvidence: 1 });
     const kids = ['a', 'b', 'c', 'd'].map(f);
     const all: ScoreUpdate[] = [];
     all.push(...s.onPageFetched(page(f('article'), true, kids)));
