@@ -13,7 +13,9 @@ import { startTestWeb } from '../../src/testweb/index.js';
 const storageDir = process.argv[2];
 const maxPages = Number(process.argv[3] ?? 60);
 const resume = process.argv[4] === 'resume';
-const web = await startTestWeb({});
+// The resumed crawl must find the same web at the same origins: its queue holds their URLs.
+const port = Number(process.argv[5] ?? 0) || undefined;
+const web = await startTestWeb({ port });
 try {
   const config = parseConfig({
     topics: [{ keywords: web.demo.keywords, seeds: web.demo.seeds }],

@@ -10,6 +10,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { expect, test } from '@playwright/test';
 
@@ -31,6 +32,14 @@ let storage = '';
 let child: ChildProcess | undefined;
 
 /** Start the helper crawl; its JSON lines as they come. */
+/** A port free on loopback, for a test web that a resumed crawl finds again at the same origins. */
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
+  const { port } = s.address() as { port: number };
+  await new Promise<void>((ok) => s.close(() => ok()));
+  return port;
+}
 function startCrawl(args: string[]): { lines: AsyncIterator<string>; child: ChildProcess } {
   const c = spawn('npx', ['tsx', 'test/pw/crawl-dashboard.ts', storage, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const rl = createInterface({ input: c.stdout! });
@@ -59,7 +68,8 @@ test.afterAll(() => {
 
 test('the dashboard shows a running crawl and steers it', async ({ page, browser }, info) => {
   test.setTimeout(900_000);
-  const crawl = startCrawl(['40']);
+  const port = String(await freePort());
+  const crawl = startCrawl(['40', 'new', port]);
   child = crawl.child;
   const { url, sites } = await nextJson<Listening>(crawl.lines);
   expect(new URL(url).hostname).toBe('127.0.0.1');
@@ -161,7 +171,7 @@ test('the dashboard shows a running crawl and steers it', async ({ page, browser
   // The steering journal, and --resume re-applying the budget and the block.
   const journal = readFileSync(join(done.runDir, 'steering.jsonl'), 'utf8');
   for (const a of ['"block"', '"label"', '"pause"', '"resume"', '"budget"', '"stop"']) expect(journal).toContain(a);
-  const again = startCrawl(['40', 'resume']);
+  const again = startCrawl(['40', 'resume', port]);
   child = again.child;
   const resumed = await nextJson<Done>(again.lines);
   expect(resumed.runId).toBe(done.runId);
