@@ -69,7 +69,7 @@ describe('the demo, stopped and resumed', () => {
     // 1 MB: below any Node process, so the crawl stops after its first logged page.
     const first = await exited(cli(dir, [...demoFlags, '--max-rss-mb', '1']));
     expect(first.code, first.err).toBe(3);
-    expect(first.out).toMatch(/stopped\s+memory ceiling \(\d+ MB resident, ceiling 1 MB\)/);
+    expect(first.out).toMatch(/stopped\s+memory ceiling \((?:process tree|Node process) \d+ MB resident, ceiling 1 MB\)/);
     const hint = /Continue it with:\s+npm start -- (--resume \S+(?: --storage \S+)? --max-rss-mb 2)\n/.exec(first.err);
     expect(hint, first.err).not.toBeNull();
     expect(first.err).not.toMatch(/\n\s+at /); // no stack trace

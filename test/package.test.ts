@@ -46,7 +46,7 @@ describe('the packed package, installed into the example project', () => {
     expect(existsSync(join(installed, 'test'))).toBe(false);
     // The test web ships (startTestWeb is public API); its test fixtures do not.
     expect(existsSync(join(installed, 'dist', 'testweb', 'index.js'))).toBe(true);
-    for (const fixture of ['hostile', 'redis-server', 'wikispeedia', 'wikispeedia-fresh']) expect(existsSync(join(installed, 'dist', 'testweb', `${fixture}.js`)), fixture).toBe(false);
+    for (const fixture of ['hostile', 'redis-server', 'wikispeedia', 'wikispeedia-fresh', 'university']) expect(existsSync(join(installed, 'dist', 'testweb', `${fixture}.js`)), fixture).toBe(false);
   });
 
   it('runs the example with plain Node: a crawl of the test web through the API, relevant pages iterated', async () => {

@@ -398,6 +398,9 @@ export async function startMediaWiki(opts: MediaWikiOptions = {}): Promise<Media
       await closed;
       // the forked workers, should any outlive their parent
       killGroup('SIGKILL');
+      // A signal is delivered, not waited for: stopped means the port no longer answers.
+      const { hostname, port } = new URL(origin);
+      for (let i = 0; i < 400 && (await portOpen(hostname, Number(port))); i++) await new Promise((r) => setTimeout(r, 50));
     },
   };
 }
