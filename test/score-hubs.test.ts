@@ -62,16 +62,19 @@ describe('hub table: what a page\'s links have led to', () => {
   });
 });
 
+/** A fetched page for the scorer: relevant or not, with its links (anchor text = the URL's last segment). */
+const page = (url: string, relevant: boolean, links: string[], parentUrl?: string): FetchedPage => ({
+  url,
+  parentUrl,
+  depth: parentUrl ? 1 : 0,
+  rel: relevant ? 0.3 : 0.01,
+  relevant,
+  links: links.map((u) => ({ url: u, anchorText: u.split('/').pop()!, contextSim: 0, anchorKeywordFreq: 0 })),
+});
+/** A URL's latest re-score among the scorer's updates. */
+const last = (ups: ScoreUpdate[], url: string) => ups.filter((u) => u.url === url).at(-1)!;
+
 describe('combined: a list page judged off topic whose links lead to topical pages', () => {
-  const page = (url: string, relevant: boolean, links: string[], parentUrl?: string): FetchedPage => ({
-    url,
-    parentUrl,
-    depth: parentUrl ? 1 : 0,
-    rel: relevant ? 0.3 : 0.01,
-    relevant,
-    links: links.map((u) => ({ url: u, anchorText: u.split('/').pop()!, contextSim: 0, anchorKeywordFreq: 0 })),
-  });
-  const last = (ups: ScoreUpdate[], url: string) => ups.filter((u) => u.url === url).at(-1)!;
   const w = (n: string) => `http://w.test/wiki/${n}`;
 
   /**
@@ -108,15 +111,6 @@ describe('combined: a list page judged off topic whose links lead to topical pag
 });
 
 describe('combined: hub evidence lends no promise through a relevant parent', () => {
-  const page = (url: string, relevant: boolean, links: string[], parentUrl?: string): FetchedPage => ({
-    url,
-    parentUrl,
-    depth: parentUrl ? 1 : 0,
-    rel: relevant ? 0.3 : 0.01,
-    relevant,
-    links: links.map((u) => ({ url: u, anchorText: u.split('/').pop()!, contextSim: 0, anchorKeywordFreq: 0 })),
-  });
-  const last = (ups: ScoreUpdate[], url: string) => ups.filter((u) => u.url === url).at(-1)!;
   const f = (n: string) => `http://f.test/${n}`;
 
   /**
