@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../src/config/errors.js';
 import { parseConfig } from '../src/config/schema.js';
 import { CrawlControl } from '../src/crawl/steering.js';
-import { appendSteering, parseBlock, readSteering, steeringToReapply } from '../src/crawl/steering-journal.js';
+import { appendSteering, parseBlock, readSteering, steeringToReapply } from '../src/store/steering-journal.js';
 import { DashboardState, MAX_SAMPLES } from '../src/dashboard/state.js';
 import { FetchGate } from '../src/fetch/gate/gate.js';
 import { Frontier } from '../src/frontier/frontier.js';
@@ -120,6 +120,19 @@ describe('CrawlControl', () => {
     expect(gate.checkSync('http://c.test/3').ok).toBe(true);
     expect(control.isBlocked('http://www.b.test/')).toBe(true);
     expect(control.state().blocks).toEqual(['b.test']);
+  });
+
+  it('tells a gate outside the process every block: those in force when it listens and each new one', () => {
+    const d = tmp();
+    appendSteering(d, { action: 'block', pattern: 'a.test' });
+    const { control, attach } = setup(d, 5);
+    attach(); // re-applies a.test from the journal
+    const told: string[] = [];
+    control.onBlock((p) => told.push(p));
+    expect(told).toEqual(['a.test']);
+    control.block('https://c.test/x/*');
+    control.block('https://c.test/x/*'); // already in force: not told twice
+    expect(told).toEqual(['a.test', 'https://c.test/x/*']);
   });
 
   it('stop ends the crawl once through the engine, and a paused crawl stops too', () => {

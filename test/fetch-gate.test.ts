@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchGate, addressProblem } from '../src/fetch/gate/gate.js';
 import { startGateProxy, gateFailure, type GateProxy } from '../src/fetch/gate/gate-proxy.js';
+import { startGateProxyProcess } from '../src/fetch/gate/gate-proxy-process.js';
 import { gatedRequest } from '../src/fetch/gate/gated-request.js';
 
 describe('FetchGate', () => {
@@ -178,5 +179,37 @@ describe('gate proxy', () => {
 
   it('puts the robots token in the user agent', async () => {
     expect((await viaProxy(`${siteOrigin}/ua`)).body).toMatch(/focused-crawler/);
+  });
+
+  it('refuses a host blocked while the crawl runs, in the proxy process as in the proxy, redirect hops included', async () => {
+    const other = http.createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>other</p>'));
+    const otherOrigin = await listen(other);
+    const hop = http.createServer((req, res) => res.writeHead(302, { location: `${otherOrigin}/landing` }).end());
+    const hopOrigin = await listen(hop);
+    const gateOptions = { seedUrls: [otherOrigin, hopOrigin] };
+    const inProcess = await startGateProxy({ gate: new FetchGate(gateOptions), timeoutMs: 20_000 });
+    const ownProcess = await startGateProxyProcess({ gate: gateOptions, timeoutMs: 20_000 });
+    const saved = proxy;
+    try {
+      for (const p of [inProcess, ownProcess]) {
+        proxy = p;
+        p.noteNavigation(`${hopOrigin}/`);
+        expect((await viaProxy(`${otherOrigin}/before`)).body).toBe('<p>other</p>');
+        p.block(new URL(otherOrigin).host);
+        // The block crosses to the process by message: ask until it holds (generous; no fixed sleep).
+        let refused: string | undefined;
+        for (let i = 0; i < 200 && !refused; i++) refused = gateFailure((await viaProxy(`${otherOrigin}/after`)).headers);
+        expect(refused).toBe(`refused: blocked: ${new URL(otherOrigin).host}`);
+        const first = await viaProxy(`${hopOrigin}/`);
+        expect(first.status).toBe(302);
+        expect(gateFailure((await viaProxy(String(first.headers.location))).headers)).toMatch(/blocked/);
+      }
+    } finally {
+      proxy = saved;
+      await inProcess.close();
+      await ownProcess.close();
+      other.close();
+      hop.close();
+    }
   });
 });

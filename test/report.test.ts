@@ -3,7 +3,13 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { failuresByReason, harvestCurve, renderReport, reportCounts, topSites, type ReportInput } from '../src/report/html.js';
+import { failuresByReason, harvestCurve, reportCounts, topSites, type ReportInput } from '../src/report/html.js';
+import { renderReport, SECTIONS } from '../src/report/page.js';
+import { samplesFromLog, speedSeries } from '../src/report/timeline.js';
+import { DashboardState } from '../src/dashboard/state.js';
+import { dashboardPage } from '../src/dashboard/page.js';
+import type { QueuedUrl } from '../src/frontier/types.js';
+import type { SteeringRecord } from '../src/store/steering-journal.js';
 import { listRuns, writeReport } from '../src/report/write.js';
 import type { CrawlLogEntry } from '../src/store/crawl-log.js';
 
@@ -142,5 +148,59 @@ describe('progress line', () => {
       // Every kept piece is a whole field (or whole words of the first one).
       for (const part of line.split(' · ')) expect(whole.split(' · ').some((f) => f.startsWith(part))).toBe(true);
     }
+  });
+});
+
+describe('the report is the dashboard in its final state', () => {
+  const timed: CrawlLogEntry[] = log.map((x, i) => ({ ...x, time: new Date(Date.UTC(2024, 0, 1, 0, 0, i * 10)).toISOString(), fetchedWith: i % 2 ? 'http' : 'browser' }));
+
+  it('reads the charts over time back from the log times when the run kept no samples', () => {
+    const s = samplesFromLog(timed, 240);
+    expect(s[0]).toMatchObject({ t: 0, fetched: 1, relevant: 1, truthRelevant: 1 });
+    expect(s[s.length - 1]).toMatchObject({ t: 50, fetched: 6, relevant: 2, truthRelevant: 2 });
+    // One page every 10 s: 0.1 pages/s between samples.
+    expect(speedSeries(s).slice(1).every((v) => Math.abs(v - 0.1) < 1e-9)).toBe(true);
+    const html = renderReport({ ...input, log: timed });
+    expect(html).toMatch(/<section id="speed"><h2>Pages per second<\/h2><svg class="chart"/);
+    expect(html).toMatch(/<section id="harvest-time">[^]*data-series="ground truth"/);
+    expect(html).toMatch(/<td class="num" data-fetcher="browser">3<\/td>/);
+    // Nothing the run did not keep is drawn: no frontier, no memory chart, no steering.
+    expect(html).not.toContain('id="frontier"');
+    expect(html).not.toContain('Memory over time');
+    expect(html).not.toContain('id="steering"');
+  });
+
+  it('draws the samples, the frontier at the end and the steering journal a dashboard kept', () => {
+    const samples = [
+      { t: 0, fetched: 0, relevant: 0, rssMb: 300 },
+      { t: 1, fetched: 4, relevant: 1, rssMb: 320, estimate: { mean: 0.3, low: 0.1, high: 0.5 } },
+      { t: 2, fetched: 6, relevant: 2, rssMb: 330, estimate: { mean: 0.3, low: 0.2, high: 0.4 } },
+    ];
+    const frontier = { top: [{ url: 'http://a.test/next', uniqueKey: 'http://a.test/next', queuedAt: 0, score: 0.9, depth: 2, components: { contextSim: 0.7 } }] as QueuedUrl[], size: 12 };
+    const steering: SteeringRecord[] = [
+      { time: '2024-01-01T00:00:03.000Z', action: 'block', pattern: 'c.test' },
+      { time: '2024-01-01T00:00:04.000Z', action: 'budget', maxPages: 50 },
+    ];
+    const html = renderReport({ ...input, log: timed, timeline: { samples, frontier }, steering });
+    expect(html).toContain('data-series="estimate, 90% low"');
+    expect(html).toContain('aria-label="Memory over time"');
+    expect(html).toMatch(/<section id="frontier" class="wide">[^]*The 1 best of 12 queued URLs when the crawl ended[^]*contextSim=0\.700/);
+    expect(html).toMatch(/<p id="blocks">Blocked: <code>c\.test<\/code><\/p>/);
+    expect(html).toMatch(/budget 50<\/li>/);
+    // A final page has no live controls.
+    expect(html).not.toContain('data-action=');
+  });
+
+  it('draws each section with the same function live and final: the dashboard and the report show the same tables', () => {
+    const state = new DashboardState(() => Date.parse('2024-01-01T00:01:00Z'));
+    for (const x of timed) state.add(x);
+    const view = state.view({ labels: [], steering: [], frontierTop: [], frontierSize: 0, inFlight: 0, memory: { rssMb: 1, heapMb: 1 } });
+    const report = renderReport({ ...input, log: timed });
+    for (const id of ['sites', 'failures', 'harvest']) expect(report).toContain(`<section id="${id}"><h2>${SECTIONS.find((s) => s.id === id)!.title}</h2>${view.sections[id]}</section>`);
+    // Live, the page holds every section, each in the holder its updates replace, and the controls.
+    const live = dashboardPage({ runId: 'r1', topics: 't', view });
+    expect(live).toContain(`<div id="s-sites">${view.sections.sites}</div>`);
+    expect(live).toContain('id="pause"');
+    expect(live).not.toContain('id="relevant"');
   });
 });

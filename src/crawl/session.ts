@@ -419,6 +419,7 @@ export class CrawlSession {
       onDecision: noteRefusedRequest,
     });
     this.gateProxy = gateProxy;
+    this.control.onBlock((pattern) => gateProxy.block(pattern));
     const previousHandOut = frontier.onHandOut;
     frontier.onHandOut = (e) => {
       previousHandOut?.(e);

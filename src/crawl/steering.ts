@@ -13,7 +13,7 @@ import type { CrawlConfig } from '../config/schema.js';
 import type { FetchGate } from '../fetch/gate/gate.js';
 import type { CrawlFrontier } from '../frontier/frontier.js';
 import type { QueuedUrl } from '../frontier/types.js';
-import { appendSteering, parseBlock, readSteering, steeringToReapply, type BlockRule, type SteeringAction } from './steering-journal.js';
+import { appendSteering, parseBlock, readSteering, steeringToReapply, type BlockRule, type SteeringAction } from '../store/steering-journal.js';
 
 /** What a local frontier offers beyond the shared interface (a Redis frontier's budget and queue live in Redis). */
 interface SteerableFrontier extends CrawlFrontier {
@@ -42,6 +42,7 @@ export class CrawlControl {
   private readonly frontier: SteerableFrontier;
   private readonly rules: BlockRule[] = [];
   private stopWith?: (reason: string) => void;
+  private readonly blockListeners: ((pattern: string) => void)[] = [];
   private stopped = false;
 
   constructor(private readonly o: CrawlControlOptions) {
@@ -107,6 +108,15 @@ export class CrawlControl {
     return { pattern: rule.pattern, dropped };
   }
 
+  /**
+   * Told every block, those in force now and each one to come: a gate outside this process (the
+   * gate proxy every browser request goes through) must refuse what the crawler's own gate does.
+   */
+  onBlock(listener: (pattern: string) => void): void {
+    this.blockListeners.push(listener);
+    for (const r of this.rules) listener(r.pattern);
+  }
+
   /** True when a URL is blocked (a page the dashboard shows). */
   isBlocked(url: string): boolean {
     try {
@@ -131,6 +141,7 @@ export class CrawlControl {
   private applyBlock(pattern: string): number {
     const rule = parseBlock(pattern);
     this.rules.push(rule);
+    for (const tell of this.blockListeners) tell(rule.pattern);
     let dropped = 0;
     // Dropped through the frontier's journal, so --resume keeps them dropped.
     for (const e of [...(this.frontier.queued?.() ?? [])]) {

@@ -2,14 +2,13 @@
  * The dashboard as a crawl plugin (`--dashboard [PORT]`, config `dashboard`): it starts the
  * server before the crawl, keeps the dashboard's state from the crawl's hooks (every crawl-log
  * line, each analysed page), takes a sample every tick, turns the page's actions into the crawl's
- * steering (src/crawl/steering.ts) and labels (src/crawl/labels.ts), and at the end writes
- * its final state to the run folder (dashboard.html) and closes.
+ * steering (src/crawl/steering.ts) and labels (src/crawl/labels.ts), and at the end keeps its
+ * samples and the frontier's best URLs in the run folder (timeline.json), writes the run's report
+ * (the same page in its final state, src/report/page.ts) and closes.
  *
  * Cost to the crawl: a few counters per page and a sample a tick; the sections are rendered once
  * a tick, and only while a browser is watching.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { UserError } from '../config/errors.js';
 import { topicName } from '../config/schema.js';
 import { explainUrl } from '../crawl/explain.js';
@@ -20,12 +19,13 @@ import type { QueuedUrl } from '../frontier/types.js';
 import type { RunStateData } from '../store/run-state.js';
 import type { ThreadRecord } from '../store/threads.js';
 import type { HarvestEstimate } from '../topic/harvest-sample.js';
-import { readSteering } from '../crawl/steering-journal.js';
+import { readSteering } from '../store/steering-journal.js';
+import { writeTimeline } from '../report/timeline.js';
+import { writeCrawlReport } from '../report/write.js';
+import { displayPath } from '../report/paths.js';
 import { dashboardPage } from './page.js';
 import { startDashboardServer, type DashboardServer } from './server.js';
 import { DashboardState, type DashboardView } from './state.js';
-
-export const DASHBOARD_FILE = 'dashboard.html';
 
 export interface DashboardOptions {
   /** Port on 127.0.0.1 (0: any free port). */
@@ -164,7 +164,7 @@ export function dashboardPlugin(o: DashboardOptions): CrawlPlugin & { readonly u
       server = await startDashboardServer({
         port: o.port,
         intervalMs: o.intervalMs,
-        page: () => dashboardPage({ runId: c.runId, topics: topics(), live: true }),
+        page: () => dashboardPage({ runId: c.runId, topics: topics() }),
         view,
         action,
         explain: (url) => explainUrl(c.storageDir, url, c.runId),
@@ -185,14 +185,18 @@ export function dashboardPlugin(o: DashboardOptions): CrawlPlugin & { readonly u
       runState = { ...runState!, status: result.stopReason.startsWith('interrupted') ? 'interrupted' : 'finished', finishedAt: new Date().toISOString() };
       clearInterval(sampler);
       sampleNow();
-      const final = view();
       server?.push();
-      written = join(c.runDir, DASHBOARD_FILE);
-      writeFileSync(written, dashboardPage({ runId: c.runId, topics: topics(), view: final, live: false, generatedAt: new Date() }));
+      writeTimeline(c.runDir, { samples: state.samples, frontier: { top: frontierTop(), size: c.frontier.size } });
+      try {
+        // The final state is the report; a CLI crawl writes it again after every plugin is done (with its exports).
+        written = displayPath(writeCrawlReport(result, c.storageDir)[1], c.config.storageDir);
+      } catch (e) {
+        c.progress.log(`dashboard's final state not written: ${(e as Error).message}`);
+      }
       await server?.close();
     },
     summary() {
-      return written ? [`  dashboard         ${written} (its final state)`] : [];
+      return written ? [`  dashboard         its final state is the report, ${written}`] : [];
     },
   };
 }

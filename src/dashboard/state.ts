@@ -1,8 +1,8 @@
 /**
  * What the dashboard shows, kept as the crawl goes: the crawl-log lines (the report's sections
- * read them), a sample every tick for the over-time charts, the recent pages with what a label
- * needs, and the fetcher mix. `view()` renders every section as HTML with the report's own
- * section functions (src/report/html.ts), so a chart or table has one implementation.
+ * read them), a sample every tick for the over-time charts, and the recent pages with what a
+ * label needs. `view()` renders every section with the report's own section functions
+ * (src/report/), so a chart or table has one implementation, live and in the report.
  */
 import type { CrawlLogEntry } from '../store/crawl-log.js';
 import type { RunStateData } from '../store/run-state.js';
@@ -11,40 +11,16 @@ import type { HarvestEstimate } from '../topic/harvest-sample.js';
 import type { LabelRecord } from '../crawl/labels.js';
 import type { QueuedUrl } from '../frontier/types.js';
 import type { ControlState } from '../crawl/steering.js';
-import type { SteeringRecord } from '../crawl/steering-journal.js';
-import {
-  esc,
-  failuresSection,
-  fmt,
-  harvestSection,
-  labelsSection,
-  lineChartSvg,
-  pct,
-  reportCounts,
-  sitesSection,
-  statCard,
-  statCards,
-  threadsSection,
-  type ReportInput,
-  type Series,
-} from '../report/html.js';
+import type { SteeringRecord } from '../store/steering-journal.js';
+import { failuresSection, harvestSection, labelsSection, reportCounts, sitesSection, statCard, statCards, threadsSection, type ReportInput } from '../report/html.js';
+import { fetcherMix, frontierSection, recentSection, steeringSection, systemSection } from '../report/crawl-sections.js';
+import { harvestOverTimeChart, speedChart, speedSeries, type Sample } from '../report/timeline.js';
 
-/** One sample of the crawl, taken every tick. */
-export interface Sample {
-  /** Seconds since the dashboard started. */
-  t: number;
-  fetched: number;
-  relevant: number;
-  truthRelevant?: number;
-  estimate?: { mean: number; low: number; high: number };
-  rssMb: number;
-}
+export type { Sample } from '../report/timeline.js';
+export { RECENT } from '../report/crawl-sections.js';
 
 /** Samples kept for the over-time charts: past this, every other one is dropped (the charts keep their whole span). */
 export const MAX_SAMPLES = 1200;
-/** Recent pages listed (and labelable). */
-export const RECENT = 30;
-
 /** What the live sections read besides the log (each from the crawl, at the tick). */
 export interface LiveInputs {
   state?: RunStateData;
@@ -67,7 +43,6 @@ export class DashboardState {
   private readonly started: number;
   /** Pages the recent list may offer to label: url → the label's inputs (kept for the last pages only). */
   readonly labelable = new Map<string, unknown>();
-  private fetcherMix = new Map<string, number>();
   private relevant = 0;
   private truthRelevant = 0;
   private hasTruth = false;
@@ -88,8 +63,6 @@ export class DashboardState {
       this.hasTruth = true;
       if (entry.truth) this.truthRelevant++;
     }
-    const how = entry.fetchedWith ?? (entry.decision === 'failed' ? 'failed' : (this.fetcher ?? 'not recorded'));
-    this.fetcherMix.set(how, (this.fetcherMix.get(how) ?? 0) + 1);
   }
 
   /** Keep a page's label inputs (the last 200 analysed pages). */
@@ -135,7 +108,7 @@ export class DashboardState {
 
   /** Pages/s between consecutive samples: the speed chart. */
   speedSeries(): number[] {
-    return this.samples.map((s, i) => (i === 0 ? 0 : (s.fetched - this.samples[i - 1].fetched) / Math.max(1e-9, s.t - this.samples[i - 1].t)));
+    return speedSeries(this.samples);
   }
 
   /** Every section of the page as HTML, and the numbers the page's title line shows. */
@@ -160,63 +133,19 @@ export class DashboardState {
       budget,
       sections: {
         stats,
-        speed: this.speedChart(),
-        'harvest-time': this.harvestOverTime(),
+        speed: speedChart(this.samples),
+        'harvest-time': harvestOverTimeChart(this.samples),
         harvest: harvestSection(input, c),
         frontier: frontierSection(live.frontierTop, live.frontierSize),
-        recent: this.recentSection(),
+        recent: recentSection(this.log, (url) => this.labelable.has(url)),
         sites: sitesSection(this.log),
         failures: failuresSection(this.log),
         threads: threadsSection(input, c),
-        system: this.systemSection(live.memory),
-        steering: steeringSection(live.control, live.steering),
+        system: systemSection(fetcherMix(this.log, this.fetcher), this.samples, live.memory),
+        steering: steeringSection(live.control?.blocks ?? [], live.steering),
         labels: live.labels.length ? labelsSection(live.labels) : '<p class="empty">No page labelled yet: use the ✓ / ✗ buttons of the recent pages.</p>',
       },
     };
-  }
-
-  private timeTick(): (i: number) => string {
-    return (i) => `${Math.round(this.samples[i]?.t ?? 0)} s`;
-  }
-
-  private speedChart(): string {
-    if (this.samples.length < 2) return '<p class="empty">Waiting for the first pages…</p>';
-    return lineChartSvg([{ name: 'pages/s', color: '#1f6feb', values: this.speedSeries() }], { height: 170, xLabel: 'time since the dashboard started', xTick: this.timeTick(), title: 'Pages per second over time', yLabel: (v) => v.toFixed(1) });
-  }
-
-  private harvestOverTime(): string {
-    if (this.samples.length < 2) return '<p class="empty">Waiting for the first pages…</p>';
-    const rate = (k: (s: Sample) => number | undefined) => this.samples.map((s) => (s.fetched ? (k(s) ?? 0) / s.fetched : 0));
-    const series: Series[] = [{ name: 'judged', color: '#1f6feb', values: rate((s) => s.relevant) }];
-    if (this.samples.some((s) => s.estimate)) {
-      const est = (k: 'mean' | 'low' | 'high') => this.samples.map((s) => s.estimate?.[k] ?? 0);
-      series.push({ name: 'estimate', color: '#7048e8', values: est('mean') }, { name: 'estimate, 90% low', color: '#b197fc', values: est('low'), dashed: true }, { name: 'estimate, 90% high', color: '#b197fc', values: est('high'), dashed: true });
-    }
-    if (this.hasTruth) series.push({ name: 'ground truth', color: '#2da44e', values: rate((s) => s.truthRelevant) });
-    return lineChartSvg(series, { height: 190, yMax: 1, yLabel: (v) => `${Math.round(v * 100)}%`, xLabel: 'time since the dashboard started', xTick: this.timeTick(), title: 'Harvest rate over time' });
-  }
-
-  private recentSection(): string {
-    const recent = this.log.slice(-RECENT).reverse();
-    if (!recent.length) return '<p class="empty">No page fetched yet.</p>';
-    const rows = recent.map((e) => {
-      const canLabel = this.labelable.has(e.url);
-      const buttons = canLabel
-        ? `<button class="lab yes" data-action="label" data-url="${esc(e.url)}" data-relevant="true" title="Relevant: a positive example of the judge">✓</button><button class="lab no" data-action="label" data-url="${esc(e.url)}" data-relevant="false" title="Not relevant: a negative example of the judge">✗</button>`
-        : '';
-      return `<tr data-url="${esc(e.url)}" data-decision="${esc(e.decision)}"><td>${esc(e.time.slice(11, 19))}</td><td><a href="${esc(e.url)}" target="_blank" rel="noreferrer">${esc(e.title || e.url)}</a><div class="url">${esc(e.url)}</div></td><td>${esc(e.decision)}${e.reason ? `<div class="url">${esc(e.reason)}</div>` : ''}</td><td class="num">${fmt(e.relevance)}</td><td>${esc(e.fetchedWith ?? '–')}</td><td class="nowrap">${buttons}<button class="explain" data-action="explain" data-url="${esc(e.url)}" title="Why it was fetched: --explain">?</button></td></tr>`;
-    });
-    return `<div class="scroll"><table id="recent-table"><thead><tr><th>At</th><th>Page</th><th>Verdict and reason</th><th>Rel.</th><th>Fetcher</th><th>Label</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
-  }
-
-  private systemSection(memory: LiveInputs['memory']): string {
-    const total = [...this.fetcherMix.values()].reduce((a, b) => a + b, 0);
-    const mix = [...this.fetcherMix]
-      .sort((a, b) => b[1] - a[1])
-      .map(([k, n]) => `<tr><td>${esc(k === 'browser' ? 'rendered (browser)' : k)}</td><td class="num" data-fetcher="${esc(k)}">${n}</td><td class="num">${pct(total ? n / total : 0)}</td></tr>`)
-      .join('');
-    const rss = lineChartSvg([{ name: 'resident MB', color: '#868e96', values: this.samples.map((s) => s.rssMb) }], { height: 120, xTick: this.timeTick(), title: 'Memory over time', yLabel: (v) => v.toFixed(0) });
-    return `<div class="stats">${statCard('rss', `${memory.rssMb.toFixed(0)} MB`, 'crawler resident memory')}${statCard('heap', `${memory.heapMb.toFixed(0)} MB`, 'JS heap used')}</div>${this.samples.length > 1 ? rss : ''}<table id="fetcher-mix"><thead><tr><th>Fetched with</th><th>Pages</th><th>Share</th></tr></thead><tbody>${mix}</tbody></table>`;
   }
 }
 
@@ -227,28 +156,4 @@ export interface DashboardView {
   paused: boolean;
   budget: number;
   sections: Record<string, string>;
-}
-
-/** The frontier's best URLs, each with its score's named parts and the --explain view a click away. */
-export function frontierSection(top: QueuedUrl[], size: number): string {
-  if (!top.length) return `<p class="empty">The frontier is empty.</p>`;
-  const rows = top.map((e) => {
-    const comps = Object.entries(e.components ?? {})
-      .filter(([, v]) => v !== 0)
-      .map(([k, v]) => `<span class="comp">${esc(k)}=${fmt(v)}</span>`)
-      .join(' ');
-    return `<tr data-url="${esc(e.url)}"><td><a href="${esc(e.url)}" target="_blank" rel="noreferrer">${esc(e.url)}</a>${e.anchorText ? `<div class="url">“${esc(e.anchorText.slice(0, 80))}”</div>` : ''}</td><td class="num">${fmt(e.score)}</td><td class="num">${e.depth}</td><td>${comps || '–'}</td><td class="nowrap"><button class="explain" data-action="explain" data-url="${esc(e.url)}" title="--explain">?</button><button data-action="block-host" data-url="${esc(e.url)}" title="Block this URL's host">⊘ host</button></td></tr>`;
-  });
-  return `<p class="muted">The ${top.length} best of ${size} queued URLs.</p><div class="scroll"><table id="frontier-table"><thead><tr><th>URL</th><th>Score</th><th>Depth</th><th>Score components</th><th></th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
-}
-
-/** The steering controls' state and the journal of actions. */
-function steeringSection(ctl: ControlState | undefined, journal: SteeringRecord[]): string {
-  const blocks = ctl?.blocks.length ? `<p id="blocks">Blocked: ${ctl.blocks.map((b) => `<code>${esc(b)}</code>`).join(' ')}</p>` : '<p id="blocks" class="muted">Nothing blocked.</p>';
-  const rows = journal
-    .slice(-12)
-    .reverse()
-    .map((r) => `<li><span class="muted">${esc(r.time.slice(11, 19))}</span> ${esc(r.action)} ${esc('maxPages' in r ? r.maxPages : 'pattern' in r ? r.pattern : 'url' in r ? `${r.relevant ? 'relevant' : 'not relevant'}: ${r.url}` : '')}</li>`)
-    .join('');
-  return `${blocks}<ul id="journal">${rows || '<li class="muted">No action yet.</li>'}</ul>`;
 }

@@ -1,12 +1,12 @@
 /**
- * Long because: one self-contained page: each section is a small pure function over the run's files.
+ * Long because: the report's sections, each a small pure function over the run's files.
  *
- * The crawl report: one self-contained HTML page (inline CSS, inline SVG charts, a few lines of
- * inline script for the search box) built as a pure function of a run's files, so it opens from
- * disk with no server and can be regenerated at any time (`npm start -- --report RUN_ID`).
- * Tables sort on a header click and the score table filters by URL (a few lines of inline script).
- * Charts are hand-written SVG: a polyline per series is all we need, and a chart library would
- * mean a CDN or a large inline bundle.
+ * The sections of the crawl page (src/report/page.ts: the report, and the live dashboard), each
+ * a pure function of a run's files, so the report opens from disk with no server and can be
+ * regenerated at any time (`npm start -- --report RUN_ID`). Tables sort on a header click and the
+ * score table filters by URL (a few lines of inline script). Charts are hand-written SVG: a
+ * polyline per series is all we need, and a chart library would mean a CDN or a large inline
+ * bundle.
  */
 import type { LabelRecord } from '../crawl/labels.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
@@ -392,7 +392,7 @@ const THREAD_COLUMNS: Column[] = [
   { label: 'Hotness over visits', tip: 'H after each fetch of the thread, first to latest.' },
 ];
 
-function breakdownSection(log: CrawlLogEntry[]): string {
+export function breakdownSection(log: CrawlLogEntry[]): string {
   const rows = log.map((e) => {
     const comps = Object.entries(e.components ?? {})
       .map(([k, v]) => `<span class="comp">${esc(k)}=${fmt(v)}</span>`)
@@ -482,30 +482,4 @@ export function statCards(input: ReportInput, c = reportCounts(input)): string {
   const sub = input.subRequests;
   const subStats = sub && sub.fetched + sub.failed + sub.refused > 0 ? stat('sub-requests', String(sub.fetched), `comment-API requests (${sub.failed} failed, ${sub.refused} refused)`) : '';
   return `${stat('fetched', String(c.fetched), 'pages fetched')}${stat('relevant', String(c.relevant), 'relevant (judged)')}${stat('harvest', pct(c.harvestRate), 'harvest rate (judged)')}${estimateStat(input.harvestEstimate, stat)}${c.truthHarvestRate !== undefined ? stat('truth-harvest', pct(c.truthHarvestRate), 'harvest rate (truth)') : ''}${stat('failed', String(c.failed), 'failed')}${stat('sites', String(c.sites), 'sites')}${threadStats}${subStats}`;
-}
-
-/** The report page. Pure: the same input always gives the same HTML. */
-export function renderReport(input: ReportInput): string {
-  const c = reportCounts(input);
-  const st = input.state;
-  const topics = st ? st.config.topics.map((t, i) => topicLabel(st, t.name ?? `topic${i + 1}`)).join(' | ') : '';
-  const downloads = (input.exports ?? []).length
-    ? `<div class="downloads" id="downloads">Relevant pages: ${(input.exports ?? []).map((f) => `<a href="${esc(f)}" download>${esc(f)}</a>`).join('')}</div>`
-    : '';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Crawl report ${esc(input.runId)}</title><style>${CSS}</style></head>
-<body><header><h1>Crawl report <span id="run-id">${esc(input.runId)}</span></h1>
-<div class="meta">${esc(topics)}${st ? ` · strategy ${esc(st.config.strategy)} · budget ${st.config.maxPages} · ${esc(st.status)} · started ${esc(st.startedAt)}${st.finishedAt ? ` · finished ${esc(st.finishedAt)}` : ''}` : ''} · generated ${esc(input.generatedAt.toISOString())}</div></header>
-<main>
-<div class="stats">${statCards(input, c)}</div>
-<div class="grid2"><section id="harvest"><h2>Harvest rate over pages fetched</h2>${harvestSection(input, c)}</section>
-<div><section id="sites"><h2>Top sites</h2>${sitesSection(input.log)}</section>
-<section id="failures"><h2>Failures by reason</h2>${failuresSection(input.log)}</section></div></div>
-<section id="relevant"><h2>Relevant pages by topic</h2>${downloads}${relevantSection(input)}</section>
-<section id="threads"><h2>Hot threads</h2>${threadsSection(input, c)}</section>
-${input.labels?.length ? `<section id="labels"><h2>Your labels</h2>${labelsSection(input.labels)}</section>` : ''}
-<section id="breakdown"><details><summary>Score breakdown of every URL (${input.log.length})</summary>${breakdownSection(input.log)}</details></section>
-</main><script>${SCRIPT}</script></body></html>
-`;
 }

@@ -17,7 +17,10 @@ import type { ThreadRecord } from '../store/threads.js';
 import type { HarvestEstimate } from '../topic/harvest-sample.js';
 import { topicName } from '../config/schema.js';
 import { exportRecords, writeExport, type ExportFormat } from './export.js';
-import { harvestCurve, renderReport, type DatasetItem, type EarlierRun, type ReportInput } from './html.js';
+import { harvestCurve, type DatasetItem, type EarlierRun, type ReportInput } from './html.js';
+import { renderReport, type LiveRecord } from './page.js';
+import { readTimeline } from './timeline.js';
+import { readSteering } from '../store/steering-journal.js';
 
 function readJson<T>(path: string): T | undefined {
   if (!existsSync(path)) return undefined;
@@ -31,7 +34,7 @@ function readJson<T>(path: string): T | undefined {
 /** Run ids under storage/runs, latest first (one definition: src/store/run-dir.ts). */
 export { listRuns } from '../store/run-dir.js';
 
-export function loadReportInput(storageDir: string, runId: string, generatedAt = new Date()): ReportInput {
+export function loadReportInput(storageDir: string, runId: string, generatedAt = new Date()): ReportInput & LiveRecord {
   const root = resolve(storageDir);
   const runDir = join(root, 'runs', runId);
   if (!existsSync(join(runDir, 'crawl-log.jsonl'))) {
@@ -56,6 +59,8 @@ export function loadReportInput(storageDir: string, runId: string, generatedAt =
     subRequests: existsSync(join(runDir, RUN_FILES.subRequests)) ? countSubRequests(SubRequestLog.read(join(runDir, RUN_FILES.subRequests))) : undefined,
     harvestEstimate: readJson<HarvestEstimate>(join(runDir, RUN_FILES.harvestEstimate)),
     labels: readRunLabels(runDir),
+    timeline: readTimeline(runDir),
+    steering: readSteering(runDir),
     earlierRuns: state ? earlierRunsOfTopic(root, runId, state) : [],
     generatedAt,
   };
@@ -117,6 +122,13 @@ export function writeReport(storageDir: string, runId: string): string[] {
   return [latest, own];
 }
 
+/** At the end of a crawl: keep its harvest estimate (so `--report` shows it again) and write its report; returns writeReport's paths. */
+export function writeCrawlReport(result: CrawlResult, storageDir: string): string[] {
+  // The estimate is computed once, at the end of the crawl.
+  if (result.harvestEstimate) writeFileSync(join(resolve(storageDir), 'runs', result.runId, RUN_FILES.harvestEstimate), JSON.stringify(result.harvestEstimate));
+  return writeReport(storageDir, result.runId);
+}
+
 /**
  * Writes the report (and `--export` files) after every crawl. Run it after the other plugins'
  * afterRun: it reads the files they close there (the thread store).
@@ -132,9 +144,7 @@ export class ReportPlugin implements CrawlPlugin {
   async afterRun(result: CrawlResult, ctx: CrawlContext): Promise<void> {
     this.shown = (p) => displayPath(p, ctx.config.storageDir);
     try {
-      // The estimate is computed once, at the end of the crawl: kept so `--report` shows it again.
-      if (result.harvestEstimate) writeFileSync(join(resolve(ctx.storageDir), 'runs', result.runId, RUN_FILES.harvestEstimate), JSON.stringify(result.harvestEstimate));
-      this.written = writeReport(ctx.storageDir, result.runId);
+      this.written = writeCrawlReport(result, ctx.storageDir);
       if (this.exportFormats.length) this.exported = writeRunExports(ctx.storageDir, result.runId, this.exportFormats);
     } catch (e) {
       ctx.progress.log(`report not written: ${(e as Error).message}`);

@@ -158,8 +158,17 @@ test('the dashboard shows a running crawl and steers it', async ({ page, browser
   await page.locator('#stop').click();
   const done = await nextJson<Done>(crawl.lines);
   expect(done.stopReason).toBe('interrupted (stopped from the dashboard)');
-  expect(done.summary.join('\n')).toContain('dashboard.html');
+  expect(done.summary.join('\n')).toMatch(/dashboard\s+its final state is the report, .*report\/index\.html/);
   expect(errors).toEqual([]);
+
+  // The report is the dashboard's final state: the same sections, with what the run kept of it.
+  const report = readFileSync(join(done.runDir, 'report', 'index.html'), 'utf8');
+  expect(report).toContain('aria-label="Pages per second over time"');
+  expect(report).toContain('aria-label="Memory over time"');
+  expect(report).toMatch(/<section id="frontier" class="wide">/);
+  expect(report).toContain(`<code>${forum}</code>`);
+  expect(report).toMatch(/<section id="labels">/);
+  expect(report).not.toContain('data-action=');
 
   // Nothing from the blocked host was fetched after the pause (the block came before it; the pause let the pages in flight end).
   const log = logOf(done.runDir);

@@ -13,7 +13,7 @@ import { startGateProxy, type GateProxy, type GateProxyOptions } from './gate-pr
 
 export type GateProxyProcessOptions = Omit<GateProxyOptions, 'gate'> & { gate: Omit<GateOptions, 'resolve'> };
 
-type FromParent = { type: 'init'; opts: Omit<GateProxyProcessOptions, 'robotsBlock' | 'hostDelayMs' | 'holdHop' | 'onDecision'> & { robots: boolean; holdHop: boolean } } | { type: 'note'; url: string } | { type: 'answer'; id: number; value: unknown } | { type: 'close' };
+type FromParent = { type: 'init'; opts: Omit<GateProxyProcessOptions, 'robotsBlock' | 'hostDelayMs' | 'holdHop' | 'onDecision'> & { robots: boolean; holdHop: boolean } } | { type: 'note'; url: string } | { type: 'block'; pattern: string } | { type: 'answer'; id: number; value: unknown } | { type: 'close' };
 type Ask = { kind: 'robots'; arg: string } | { kind: 'delay'; arg: string } | { kind: 'hold'; arg: { host: string; own: number; maxWaitMs: number } } | { kind: 'release'; arg: number };
 type FromChild = { type: 'ready'; server: string; username: string; password: string } | ({ type: 'ask'; id: number } & Ask) | { type: 'decision'; d: Parameters<NonNullable<GateProxyOptions['onDecision']>>[0] };
 
@@ -64,6 +64,7 @@ export async function startGateProxyProcess(opts: GateProxyProcessOptions): Prom
     ...r,
     url: `http://${r.username}:${r.password}@${new URL(r.server).host}`,
     noteNavigation: (url) => send({ type: 'note', url }),
+    block: (pattern) => send({ type: 'block', pattern }),
     close: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const gone = new Promise<void>((ok) => child.once('exit', () => ok()));
@@ -109,6 +110,7 @@ function runChild(): void {
       });
       send({ type: 'ready', server: proxy.server, username: proxy.username, password: proxy.password });
     } else if (m.type === 'note') proxy?.noteNavigation(m.url);
+    else if (m.type === 'block') proxy?.block(m.pattern);
     else if (m.type === 'answer') {
       pending.get(m.id)?.(m.value);
       pending.delete(m.id);

@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { Server } from 'proxy-chain';
 import { FetchGate } from './gate.js';
+import { parseBlock, type BlockRule } from '../../store/steering-journal.js';
 import { gatedRequest, GatedFetchError, DEFAULT_MAX_BODY_BYTES } from './gated-request.js';
 
 export const GATE_HEADER = 'x-fetch-gate';
@@ -62,6 +63,8 @@ export interface GateProxy {
   url: string;
   /** A page URL handed out now (or again, for a retry): redirect hops from it are counted and paced from this moment. */
   noteNavigation(url: string): void;
+  /** Refuse, from now on, a host or URL pattern the user blocked while the crawl runs (src/store/steering-journal.ts parseBlock). */
+  block(pattern: string): void;
   close(): Promise<void>;
 }
 
@@ -78,6 +81,10 @@ export async function startGateProxy(opts: GateProxyOptions): Promise<GateProxy>
   const username = 'crawler';
   const password = randomBytes(12).toString('hex');
   const maxRedirects = opts.maxRedirects ?? 10;
+  // Blocks given while the crawl runs: the crawler's own gate has them, and this gate (a process of
+  // its own) must refuse a redirect hop or a page's sub-request to a blocked host as well.
+  const blocked: BlockRule[] = [];
+  opts.gate.addBlock((u) => blocked.find((r) => r.matches(u))?.pattern);
   /** Redirect target → hops so far in its chain and the host the chain started on (kept small: cleared as chains are followed). */
   const hops = new Map<string, { n: number; from: string }>();
   const lastPageRequest = new Map<string, number>();
@@ -204,6 +211,10 @@ export async function startGateProxy(opts: GateProxyOptions): Promise<GateProxy>
       } catch {
         // not a URL
       }
+    },
+    block(pattern: string) {
+      const rule = parseBlock(pattern);
+      if (!blocked.some((r) => r.pattern === rule.pattern)) blocked.push(rule);
     },
     close: () => server.close(true),
   };

@@ -6,7 +6,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../config/errors.js';
-import { readJsonLines } from '../store/jsonl.js';
+import { readJsonLines } from './jsonl.js';
 
 export const STEERING_FILE = 'steering.jsonl';
 
