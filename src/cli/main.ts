@@ -156,7 +156,7 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--labels <file>', 'pages you have labelled: JSONL, one {"url": "…", "relevant": true|false} a line (a run\'s labels.jsonl is one); each a positive or negative example of the judge')
     .option('--ask <n>', `when the judge is unsure, ask you about up to N pages in this terminal (y / n / s, the crawl goes on meanwhile)${def(d.labels.ask)}`, intArg('--ask'))
     .option('--ask-after <n>', `pages fetched before the first question${def(d.labels.askAfter)}`, intArg('--ask-after'))
-    .option('--dashboard [port]', 'a live dashboard of the crawl in your browser at the printed URL (127.0.0.1 only, with a token): charts, frontier, recent pages, and steering (pause, stop, budget, block, labels); no port: any free one', portArg)
+    .option('--dashboard [port]', 'a live dashboard of the crawl in your browser at the printed URL (127.0.0.1 only, with a token): charts, frontier, recent pages, and steering (pause, stop, budget, block, labels); no port: any free one. With --frontier and --crawl-id and no topic: watch a shared crawl\'s workers from outside', portArg)
     .option('--thread-confidence <x>', `hot reply threads listed in the summary and report: only those the extractor is at least this sure of, 0–1${def(d.threads.minConfidence)}`, numArg('--thread-confidence'));
 }
 
@@ -237,6 +237,13 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (flags.resume !== undefined) return await runResume(flags, exportFormats);
     const demo = !flags.topic && !flags.seeds && !flags.config;
+    // `--dashboard --crawl-id NAME` without a topic: watch a crawl that workers run on Redis.
+    if (demo && flags.dashboard !== undefined && flags.dashboard !== false && flags.crawlId !== undefined && !flags.worker) {
+      if (flags.frontier === undefined) throw new UserError('--dashboard --crawl-id NAME watches a crawl shared through Redis: give its --frontier redis://HOST:PORT/DB too');
+      const { watchSharedCrawl } = await import('../dashboard/watch.js');
+      await watchSharedCrawl({ url: flags.frontier, crawlId: flags.crawlId, port: flags.dashboard === true ? 0 : flags.dashboard, onListening: (url) => console.log(`Watching crawl "${flags.crawlId}" (all workers; Ctrl-C ends the watch, not the crawl): ${url}`) });
+      return 0;
+    }
     // The demo serves its own test web on this process's ports: another worker could not reach it.
     if (demo && (flags.frontier !== undefined || flags.crawlId !== undefined || flags.worker)) {
       throw new UserError('--frontier, --crawl-id and --worker need the crawl\'s topic: give --topic (and --seeds for the first worker) or --config; the demo runs in one process');

@@ -1,7 +1,8 @@
 /**
  * The plugins a crawl gets from its config alone, for the CLI and the library alike: reply
  * threads (METHODS §4) unless `threads.enabled` is false, and the user's labels (a labels file,
- * questions to `askLabel`) when the config asks for them, and the live dashboard (config `dashboard`). runCrawl itself adds none, so the
+ * questions to `askLabel`) when the config asks for them, the live dashboard (config `dashboard`), and on a
+ * Redis frontier the shared crawl log every worker appends to. runCrawl itself adds none, so the
  * benchmarks measure the page route alone.
  */
 import type { CrawlConfig } from '../config/schema.js';
@@ -43,9 +44,14 @@ export async function configPlugins(config: CrawlConfig, opts: ConfigPluginOptio
       }),
     );
   }
+  const shared = config.frontier.url && config.frontier.crawlId ? { url: config.frontier.url, crawlId: config.frontier.crawlId } : undefined;
+  if (shared) {
+    const { sharedLogPlugin } = await import('./shared-log-plugin.js');
+    plugins.push(sharedLogPlugin(shared.url, shared.crawlId));
+  }
   if (config.dashboard !== undefined) {
     const { dashboardPlugin } = await import('../dashboard/plugin.js');
-    plugins.push(dashboardPlugin({ port: config.dashboard, threads: () => threads?.store?.records(), onListening: opts.onDashboard }));
+    plugins.push(dashboardPlugin({ port: config.dashboard, threads: () => threads?.store?.records(), onListening: opts.onDashboard, shared }));
   }
   return plugins;
 }

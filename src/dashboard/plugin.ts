@@ -23,6 +23,7 @@ import { readSteering } from '../store/steering-journal.js';
 import { writeTimeline } from '../report/timeline.js';
 import { writeCrawlReport } from '../report/write.js';
 import { displayPath } from '../report/paths.js';
+import { SharedCrawlLog } from '../frontier/redis-crawl-log.js';
 import { dashboardPage } from './page.js';
 import { startDashboardServer, type DashboardServer } from './server.js';
 import { DashboardState, type DashboardView } from './state.js';
@@ -36,6 +37,8 @@ export interface DashboardOptions {
   intervalMs?: number;
   /** Told the dashboard's URL once it listens (default: the crawl's progress log prints it). */
   onListening?: (url: string) => void;
+  /** A crawl shared through Redis: the pages shown are every worker's, read from the shared crawl log. */
+  shared?: { url: string; crawlId: string };
 }
 
 /** Queued URLs shown: the best by score. */
@@ -60,6 +63,19 @@ export function dashboardPlugin(o: DashboardOptions): CrawlPlugin & { readonly u
   let written: string | undefined;
   let runState: RunStateData | undefined;
   let sampler: NodeJS.Timeout | undefined;
+  let sharedLog: SharedCrawlLog | undefined;
+  let pulling: Promise<void> | undefined;
+  // Every worker's lines since the last tick (this worker's own come back through the stream too).
+  const pull = (): Promise<void> =>
+    (pulling ??= (async () => {
+      try {
+        for (const { entry } of (await sharedLog?.read()) ?? []) state.add(entry);
+      } catch {
+        // Redis away for a moment: the next tick reads on from where this one stopped
+      } finally {
+        pulling = undefined;
+      }
+    })());
 
   const topicOf = (id: string) => {
     const i = ctx!.judge?.model.topics.findIndex((t) => t.id === id) ?? -1;
@@ -169,13 +185,14 @@ export function dashboardPlugin(o: DashboardOptions): CrawlPlugin & { readonly u
         action,
         explain: (url) => explainUrl(c.storageDir, url, c.runId),
       });
-      sampler = setInterval(sampleNow, o.intervalMs ?? 1000);
+      if (o.shared) sharedLog = SharedCrawlLog.open(o.shared.url, o.shared.crawlId);
+      sampler = setInterval(() => void (sharedLog ? pull().then(sampleNow) : sampleNow()), o.intervalMs ?? 1000);
       sampler.unref();
       if (o.onListening) o.onListening(server.url);
       else c.progress.log(`Dashboard: ${server.url}`);
     },
     onRecord(entry) {
-      state.add(entry);
+      if (!o.shared) state.add(entry);
     },
     onPage(event) {
       if (event.analysis.text.trim()) state.keepLabelable(event.entry.url, { analysis: event.analysis, topicId: event.verdict.topicId, judgedRelevant: event.verdict.relevant } satisfies Labelable);
@@ -184,6 +201,8 @@ export function dashboardPlugin(o: DashboardOptions): CrawlPlugin & { readonly u
       ended = result.stopReason;
       runState = { ...runState!, status: result.stopReason.startsWith('interrupted') ? 'interrupted' : 'finished', finishedAt: new Date().toISOString() };
       clearInterval(sampler);
+      await pull();
+      await sharedLog?.close();
       sampleNow();
       server?.push();
       writeTimeline(c.runDir, { samples: state.samples, frontier: { top: frontierTop(), size: c.frontier.size } });

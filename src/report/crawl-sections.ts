@@ -14,7 +14,7 @@ export const RECENT = 30;
 
 /** The frontier's best URLs, each with its score's named parts and the --explain view a click away. */
 export function frontierSection(top: QueuedUrl[], size: number, live = true): string {
-  if (!top.length) return `<p class="empty">The frontier is empty.</p>`;
+  if (!top.length) return size ? `<p class="muted">${size} URLs queued, in Redis: the shared frontier keeps them in per-host queues and lists no best ones.</p>` : `<p class="empty">The frontier is empty.</p>`;
   const rows = top.map((e) => {
     const comps = Object.entries(e.components ?? {})
       .filter(([, v]) => v !== 0)
