@@ -48,6 +48,8 @@ export interface AdaptiveRun {
   pagesPerSecond: number;
   cpuMsPerPage: number;
   peakRssMb: number;
+  /** Peak PSS of the tree (shared pages counted once: what it really holds), MB; absent where the kernel gives none. */
+  peakPssMb?: number;
   renderedShare: number;
   /** Our adaptive runs: share of pages fetched over plain HTTP and served from their data (http+data); the rest were rendered. */
   httpShare?: number;
@@ -138,18 +140,20 @@ function treeSum(figure: (f: string[]) => number): number {
  */
 const treeCpuMs = () => treeSum((f) => ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / 100); // USER_HZ 100
 
-async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; cpuMs: number; peakRssMb: number; peakParts: Record<string, TreePart> }> {
+async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; cpuMs: number; peakRssMb: number; peakPssMb?: number; peakParts: Record<string, TreePart> }> {
   const c0 = treeCpuMs();
-  let peak = processTreeMemory();
+  let peak = processTreeMemory(process.pid, '/proc', { pss: true });
+  let peakPss = peak.totalPssMb;
   const sample = () => {
-    const m = processTreeMemory();
+    const m = processTreeMemory(process.pid, '/proc', { pss: true });
     if (m.totalMb > peak.totalMb) peak = m;
+    if (m.totalPssMb !== undefined && m.totalPssMb > (peakPss ?? 0)) peakPss = m.totalPssMb;
   };
   const timer = setInterval(sample, 250);
   try {
     const value = await fn();
     sample();
-    return { value, cpuMs: treeCpuMs() - c0, peakRssMb: peak.totalMb, peakParts: peak.parts };
+    return { value, cpuMs: treeCpuMs() - c0, peakRssMb: peak.totalMb, peakPssMb: peakPss, peakParts: peak.parts };
   } finally {
     clearInterval(timer);
   }
@@ -229,7 +233,7 @@ const sortedStages = (m: Record<string, StageFigure>) => Object.entries(m).sort(
 
 export function partsLine(parts: Record<string, TreePart>): string {
   return Object.entries(parts)
-    .map(([k, p]) => `${k} ${p.mb.toFixed(0)} MB${p.processes > 1 ? ` (${p.processes})` : ''}`)
+    .map(([k, p]) => `${k} ${p.mb.toFixed(0)} MB${p.pssMb !== undefined ? ` (PSS ${p.pssMb.toFixed(0)})` : ''}${p.processes > 1 ? ` [${p.processes}]` : ''}`)
     .join(', ');
 }
 
@@ -306,7 +310,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
       const order = crawlers.map((_, i) => crawlers[(i + rep) % crawlers.length]);
       for (const who of order) {
         const loadAverage = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
-        const { value: r, cpuMs, peakRssMb, peakParts } = await measured(run[who]);
+        const { value: r, cpuMs, peakRssMb, peakPssMb, peakParts } = await measured(run[who]);
         const row: AdaptiveRun = {
           crawler: who,
           rep,
@@ -315,6 +319,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
           pagesPerSecond: r.fetched / (r.elapsedMs / 1000),
           cpuMsPerPage: cpuMs / Math.max(1, r.fetched),
           peakRssMb,
+          peakPssMb,
           renderedShare: r.renderedShare,
           httpShare: r.httpShare,
           dataShare: r.dataShare,
@@ -325,7 +330,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
           stages: r.stages,
         };
         out.runs.push(row);
-        opts.say(`  adaptive bench ${who}: ${row.pages} pages, ${row.pagesPerSecond.toFixed(2)} pages/s, ${row.cpuMsPerPage.toFixed(0)} ms CPU/page, peak RSS ${row.peakRssMb.toFixed(0)} MB, ${row.dataShare !== undefined ? `http ${(row.httpShare! * 100).toFixed(0)}%, http+data ${(row.dataShare * 100).toFixed(0)}%, ` : ''}rendered ${(row.renderedShare * 100).toFixed(0)}%${row.neededShare !== undefined ? ` (needed ${(row.neededShare * 100).toFixed(0)}%)` : ''}, harvest ${(row.harvest * 100).toFixed(1)}%, load ${loadAverage.toFixed(1)}`);
+        opts.say(`  adaptive bench ${who}: ${row.pages} pages, ${row.pagesPerSecond.toFixed(2)} pages/s, ${row.cpuMsPerPage.toFixed(0)} ms CPU/page, peak RSS ${row.peakRssMb.toFixed(0)} MB${row.peakPssMb !== undefined ? ` (PSS ${row.peakPssMb.toFixed(0)} MB)` : ''}, ${row.dataShare !== undefined ? `http ${(row.httpShare! * 100).toFixed(0)}%, http+data ${(row.dataShare * 100).toFixed(0)}%, ` : ''}rendered ${(row.renderedShare * 100).toFixed(0)}%${row.neededShare !== undefined ? ` (needed ${(row.neededShare * 100).toFixed(0)}%)` : ''}, harvest ${(row.harvest * 100).toFixed(1)}%, load ${loadAverage.toFixed(1)}`);
         opts.say(`    memory at the peak: ${partsLine(peakParts)}`);
         if (row.stages) opts.say(`    per page: ${stagesLine(row.stages)}`);
       }
@@ -392,7 +397,8 @@ export function adaptiveMd(b: AdaptiveBench): string {
     const mean = (f: (r: AdaptiveRun) => number) => rs.reduce((s, r) => s + f(r), 0) / rs.length;
     const pct = (f: (r: AdaptiveRun) => number) => `${(mean(f) * 100).toFixed(0)}%`;
     const ways = rs.every((r) => r.dataShare !== undefined) ? `${pct((r) => r.httpShare!)} / ${pct((r) => r.dataShare!)} / ${pct((r) => r.renderedShare)}` : `– / – / ${pct((r) => r.renderedShare)}`;
-    return `| ${c} | ${rs.length} | ${mean((r) => r.pagesPerSecond).toFixed(2)} | ${mean((r) => r.cpuMsPerPage).toFixed(0)} | ${Math.max(...rs.map((r) => r.peakRssMb)).toFixed(0)} | ${ways} | ${(mean((r) => r.harvest) * 100).toFixed(1)}% |`;
+    const pss = rs.every((r) => r.peakPssMb !== undefined) ? Math.max(...rs.map((r) => r.peakPssMb!)).toFixed(0) : '–';
+    return `| ${c} | ${rs.length} | ${mean((r) => r.pagesPerSecond).toFixed(2)} | ${mean((r) => r.cpuMsPerPage).toFixed(0)} | ${Math.max(...rs.map((r) => r.peakRssMb)).toFixed(0)} | ${pss} | ${ways} | ${(mean((r) => r.harvest) * 100).toFixed(1)}% |`;
   }).filter(Boolean);
   const pps = (c: AdaptiveCrawler) => {
     const rs = b.runs.filter((r) => r.crawler === c);
@@ -401,9 +407,11 @@ export function adaptiveMd(b: AdaptiveBench): string {
   const lines = [
     `**Adaptive rendering** (mixed test web, topic quake, budget ${b.budget} pages, concurrency ${b.concurrency}; runs interleaved, order rotating per rep; CPU and RSS of the whole process tree incl. Chromium and the in-process test web server):`,
     '',
-    '| crawler | runs | pages/s | CPU ms/page | peak RSS MB | pages http / http+data / rendered | harvest |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| crawler | runs | pages/s | CPU ms/page | peak RSS MB (summed per process) | peak PSS MB (shared pages once) | pages http / http+data / rendered | harvest |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
+    '',
+    'RSS summed per process counts the pages Chromium\'s processes share (its code) once per process: an upper bound. PSS splits each shared page among its processes, so it sums to what the tree holds (as `smem` reports it).',
     '',
     `adaptive / browser throughput: ${(pps('ours (adaptive)') / Math.max(1e-9, pps('ours (browser)'))).toFixed(2)}×.`,
   ];
@@ -453,8 +461,8 @@ export function adaptiveMd(b: AdaptiveBench): string {
   const crawlee = ratioOf('ours (adaptive)', 'crawlee AdaptivePlaywrightCrawler');
   if (crawlee.length) lines.push(`adaptive / Crawlee's AdaptivePlaywrightCrawler, per rep paired: ${geo(crawlee)} (per rep ${crawlee.map((x) => `${x.toFixed(2)}×`).join(', ')}).`);
   // Every run, as it ran: the side-by-side figures of one rep are comparable, reps at other loads less so.
-  lines.push('', '| rep | crawler | pages/s | CPU ms/page | peak RSS MB (tree) | harvest | load |', '|---:|---|---:|---:|---:|---:|---:|');
-  for (const r of b.runs) lines.push(`| ${r.rep + 1} | ${r.crawler} | ${r.pagesPerSecond.toFixed(2)} | ${r.cpuMsPerPage.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ${(r.harvest * 100).toFixed(1)}% | ${r.loadAverage?.toFixed(1) ?? ''} |`);
+  lines.push('', '| rep | crawler | pages/s | CPU ms/page | peak RSS MB (tree) | peak PSS MB (tree) | harvest | load |', '|---:|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of b.runs) lines.push(`| ${r.rep + 1} | ${r.crawler} | ${r.pagesPerSecond.toFixed(2)} | ${r.cpuMsPerPage.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ${r.peakPssMb?.toFixed(0) ?? '–'} | ${(r.harvest * 100).toFixed(1)}% | ${r.loadAverage?.toFixed(1) ?? ''} |`);
   // Where the memory is: the process tree at each crawler's highest peak, by component.
   const withParts = ADAPTIVE_CRAWLERS.flatMap((c) => {
     const rs = b.runs.filter((r) => r.crawler === c && r.peakParts);
@@ -463,7 +471,7 @@ export function adaptiveMd(b: AdaptiveBench): string {
     return [{ c, top }];
   });
   if (withParts.length) {
-    lines.push('', 'The process tree at each crawler\'s highest peak (RSS summed per component; processes in brackets):', '');
+    lines.push('', 'The process tree at each crawler\'s highest peak (RSS summed per component, PSS in parentheses; processes in brackets):', '');
     for (const { c, top } of withParts) lines.push(`- ${c}: ${top.peakRssMb.toFixed(0)} MB = ${partsLine(top.peakParts!)}`);
   }
   // Where the time is: our crawls' stage profile, per page, mean over reps.

@@ -62,6 +62,19 @@ describe('the process tree of a crawl', () => {
     expect(memoryOverrun(0, t, 250)).toBeUndefined();
   });
 
+  it('sums PSS when asked: shared pages counted once, as the kernel splits them', () => {
+    // Chromium's processes share their code: the renderers' RSS holds it twice, their PSS a share each.
+    const smaps = (pid: number, pssKb: number) => writeFileSync(join(proc, String(pid), 'smaps_rollup'), `55d0-7ffd ---p 00000000 00:00 0 [rollup]\nRss:  999999 kB\nPss:  ${pssKb} kB\nPss_Anon:  1 kB\n`);
+    smaps(104, 40 * 1024);
+    smaps(105, 50 * 1024);
+    smaps(200, 4000 * 1024); // not the crawl's
+    const t = processTreeMemory(100, proc, { pss: true });
+    expect(t.parts['chromium renderer'].pssMb).toBeCloseTo(90, 5);
+    expect(t.totalPssMb).toBeCloseTo(90, 5); // only processes that gave one
+    expect(t.totalMb).toBeCloseTo(990, 5); // RSS unchanged
+    expect(processTreeMemory(100, proc).totalPssMb).toBeUndefined(); // not read unless asked
+  });
+
   it('reads the tree at most once per interval when asked after every page', () => {
     let reads = 0;
     const sample = cachedTreeMemory(60_000, () => {

@@ -4,7 +4,10 @@
  * site shown) plus the gate proxy process, and Chromium is most of it. RSS is summed per
  * process, so pages two processes share (Chromium's code) count once per process: the figure is
  * what `ps` and `top` show added up, an upper bound of what the tree takes from the machine.
- * Where /proc cannot be read (not Linux), only this process is counted.
+ * PSS (proportional set size, from smaps_rollup: each shared page split among the processes that
+ * share it) sums to what the tree really holds, as `smem` reports it; it costs a walk of each
+ * process's page tables, so it is read only when asked for. Where /proc cannot be read (not
+ * Linux), only this process is counted.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -15,6 +18,8 @@ const PAGE = 4096;
 export interface TreePart {
   mb: number;
   processes: number;
+  /** Proportional set size of the component's processes, MB (when asked for). */
+  pssMb?: number;
 }
 
 export interface TreeMemory {
@@ -24,6 +29,18 @@ export interface TreeMemory {
   rootMb: number;
   /** By component (processKind), largest first. */
   parts: Record<string, TreePart>;
+  /** PSS of the root and every live descendant, in MB: what the tree holds, shared pages counted once (when asked for). */
+  totalPssMb?: number;
+}
+
+/** A process's proportional set size in MB (smaps_rollup), or undefined where the kernel gives none. */
+function pssOf(proc: string, pid: number): number | undefined {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`${proc}/${pid}/smaps_rollup`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined; // exited meanwhile, or a kernel without smaps_rollup
+  }
 }
 
 /**
@@ -44,8 +61,8 @@ export function processKind(cmdline: string): string {
   return name || 'unknown';
 }
 
-/** RSS of `root` and its descendants, by component. `proc` is the procfs root (tests give a fake one). */
-export function processTreeMemory(root = process.pid, proc = '/proc'): TreeMemory {
+/** RSS (and with `pss`, PSS) of `root` and its descendants, by component. `proc` is the procfs root (tests give a fake one). */
+export function processTreeMemory(root = process.pid, proc = '/proc', opts: { pss?: boolean } = {}): TreeMemory {
   const parent = new Map<number, number>();
   const rss = new Map<number, number>();
   let entries: string[];
@@ -73,6 +90,7 @@ export function processTreeMemory(root = process.pid, proc = '/proc'): TreeMemor
   };
   const parts: Record<string, TreePart> = {};
   let totalMb = 0;
+  let totalPssMb: number | undefined;
   for (const [pid, mb] of rss) {
     if (!inTree(pid)) continue;
     let cmdline = '';
@@ -86,9 +104,16 @@ export function processTreeMemory(root = process.pid, proc = '/proc'): TreeMemor
     part.mb += mb;
     part.processes++;
     totalMb += mb;
+    if (opts.pss) {
+      const pss = pssOf(proc, pid);
+      if (pss !== undefined) {
+        part.pssMb = (part.pssMb ?? 0) + pss;
+        totalPssMb = (totalPssMb ?? 0) + pss;
+      }
+    }
   }
   const sorted = Object.fromEntries(Object.entries(parts).sort((a, b) => b[1].mb - a[1].mb));
-  return { totalMb, rootMb: rss.get(root) ?? 0, parts: sorted };
+  return { totalMb, rootMb: rss.get(root) ?? 0, parts: sorted, ...(totalPssMb !== undefined ? { totalPssMb } : {}) };
 }
 
 /** `processTreeMemory` at most once per `maxAgeMs` (a crawl asks after every page; a scan reads every process's stat). */
