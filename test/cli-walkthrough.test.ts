@@ -1,7 +1,7 @@
 /**
  * The CLI as a new user meets it (`npm start -- …` run the way a user does): bad storage paths
- * fail at once, whole-number flags say what they want, the subcommands answer, and a storage
- * folder in use is said before the demo starts its test web.
+ * fail at once, whole-number flags say what they want, the subcommands answer, the demo gives the
+ * same crawl twice, and a storage folder in use is said before the demo starts its test web.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -78,6 +78,33 @@ describe('subcommands: extract, debug-extract, trace, report', () => {
     expect(pkg.bin['focused-crawler']).toBe('dist/cli/main.js');
     for (const s of ['extract', 'debug:extract', 'trace']) expect(pkg.scripts[s]).toBeDefined();
   });
+});
+
+describe('the demo gives the same answer twice', () => {
+  /** The crawl log as URL and decision, each test-web origin named by its address alone (its port is new every run). */
+  const order = (logPath: string) =>
+    readFileSync(logPath, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { url: string; decision: string })
+      .map((e) => `${e.url.replace(/^http:\/\/(127\.\d+\.\d+\.\d+):\d+/, '$1')} ${e.decision}`);
+
+  it('two runs of `npm start -- --max-pages 20`: the same pages in the same order, the same counts, truth and estimate', async () => {
+    type Printed = { logPath: string; counts: Record<string, unknown>; truthHarvestRate: number; harvestEstimate: unknown; truthCurve: number[] };
+    const runs: Printed[] = [];
+    for (const i of [1, 2]) {
+      const r = await cli(['--max-pages', '20', '--storage', join(tmp, `demo-${i}`), '--json'], 550_000);
+      expect(r.code, r.stderr).toBe(0);
+      runs.push(JSON.parse(r.stdout) as Printed);
+    }
+    const [a, b] = runs;
+    expect(order(a.logPath)).toHaveLength(20);
+    expect(order(b.logPath)).toEqual(order(a.logPath));
+    expect(b.counts).toEqual(a.counts);
+    expect(b.truthHarvestRate).toBe(a.truthHarvestRate);
+    expect(b.truthCurve).toEqual(a.truthCurve);
+    expect(b.harvestEstimate).toEqual(a.harvestEstimate);
+  }, 1_200_000);
 });
 
 describe('a storage folder in use', () => {
