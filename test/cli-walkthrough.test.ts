@@ -1,10 +1,11 @@
 /**
  * The CLI as a new user meets it (`npm start -- …` run the way a user does): bad storage paths
  * fail at once, whole-number flags say what they want, the subcommands answer, the demo gives the
- * same crawl twice, and a storage folder in use is said before the demo starts its test web.
+ * same crawl twice, a Ctrl-C passed on twice still stops cleanly and names --resume, and a storage
+ * folder in use is said before the demo starts its test web.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -112,6 +113,38 @@ describe('the demo gives the same answer twice', () => {
     expect(b.truthCurve).toEqual(a.truthCurve);
     expect(b.harvestEstimate).toEqual(a.harvestEstimate);
   }, 2 * LIMIT);
+});
+
+describe('Ctrl-C, as it reaches a crawl started by `npm start`', () => {
+  it('a SIGINT again while it stops (npm and tsx pass one Ctrl-C on): a clean stop, the summary, and the --resume command', async () => {
+    const storage = join(tmp, 'ctrl-c');
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), '--max-pages', '400', '--storage', storage], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    let exitCode: number | null | undefined;
+    const exited = new Promise<number | null>((res) => child.on('exit', (code) => res((exitCode = code))));
+    const logged = () => {
+      const runs = existsSync(join(storage, 'runs')) ? readdirSync(join(storage, 'runs')) : [];
+      const log = runs.length ? join(storage, 'runs', runs[0], 'crawl-log.jsonl') : '';
+      return log && existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).length : 0;
+    };
+    // The condition: a few pages crawled (or the process gone, which the expectations below report).
+    while (exitCode === undefined && logged() < 3) await new Promise((r) => setTimeout(r, 200));
+    expect(exitCode, err).toBeUndefined();
+    child.kill('SIGINT');
+    // Taken (the crawl says it is stopping): now the copy a wrapper passes on.
+    while (exitCode === undefined && !err.includes('Ctrl-C: stopping after the pages in flight')) await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGINT');
+    const code = await exited;
+    expect(code, err).toBe(0);
+    expect(out).toMatch(/stopped\s+interrupted \(Ctrl-C\)/);
+    const runId = readdirSync(join(storage, 'runs'))[0];
+    expect(err).toContain(`Continue it with:  npm start -- --resume ${runId} --storage ${storage}`);
+    const state = JSON.parse(readFileSync(join(storage, 'runs', runId, 'state.json'), 'utf8')) as { status: string };
+    expect(state.status).toBe('interrupted');
+  }, LIMIT);
 });
 
 describe('a storage folder in use', () => {
