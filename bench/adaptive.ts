@@ -21,6 +21,7 @@ import { ProgressReporter } from '../src/report/progress.js';
 import { CrawlLog } from '../src/store/crawl-log.js';
 import { startTestWeb } from '../src/testweb/index.js';
 import { runCrawleeBaseline } from './baseline.js';
+import { spreadText } from './metrics.js';
 import { pairedInterval } from './paired-interval.js';
 import { processTreeMemory, type TreePart } from '../src/util/process-tree.js';
 import { profileStages, StageProfile, type StageFigure } from '../src/util/stage-profile.js';
@@ -398,7 +399,7 @@ export function adaptiveMd(b: AdaptiveBench): string {
     const pct = (f: (r: AdaptiveRun) => number) => `${(mean(f) * 100).toFixed(0)}%`;
     const ways = rs.every((r) => r.dataShare !== undefined) ? `${pct((r) => r.httpShare!)} / ${pct((r) => r.dataShare!)} / ${pct((r) => r.renderedShare)}` : `– / – / ${pct((r) => r.renderedShare)}`;
     const pss = rs.every((r) => r.peakPssMb !== undefined) ? Math.max(...rs.map((r) => r.peakPssMb!)).toFixed(0) : '–';
-    return `| ${c} | ${rs.length} | ${mean((r) => r.pagesPerSecond).toFixed(2)} | ${mean((r) => r.cpuMsPerPage).toFixed(0)} | ${Math.max(...rs.map((r) => r.peakRssMb)).toFixed(0)} | ${pss} | ${ways} | ${(mean((r) => r.harvest) * 100).toFixed(1)}% |`;
+    return `| ${c} | ${rs.length} | ${mean((r) => r.pagesPerSecond).toFixed(2)} | ${mean((r) => r.cpuMsPerPage).toFixed(0)} | ${Math.max(...rs.map((r) => r.peakRssMb)).toFixed(0)} | ${pss} | ${ways} | ${spreadText(rs.map((r) => r.harvest))} |`;
   }).filter(Boolean);
   const pps = (c: AdaptiveCrawler) => {
     const rs = b.runs.filter((r) => r.crawler === c);
@@ -407,7 +408,7 @@ export function adaptiveMd(b: AdaptiveBench): string {
   const lines = [
     `**Adaptive rendering** (mixed test web, topic quake, budget ${b.budget} pages, concurrency ${b.concurrency}; runs interleaved, order rotating per rep; CPU and RSS of the whole process tree incl. Chromium and the in-process test web server):`,
     '',
-    '| crawler | runs | pages/s | CPU ms/page | peak RSS MB (summed per process) | peak PSS MB (shared pages once) | pages http / http+data / rendered | harvest |',
+    '| crawler | runs | pages/s | CPU ms/page | peak RSS MB (summed per process) | peak PSS MB (shared pages once) | pages http / http+data / rendered | harvest: mean (min–max, runs) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',

@@ -89,6 +89,14 @@ export function reportBudgets(maxPages: number, fixed: readonly number[] = [100,
   return [...new Set([...fixed.filter((b) => b < maxPages), maxPages])];
 }
 
+/** Mean and spread (min–max) of a figure over repeats: "47.5% (47.5–47.5%, 3 runs)". */
+export function spreadText(xs: readonly number[]): string {
+  if (!xs.length) return '–';
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  return `${pct(m)} (${(Math.min(...xs) * 100).toFixed(1)}–${pct(Math.max(...xs))}, ${xs.length} run${xs.length === 1 ? '' : 's'})`;
+}
+
 /** Mean and sample standard deviation. */
 export function meanSd(xs: readonly number[]): { mean: number; sd: number } {
   if (xs.length === 0) return { mean: NaN, sd: NaN };

@@ -5,7 +5,9 @@
  */
 import { adaptiveMd, type AdaptiveBench } from './adaptive.js';
 import type { BenchSection } from './bench-page.js';
-import { budgetTable, meanSd, rateAt, reportBudgets, type BudgetTable } from './metrics.js';
+import { budgetTable, meanSd, rateAt, reportBudgets, spreadText, type BudgetTable } from './metrics.js';
+
+export { spreadText };
 import { agreementTableMd, countWithin, type VerdictAgreement } from './judge-agreement.js';
 
 export interface CurveRun {
@@ -21,13 +23,6 @@ export interface CurveRun {
   judge?: { saved: number; savedTrue: number; truthFetched: number };
   /** Harvest rate at the limit of each repeat of this crawl (`--repeats`); `curve` is the first repeat's. */
   repeats?: number[];
-}
-
-/** Mean and spread (min–max) of a figure over repeats: "47.5% (47.5–47.5%, 3 runs)". */
-export function spreadText(xs: number[]): string {
-  if (!xs.length) return '–';
-  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
-  return `${pct(m)} (${(Math.min(...xs) * 100).toFixed(1)}–${pct(Math.max(...xs))}, ${xs.length} run${xs.length === 1 ? '' : 's'})`;
 }
 
 /** Each strategy's harvest at the limit over repeats, per topic: mean and spread. */
@@ -147,9 +142,10 @@ export function aggregateMd(curves: CurveRun[]): string {
       const r = curves.find((c) => c.topic === t && c.strategy === s);
       const b = curves.find((c) => c.topic === t && c.strategy === 'bfs');
       if (!r) continue;
-      const v = rateAt(r.curve, r.maxPages) ?? 0;
+      // The mean over the crawl's repeats where it was repeated (the curve is the first run's).
+      const v = r.repeats?.length ? r.repeats.reduce((a, x) => a + x, 0) / r.repeats.length : (rateAt(r.curve, r.maxPages) ?? 0);
       rates.push(v);
-      const bv = b ? rateAt(b.curve, b.maxPages) : undefined;
+      const bv = b ? (b.repeats?.length ? b.repeats.reduce((a, x) => a + x, 0) / b.repeats.length : rateAt(b.curve, b.maxPages)) : undefined;
       if (bv) ratios.push(v / bv);
       best += Math.min(r.maxPages, r.relevantAvailable) / r.maxPages;
     }

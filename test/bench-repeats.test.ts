@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { adaptiveMd, type AdaptiveRun } from '../bench/adaptive.js';
 import { aggregateMd, repeatsMd, spreadText, type CurveRun } from '../bench/report.js';
 
 const run = (strategy: string, topic: string, repeats: number[]): CurveRun => ({
@@ -20,5 +21,17 @@ describe('bench: every harvest figure with its mean and spread over repeats', ()
     expect(agg).toContain('spread over repeats');
     expect(agg).toMatch(/\| combined \|.*\| 10\.0 points \(3 runs\) \|/);
     expect(agg).toMatch(/\| bfs \|.*\| 0\.0 points \(3 runs\) \|/);
+    // The mean over topics is the mean of each topic's repeats (quake 45.0%, fire 30.0%), not of its first run (50.0%).
+    expect(agg).toMatch(/^\| combined \| 40 \| 37\.5% \| 30\.0%–45\.0% \|/m);
+  });
+
+  it('the adaptive table gives each crawler\'s harvest as mean and spread over its runs', () => {
+    const row = (crawler: AdaptiveRun['crawler'], rep: number, harvest: number): AdaptiveRun => ({
+      crawler, rep, pages: 60, elapsedMs: 10_000, pagesPerSecond: 6, cpuMsPerPage: 100, peakRssMb: 900, renderedShare: 0.5, harvest,
+    });
+    const md = adaptiveMd({ budget: 60, concurrency: 4, runs: [row('ours (adaptive)', 0, 0.6), row('ours (browser)', 0, 0.7), row('ours (adaptive)', 1, 0.7), row('ours (browser)', 1, 0.7)] });
+    expect(md).toContain('harvest: mean (min–max, runs)');
+    expect(md).toMatch(/^\| ours \(adaptive\) \| 2 \|.*\| 65\.0% \(60\.0–70\.0%, 2 runs\) \|$/m);
+    expect(md).toMatch(/^\| ours \(browser\) \| 2 \|.*\| 70\.0% \(70\.0–70\.0%, 2 runs\) \|$/m);
   });
 });

@@ -3,13 +3,14 @@
  * the tarball installed into a copy of examples/testweb-crawl, the example run with plain Node
  * (no tsx) crawling the local test web through the API in Chromium (its stdout only its own
  * lines: the library prints nothing unasked), its types checked against
- * the tarball's declarations, and the `focused-crawler` bin answering --help.
+ * the tarball's declarations, and the `focused-crawler` bin: --help naming only its own
+ * subcommands, and `focused-crawler extract FILE`.
  *
  * The install takes the tarball's dependencies from npm's cache where it can (`--prefer-offline`:
  * the cache is warm after `npm ci`), from the registry otherwise.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -75,5 +76,24 @@ describe('the packed package, installed into the example project', () => {
     expect(help.stdout).toContain('--max-pages');
     const version = await run('npx', ['--no', '--', 'focused-crawler', '--version'], { cwd: example, env, timeout: LONG });
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  }, LONG);
+
+  it('the installed command names only what it has: its help says focused-crawler SUB, never an npm script of a clone', async () => {
+    const help = await run('npx', ['--no', '--', 'focused-crawler', '--help'], { cwd: example, env, timeout: LONG });
+    for (const sub of ['extract URL|FILE…', 'debug-extract URL', 'trace FILE', 'report [RUN_ID]']) expect(help.stdout).toContain(`focused-crawler ${sub}`);
+    expect(help.stdout).toContain('xvfb-run -a focused-crawler --headed');
+    expect(help.stdout).not.toMatch(/npm (run|start)/);
+    for (const sub of ['extract', 'debug-extract', 'trace', 'report']) {
+      const h = await run('npx', ['--no', '--', 'focused-crawler', sub, '--help'], { cwd: example, env, timeout: LONG });
+      expect(h.stdout, sub).toContain(`Usage: focused-crawler ${sub}`);
+      expect(h.stdout, sub).not.toMatch(/npm (run|start)/);
+    }
+  }, LONG);
+
+  it('focused-crawler extract FILE reads a saved page', async () => {
+    const page = join(tmp, 'saved.html');
+    writeFileSync(page, '<html><head><title>地震救援</title></head><body><article><h1>地震救援</h1><p>救援队伍抵达灾区，搜救工作持续进行。</p></article></body></html>');
+    const r = await run('npx', ['--no', '--', 'focused-crawler', 'extract', page, '--json'], { cwd: example, env, timeout: LONG, maxBuffer: 64 << 20 });
+    expect((JSON.parse(r.stdout) as { analysis: { title: string } }[])[0].analysis.title).toBe('地震救援');
   }, LONG);
 });

@@ -121,7 +121,7 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--deny-domain <host>', 'never crawl this host (repeatable)', collect)
     .option('--storage <dir>', `storage folder (datasets, runs, reports)${def(d.storageDir)}`)
     .option('--browser <path>', 'Chromium/Chrome executable (default: CHROMIUM_PATH, then /usr/bin/chromium, then Playwright\'s download)')
-    .option('--headed', 'show the browser window (needs a display: xvfb-run -a npm start -- --headed)')
+    .option('--headed', `show the browser window (needs a display: xvfb-run -a ${name} --headed)`)
     .option('--slow-mo <ms>', `slow each browser action down, with --headed${def(d.slowMoMs)}`, intArg('--slow-mo'))
     .option('--fetcher <name>', `how pages are fetched: ${FETCHERS.join(', ')}: HTTP where it gives the same analysis, the browser where a page needs it${def(d.fetcher)}`)
     .option('--fetch-order <order>', `${FETCH_ORDERS.join(' or ')}: fixed routes pages in hand-out order, so the same command and seed give the same crawl (a slow page holds up the ones behind it); as-finished routes each page as it arrives (default: fixed for the demo, ${d.fetchOrder} otherwise)`)

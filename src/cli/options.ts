@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { dirname, extname, isAbsolute, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { UserError } from '../config/errors.js';
-import { FetchGate, gateOptionsOf } from '../fetch/gate/gate.js';
+import { FetchGate, gateOptionsOf, type GateOptions } from '../fetch/gate/gate.js';
 import { parseConfig, type CrawlConfig, type CrawlConfigInput } from '../config/schema.js';
 
 export interface CliFlags {
@@ -208,11 +208,13 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
  * crawl's gate, robots and per-host schedule, so this only asks the same gate about the seed
  * (a refused seed is left to the crawl, which logs why) and opens a TCP connection to the
  * address the gate checked, closed at once. A seed whose port accepts counts as reachable.
+ * `resolve` replaces the system's DNS (tests: a name with no address, whatever the resolver).
  */
-export async function checkSeedsReachable(config: CrawlConfig, timeoutMs = 10_000): Promise<void> {
+export async function checkSeedsReachable(config: CrawlConfig, opts: { timeoutMs?: number; resolve?: GateOptions['resolve'] } = {}): Promise<void> {
   const seeds = config.topics.flatMap((t) => t.seeds);
   if (seeds.length === 0) return;
-  const gate = new FetchGate(gateOptionsOf(config));
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const gate = new FetchGate({ ...gateOptionsOf(config), ...(opts.resolve ? { resolve: opts.resolve } : {}) });
   const failures: string[] = [];
   let refused = 0;
   await Promise.all(

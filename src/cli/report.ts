@@ -49,7 +49,7 @@ export function runReportCommand(storageDir: string, runId?: string, exportForma
  */
 export async function observePlugins(config: CrawlConfig, exportFormats: ExportFormat[] = []): Promise<CrawlPlugin[]> {
   if (config.headed && config.fetcher !== 'http' && !process.env.DISPLAY && process.platform === 'linux') {
-    throw new UserError('--headed needs a display and $DISPLAY is not set: run it under a virtual one, e.g. xvfb-run -a npm start -- --headed …');
+    throw new UserError(`--headed needs a display and $DISPLAY is not set: run it under a virtual one, e.g. xvfb-run -a ${commandName()} --headed …`);
   }
   const plugins: CrawlPlugin[] = [reportPlugin(exportFormats)];
   if (config.trace) {

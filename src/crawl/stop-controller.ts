@@ -30,7 +30,20 @@ export class StopController {
   private readonly ceilingMb: number;
   private memoryTimer: ReturnType<typeof setInterval> | undefined;
   private timeLimitTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly onSigint = () => this.stop('interrupted (Ctrl-C)');
+  private sigints = 0;
+  /**
+   * One Ctrl-C reaches the crawl more than once: the terminal signals the whole process group, and
+   * the wrappers `npm start` runs through (npm, tsx) pass it on again, tsx a second time whenever
+   * the crawl has not answered within 30 ms (a loaded machine). A handler that took only the
+   * first left the copy to Node's default, which killed the crawl with no summary and no word of
+   * --resume. So the handler stays on while the crawl runs, and every SIGINT after the first is
+   * part of the same stop; Ctrl-\ (SIGQUIT) quits at once.
+   */
+  private readonly onSigint = () => {
+    if (this.sigints++ > 0) return;
+    process.stderr.write('Ctrl-C: stopping after the pages in flight (Ctrl-\\ quits at once; --resume continues either way)\n');
+    this.stop('interrupted (Ctrl-C)');
+  };
   private readonly onAbort = () => this.stop('interrupted (stopped by the caller)');
 
   constructor(private readonly opts: StopOptions) {
@@ -57,7 +70,7 @@ export class StopController {
     this.memoryTimer = this.ceilingMb > 0 ? setInterval(() => this.checkMemory(), 1000).unref() : undefined;
     const { timeLimitSecs } = this.opts;
     this.timeLimitTimer = timeLimitSecs > 0 ? setTimeout(() => this.stop(`time limit (${timeLimitSecs} s)`), timeLimitSecs * 1000) : undefined;
-    if (this.opts.handleSigint) process.once('SIGINT', this.onSigint);
+    if (this.opts.handleSigint) process.on('SIGINT', this.onSigint);
     this.opts.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 

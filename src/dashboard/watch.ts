@@ -5,6 +5,7 @@
  * Redis. It steers nothing (a worker's own dashboard does) and runs until Ctrl-C or the signal.
  */
 import { UserError } from '../config/errors.js';
+import { commandName } from '../util/command-name.js';
 import { SharedCrawlLog } from '../frontier/redis-crawl-log.js';
 import { dashboardPage } from './page.js';
 import { startDashboardServer } from './server.js';
@@ -53,7 +54,7 @@ export async function watchSharedCrawl(o: WatchOptions): Promise<void> {
       action: () => {
         throw new UserError("watching from outside steers nothing: open a worker's own dashboard (--dashboard on a worker) to steer");
       },
-      explain: (url) => `--explain reads a worker's run folder: run npm start -- --explain ${url} --storage DIR on the worker's machine`,
+      explain: (url) => `--explain reads a worker's run folder: run ${commandName()} --explain ${url} --storage DIR on the worker's machine`,
     });
     o.onListening(server.url);
     const sampler = setInterval(() => void tick().catch(() => undefined), o.intervalMs ?? 1000);

@@ -39,6 +39,7 @@ import type { JudgedPage } from '../judge/judge.js';
 import type { FetchedPage } from '../score/types.js';
 import type { OfferResult, QueuedUrl, ScoreComponents } from './types.js';
 import { hostOf, uniqueKeyOf } from './url-key.js';
+import { commandName } from '../util/command-name.js';
 
 export { RedisCrawl, crawlPrefix, type JoinOptions, type SharedCrawlSettings } from './redis-crawl.js';
 
@@ -390,7 +391,7 @@ export class RedisFrontier implements CrawlFrontier {
   /** Why the shared crawl ended, for the summary. */
   stopReason(fetchedHere: number): string {
     const s = this.status;
-    const mine = `this worker fetched ${fetchedHere}; all workers' report: npm start -- --report ${this.crawl.crawlId}`;
+    const mine = `this worker fetched ${fetchedHere}; all workers' report: ${commandName()} --report ${this.crawl.crawlId}`;
     if (this.lastEnd === 'gone') return `crawl "${this.crawl.crawlId}" disappeared from Redis (${mine})`;
     if (this.budgetSpent(s)) return `shared page budget reached: ${s.handedOut} pages by all workers of crawl "${this.crawl.crawlId}" (${mine})`;
     return `shared frontier empty: ${s.handedOut} pages by all workers of crawl "${this.crawl.crawlId}" (${mine})`;
