@@ -115,3 +115,27 @@ describe('publish time from the visible page (hand-written pages, METHODS §3.4)
     expect(pt(page(`<h1>某地举行植树活动</h1><div>发表于 03-09 14:28</div>${text}`, '某地举行植树活动'))?.iso).toBe('2024-03-09T14:28:00');
   });
 });
+
+describe('machine-readable dates that disagree: the one the page shows wins (METHODS §3.4)', () => {
+  const body = '<p>The council met on the harbour plan and voted to widen the quay before the winter storms arrive.</p>'.repeat(5);
+  const ld = (published: string, modified: string) =>
+    `<script type="application/ld+json">{"@type":"NewsArticle","headline":"Harbour plan approved","datePublished":"${published}","dateModified":"${modified}"}</script>`;
+  const page = (head: string, dateline: string) =>
+    `<html><head><title>Harbour plan approved</title>${head}</head><body><article><h1>Harbour plan approved</h1><p class="byline">By A. Reporter ${dateline}</p>${body}</article></body></html>`;
+  const pt = (html: string) => analyzePage({ html, url: 'https://news.example.com/harbour', fetchedAt: REF, timeZone: 'Europe/Berlin' }).publishTime;
+
+  it('takes the modified date when the dateline shows it as the article\'s date', () => {
+    const head = ld('2021-01-01T11:00:00Z', '2023-04-01T10:00:00Z');
+    expect(pt(page(head, '01.04.2023, 12:00 Uhr'))).toEqual({ iso: '2023-04-01T10:00:00+00:00', source: 'json-ld', raw: '2023-04-01T10:00:00Z' });
+    // Shown as first published, or a dateline naming neither: the published date stands.
+    expect(pt(page(head, '01.01.2021, 12:00 Uhr'))?.iso).toBe('2021-01-01T11:00:00+00:00');
+    expect(pt(page(head, '5. März 2022'))?.iso).toBe('2021-01-01T11:00:00+00:00');
+    // No dateline at all: the published date.
+    expect(pt(page(head, ''))?.iso).toBe('2021-01-01T11:00:00+00:00');
+  });
+
+  it('takes the same instant with the page\'s own offset over a UTC stamp on the day before', () => {
+    const head = `${ld('2019-10-18T22:04:00Z', '2019-10-18T22:05:41Z')}<meta name="date" content="Sat, 19 Oct 2019 00:04:00 +0200">`;
+    expect(pt(page(head, '19. Oktober 2019 00:04 Uhr'))).toMatchObject({ iso: '2019-10-19T00:04:00+02:00', source: 'meta' });
+  });
+});
