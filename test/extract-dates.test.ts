@@ -110,6 +110,14 @@ describe('publish time from the visible page (hand-written pages, METHODS §3.4)
     expect(analyzePage({ html, url: 'https://www.example.com/a', fetchedAt: REF, timeZone: 'UTC' }).publishTime).toMatchObject({ iso: '2019-11-18T11:04:00', source: 'text' });
   });
 
+  it('reads a dateline written with character references between its parts, over a later date in the text', () => {
+    const html = `<html><head><title>Davis Cup: zwei Neulinge nominiert - Tennis Bund</title></head><body><h1>Davis Cup: zwei Neulinge nominiert</h1>
+      <div class="att-publish">Von <span>Tennis Bund</span> 4.&thinsp;2.&thinsp;2022.</div>
+      <p>Der Teamchef hat die Mannschaft für die Spiele gegen Brasilien (4. und 5. März 2022 in Rio) bekanntgegeben.</p>
+      ${'<p>Die Mannschaft reist eine Woche vorher an und trainiert auf dem Sand der Anlage am Strand.</p>'.repeat(4)}</body></html>`;
+    expect(analyzePage({ html, url: 'https://www.example.de/news/davis-cup', fetchedAt: REF, timeZone: 'Europe/Berlin' }).publishTime).toMatchObject({ iso: '2022-02-04', source: 'text' });
+  });
+
   it('reads Chinese-numeral relative stamps and forum stamps without a year', () => {
     expect(pt(page(`<h1>某地举行植树活动</h1><div>两小时前</div>${text}`, '某地举行植树活动'))?.iso).toBe('2024-03-10T14:00:00+08:00');
     expect(pt(page(`<h1>某地举行植树活动</h1><div>发表于 03-09 14:28</div>${text}`, '某地举行植树活动'))?.iso).toBe('2024-03-09T14:28:00');

@@ -44,10 +44,15 @@ const norm = (s: string | null | undefined) => (s ?? '').replace(/[\s\u00a0\u300
 export function parseHtml(source: string, _url?: string): Document {
   const html = repairCommentEnds(source);
   const doc = parseHTML(html).document as unknown as Document;
-  if (doc.documentElement?.tagName.toUpperCase() === 'HTML') return mergeStrayBodies(doc);
   // linkedom builds no implied <html><body> (it is not an HTML5 tree builder): saved pages and
   // fragments that start with another tag would end up outside <body>. Wrap them, as a browser would.
-  return parseHTML(`<!DOCTYPE html><html><head></head><body>${html.replace(/<!DOCTYPE[^>]*>/i, '')}</body></html>`).document as unknown as Document;
+  const out = doc.documentElement?.tagName.toUpperCase() === 'HTML'
+    ? mergeStrayBodies(doc)
+    : parseHTML(`<!DOCTYPE html><html><head></head><body>${html.replace(/<!DOCTYPE[^>]*>/i, '')}</body></html>`).document as unknown as Document;
+  // linkedom ends a text node at every character reference (`4.&thinsp;2.&thinsp;2022` is five
+  // nodes); a browser makes one. Rules that read text node by node (dates, labels) need the one.
+  out.documentElement?.normalize();
+  return out;
 }
 
 const HEAD_ONLY = new Set(['HEAD', 'STYLE', 'SCRIPT', 'LINK', 'META', 'TITLE', 'BASE', 'NOSCRIPT', 'TEMPLATE']);
