@@ -20,6 +20,7 @@ describe('parseDateText', () => {
     ['2008-05-12T14:28:00Z', '2008-05-12T22:28:00+08:00'],
     ['发布日期： 9/17/2004 5:54:13 AM', '2004-09-17T05:54:13+08:00'],
     ['17/9/2004', '2004-09-17T00:00:00+08:00'],
+    ['Aktualisiert am 06. Mär. 2023', '2023-03-06T00:00:00+08:00'],
   ])('absolute %s', (text, want) => {
     expect(iso(parseDateText(text, REF, SH))).toBe(want);
   });
@@ -116,6 +117,22 @@ describe('publish time from the visible page (hand-written pages, METHODS §3.4)
       <p>Der Teamchef hat die Mannschaft für die Spiele gegen Brasilien (4. und 5. März 2022 in Rio) bekanntgegeben.</p>
       ${'<p>Die Mannschaft reist eine Woche vorher an und trainiert auf dem Sand der Anlage am Strand.</p>'.repeat(4)}</body></html>`;
     expect(analyzePage({ html, url: 'https://www.example.de/news/davis-cup', fetchedAt: REF, timeZone: 'Europe/Berlin' }).publishTime).toMatchObject({ iso: '2022-02-04', source: 'text' });
+  });
+
+  it('takes the stamp labelled as the publication over unlabelled stamps of other stories around the headline', () => {
+    const html = `<html><head><title>Lindvik gewinnt in Willingen</title></head><body>
+      <ul class="ticker"><li>Skispringen live 01.02.2022 16:28</li></ul><h1>Lindvik gewinnt in Willingen</h1>
+      <ul class="ticker"><li>Kriznar gewinnt Weitenjagd 30.01.2022 14:47</li></ul><div>Erstellt am: 30.01.2022 18:36</div>
+      ${'<p>Der Norweger setzte sich vor dem Deutschen durch, der mit zwei weiten Sprüngen auf das Podest kam.</p>'.repeat(4)}</body></html>`;
+    expect(analyzePage({ html, url: 'https://www.example.com/news/10759-lindvik', fetchedAt: REF, timeZone: 'Europe/Berlin' }).publishTime).toMatchObject({ iso: '2022-01-30T18:36:00', source: 'text' });
+  });
+
+  it('never takes the date of an embedded social post', () => {
+    const embed = `<blockquote class="instagram-media"><div><p><time datetime="2018-03-12T19:30:12+00:00">Mär 12, 2018 um 12:30 PDT</time></p></div></blockquote>`;
+    const html = `<html><head><title>Was sich nach dem Urteil ändert</title></head><body><h1>Was sich nach dem Urteil ändert</h1>
+      <div class="PublishDate">Dienstag, 29. Januar 2019</div><p>Vor wenigen Tagen hat ein Gericht entschieden, wie Beiträge zu kennzeichnen sind.</p>${embed}
+      ${'<p>Die Entscheidung betrifft viele, die auf ihren Kanälen Produkte zeigen, ohne dafür bezahlt zu werden.</p>'.repeat(4)}</body></html>`;
+    expect(analyzePage({ html, url: 'https://www.example.de/kommentare/urteil-172529', fetchedAt: REF, timeZone: 'Europe/Berlin' }).publishTime).toMatchObject({ iso: '2019-01-29', source: 'text' });
   });
 
   it('reads Chinese-numeral relative stamps and forum stamps without a year', () => {

@@ -121,11 +121,15 @@ function fromTimeElement(doc: Document): string | null {
   return (pick.getAttribute('datetime') ?? pick.getAttribute('content') ?? pick.textContent ?? '').trim() || null;
 }
 
+/** Embedded social posts (their blockquote's class): the post's date is its author's. */
+const EMBED = 'instagram-media|twitter-tweet|tiktok-embed|fb-post';
+const IN_EMBED = new RegExp(String.raw`(?:^|\s)(?:${EMBED})(?:$|\s)`, 'i');
+
 /**
- * Teasers of other pages (related posts, sidebars, widgets, navigation, footers): their dates
- * belong to the pages they link to.
+ * Teasers of other pages (related posts, sidebars, widgets, navigation, footers) and embedded
+ * social posts (Instagram, X/Twitter, TikTok, Facebook): their dates belong to the posts they show.
  */
-const OTHER_CONTENT = /(?:^|[-_])(?:related|sidebar|widget|teaser|recommend(?:ed|ations)?|popular|more-?(?:news|articles|posts|stories)|also-?read|weitere|aehnlich|ähnlich|newsticker|carousel)(?:$|[-_s])/i;
+const OTHER_CONTENT = new RegExp(String.raw`(?:^|[-_])(?:related|sidebar|widget|teaser|recommend(?:ed|ations)?|popular|more-?(?:news|articles|posts|stories)|also-?read|weitere|aehnlich|ähnlich|newsticker|carousel|${EMBED})(?:$|[-_s])`, 'i');
 const OTHER_TAGS = new Set(['ASIDE', 'NAV', 'FOOTER']);
 
 function inOtherContent(e: Element): boolean {
@@ -205,7 +209,7 @@ function textNodes(root: Node): TextPiece[] {
       if (c.nodeType === 3) {
         const text = (c.nodeValue ?? '').replace(/[\s\u00a0\u3000]+/g, ' ').trim();
         if (text) out.push({ text, inComment, h1 });
-      } else if (c.nodeType === 1 && !SKIP.has((c as Element).tagName.toUpperCase())) {
+      } else if (c.nodeType === 1 && !SKIP.has((c as Element).tagName.toUpperCase()) && !IN_EMBED.test((c as Element).getAttribute('class') ?? '')) {
         const e = c as Element;
         const isH1 = h1 < 0 && e.tagName.toUpperCase() === 'H1';
         walk(c, inComment || COMMENT_BOX.test(`${e.getAttribute('class') ?? ''} ${e.getAttribute('id') ?? ''}`), isH1 ? out.length : h1);
@@ -222,7 +226,7 @@ function textNodes(root: Node): TextPiece[] {
  */
 interface Found { raw: string; pos: number; hasTime: boolean; labelled: boolean; inComment: boolean; clock: boolean; date?: DateStamp | null }
 
-const LABEL = /(发布|发表|时间|日期|更新|published|posted|updated|date)/i;
+const LABEL = /(发布|发表|时间|日期|更新|published|posted|updated|date|datum|erstellt|veröffentlicht|publiziert|erschienen|publié|publicado|pubblicato|gepubliceerd)/i;
 /** A "today is" widget (`今天是2024年3月10日 星期日`): the visitor's date, not the article's. */
 const TODAY_LABEL = /(今天是|今日是|今天[:：]|今日[:：]|today is|today[:：])\s*$/i;
 /** Copyright lines (`© 2003-2020`, `版权所有 2005.1.1`) date the site, not the article. */
@@ -302,7 +306,8 @@ function fromVisibleText(doc: Document, headline: string | undefined, ref: Date,
     const before = found.filter((f) => f.pos < headPos && headPos - f.pos <= DATELINE_ABOVE_CHARS && !f.inComment).reverse();
     const nearest = (a: Found | undefined, b: Found | undefined) => (a && b ? (headPos - b.pos < a.pos - headPos ? b : a) : a ?? b);
     const timed = (f: Found) => f.hasTime;
-    const near = nearest(first(after, timed), first(before, timed)) ?? first(after) ?? first(before);
+    // A stamp labelled as the publication (`发布时间：`, `Erstellt am:`) beats unlabelled ones (a list of other stories' stamps).
+    const near = first(after, (f) => f.hasTime && f.labelled) ?? nearest(first(after, timed), first(before, timed)) ?? first(after) ?? first(before);
     if (near) return pick(near, 'headline');
   }
   const page = found.filter((f) => !f.inComment);
