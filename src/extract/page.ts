@@ -218,7 +218,7 @@ function analyzeTimed(input: AnalyzeInput, opts: AnalyzeOptions, t: Record<strin
   opts.onDocument?.(doc);
 
   t0 = now();
-  const text = mainText(doc, cjk, readability);
+  const text = mainText(doc, cjk, readability, title);
   if (t) t.readability = (t.readability ?? 0) + now() - t0;
   // Chinese layouts only: there the headline above a dateline is the norm and <title> often names
   // only the site or column; on the English benchmark pages <title>/h1 are reliable and the same
@@ -288,10 +288,11 @@ const MIN_KEPT_POSTS = 2;
  * article). Without Readability (a page over the element limit): the body's text, link lists and
  * captions dropped.
  */
-export function mainText(doc: Document, cjk: boolean, readability = true): string {
+export function mainText(doc: Document, cjk: boolean, readability = true, title = ''): string {
   // Read before Readability mutates the tree: the bodies of a list of posts, if this is one.
   // One walk over the elements (css-select's substring selectors cost ~17 ms a page on linkedom).
   const posts = markCaptionsAndFindPosts(doc);
+  dropOtherArticles(doc, title);
   if (!readability) return doc.body ? prunedText(doc.body) : '';
   const leadPost = posts.length >= MIN_LIST_POSTS && posts.slice(0, 2).every((p) => datedPost(p, posts)) ? blockText(posts[0]!) : '';
   // Readability strips class names and unwraps or renames elements: posts are found again by text.
@@ -345,6 +346,34 @@ function datedPost(body: Element, all: Element[]): boolean {
   while (box.parentElement && !all.some((o) => o !== body && box.parentElement!.contains(o))) box = box.parentElement;
   const around = (box.textContent ?? '').replace(body.textContent ?? '', ' ');
   return POST_DATE.test(around);
+}
+
+/** A title shorter than this (non-space characters) does not identify the headline element. */
+const MIN_HEADLINE_KEY_CHARS = 8;
+/** An <article> holding this many <article>s is a list of teasers, whatever its length. */
+const MIN_TEASER_LIST = 2;
+
+/**
+ * Articles beside the one that holds the page's headline: teasers of other posts ("you may also
+ * like", a list of other stories) set as <article> elements of their own. The headline is the
+ * <h1>/<h2> that shows the page's title, else the first <h1> (a front-page teaser may hold an <h1>
+ * of its own). Removed before Readability, which would otherwise keep their common parent with
+ * the article (the tree is read for links and dates before this).
+ */
+function dropOtherArticles(doc: Document, title: string): void {
+  if (!doc.body) return;
+  const key = squeeze(title);
+  const headline = (key.length >= MIN_HEADLINE_KEY_CHARS ? Array.from(doc.body.querySelectorAll('h1, h2')).find((h) => squeeze(h.textContent).includes(key)) : undefined)
+    ?? doc.body.querySelector('h1');
+  const main = headline?.closest('article');
+  if (!main) return;
+  const mainChars = nonSpace(main.textContent);
+  for (const a of Array.from(doc.body.querySelectorAll('article'))) {
+    if (!a.parentNode || a.contains(main) || main.contains(a)) continue;
+    // Longer than the headline's article and not a list of articles itself: the body, set apart from a header article.
+    if (nonSpace(a.textContent) > mainChars && a.querySelectorAll('article').length < MIN_TEASER_LIST) continue;
+    a.parentNode.removeChild(a);
+  }
 }
 
 /** Image captions and credits (by class or id): what a picture shows or who took it, not the article's text. */
