@@ -284,6 +284,18 @@ describe('analyzePage: classes of misses found on the benchmarks (bench/results/
     expect(analyzePage({ html: split, url: 'https://news.example.com/harbour', fetchedAt: FETCHED }).text).toContain('voted to widen the quay');
   });
 
+  it('drops a repeat of the headline kept on top of the text, and the site header above it', () => {
+    const html = `<html><head><title>Cat found in New Mexico after going missing in Oregon - Example News</title></head><body><div class="page">
+      <div><a href="/login">Sign In</a></div><div>Breaking News</div><div>https://news.example.com/article/cat-found-14848175.php</div>
+      <div>Cat found in New Mexico after going missing in Oregon</div>
+      ${para('A cat who has been missing for five years in Portland has been found in Santa Fe, the shelter said. ')}
+      ${para('American Airlines offered to fly the cat home, along with a member of the animal shelter staff. ')}</div></body></html>`;
+    const a = analyzePage({ html, url: 'https://news.example.com/article/cat-found-14848175.php', fetchedAt: FETCHED });
+    expect(a.title).toBe('Cat found in New Mexico after going missing in Oregon');
+    expect(a.text.split('\n')[0]).toMatch(/^A cat who has been missing/);
+    for (const w of ['Sign In', 'Breaking News', 'cat-found-14848175']) expect(a.text).not.toContain(w);
+  });
+
   it('drops captions, photo credits and a leading byline/dateline, not running text that starts with a date', () => {
     const text = 'The discovery was announced in an article published Monday in the journal, and more follows here. ';
     const html = `<html><head><title>Scientists find water</title></head><body><article>

@@ -315,9 +315,25 @@ export function mainText(doc: Document, cjk: boolean, readability = true, title 
       const kept = squeeze(el.textContent);
       if (postProbes.filter((p) => kept.includes(p)).length >= MIN_KEPT_POSTS) return trimLeadingStamps(leadPost);
     }
-    return prunedText(el);
+    return belowHeadline(prunedText(el), title);
   }
   return doc.body ? blockText(doc.body) : '';
+}
+
+/** Lines of Readability's output among which a repeat of the headline is looked for. */
+const HEADLINE_LINES = 8;
+
+/**
+ * The headline is the page's title, not its text; what Readability keeps above it (a sign-in
+ * link, a section label, the page's URL, a breadcrumb) is the site's header. When one of the
+ * first lines repeats the title, it and the lines above it go.
+ */
+function belowHeadline(text: string, title: string): string {
+  const key = squeeze(title);
+  if (key.length < MIN_HEADLINE_KEY_CHARS) return text;
+  const lines = text.split('\n');
+  const i = lines.slice(0, HEADLINE_LINES).findIndex((l) => squeeze(l) === key);
+  return i < 0 || i === lines.length - 1 ? text : lines.slice(i + 1).join('\n');
 }
 
 function prunedText(container: Element): string {
