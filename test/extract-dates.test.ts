@@ -20,6 +20,7 @@ describe('parseDateText', () => {
     ['2008-05-12T14:28:00Z', '2008-05-12T22:28:00+08:00'],
     ['发布日期： 9/17/2004 5:54:13 AM', '2004-09-17T05:54:13+08:00'],
     ['17/9/2004', '2004-09-17T00:00:00+08:00'],
+    ['Aktualisiert am 06. Mär. 2023', '2023-03-06T00:00:00+08:00'],
   ])('absolute %s', (text, want) => {
     expect(iso(parseDateText(text, REF, SH))).toBe(want);
   });
@@ -110,8 +111,56 @@ describe('publish time from the visible page (hand-written pages, METHODS §3.4)
     expect(analyzePage({ html, url: 'https://www.example.com/a', fetchedAt: REF, timeZone: 'UTC' }).publishTime).toMatchObject({ iso: '2019-11-18T11:04:00', source: 'text' });
   });
 
+  it('reads a dateline written with character references between its parts, over a later date in the text', () => {
+    const html = `<html><head><title>Davis Cup: zwei Neulinge nominiert - Tennis Bund</title></head><body><h1>Davis Cup: zwei Neulinge nominiert</h1>
+      <div class="att-publish">Von <span>Tennis Bund</span> 4.&thinsp;2.&thinsp;2022.</div>
+      <p>Der Teamchef hat die Mannschaft für die Spiele gegen Brasilien (4. und 5. März 2022 in Rio) bekanntgegeben.</p>
+      ${'<p>Die Mannschaft reist eine Woche vorher an und trainiert auf dem Sand der Anlage am Strand.</p>'.repeat(4)}</body></html>`;
+    expect(analyzePage({ html, url: 'https://www.example.de/news/davis-cup', fetchedAt: REF, timeZone: 'Europe/Berlin' }).publishTime).toMatchObject({ iso: '2022-02-04', source: 'text' });
+  });
+
+  it('takes the stamp labelled as the publication over unlabelled stamps of other stories around the headline', () => {
+    const html = `<html><head><title>Lindvik gewinnt in Willingen</title></head><body>
+      <ul class="ticker"><li>Skispringen live 01.02.2022 16:28</li></ul><h1>Lindvik gewinnt in Willingen</h1>
+      <ul class="ticker"><li>Kriznar gewinnt Weitenjagd 30.01.2022 14:47</li></ul><div>Erstellt am: 30.01.2022 18:36</div>
+      ${'<p>Der Norweger setzte sich vor dem Deutschen durch, der mit zwei weiten Sprüngen auf das Podest kam.</p>'.repeat(4)}</body></html>`;
+    expect(analyzePage({ html, url: 'https://www.example.com/news/10759-lindvik', fetchedAt: REF, timeZone: 'Europe/Berlin' }).publishTime).toMatchObject({ iso: '2022-01-30T18:36:00', source: 'text' });
+  });
+
+  it('never takes the date of an embedded social post', () => {
+    const embed = `<blockquote class="instagram-media"><div><p><time datetime="2018-03-12T19:30:12+00:00">Mär 12, 2018 um 12:30 PDT</time></p></div></blockquote>`;
+    const html = `<html><head><title>Was sich nach dem Urteil ändert</title></head><body><h1>Was sich nach dem Urteil ändert</h1>
+      <div class="PublishDate">Dienstag, 29. Januar 2019</div><p>Vor wenigen Tagen hat ein Gericht entschieden, wie Beiträge zu kennzeichnen sind.</p>${embed}
+      ${'<p>Die Entscheidung betrifft viele, die auf ihren Kanälen Produkte zeigen, ohne dafür bezahlt zu werden.</p>'.repeat(4)}</body></html>`;
+    expect(analyzePage({ html, url: 'https://www.example.de/kommentare/urteil-172529', fetchedAt: REF, timeZone: 'Europe/Berlin' }).publishTime).toMatchObject({ iso: '2019-01-29', source: 'text' });
+  });
+
   it('reads Chinese-numeral relative stamps and forum stamps without a year', () => {
     expect(pt(page(`<h1>某地举行植树活动</h1><div>两小时前</div>${text}`, '某地举行植树活动'))?.iso).toBe('2024-03-10T14:00:00+08:00');
     expect(pt(page(`<h1>某地举行植树活动</h1><div>发表于 03-09 14:28</div>${text}`, '某地举行植树活动'))?.iso).toBe('2024-03-09T14:28:00');
+  });
+});
+
+describe('machine-readable dates that disagree: the one the page shows wins (METHODS §3.4)', () => {
+  const body = '<p>The council met on the harbour plan and voted to widen the quay before the winter storms arrive.</p>'.repeat(5);
+  const ld = (published: string, modified: string) =>
+    `<script type="application/ld+json">{"@type":"NewsArticle","headline":"Harbour plan approved","datePublished":"${published}","dateModified":"${modified}"}</script>`;
+  const page = (head: string, dateline: string) =>
+    `<html><head><title>Harbour plan approved</title>${head}</head><body><article><h1>Harbour plan approved</h1><p class="byline">By A. Reporter ${dateline}</p>${body}</article></body></html>`;
+  const pt = (html: string) => analyzePage({ html, url: 'https://news.example.com/harbour', fetchedAt: REF, timeZone: 'Europe/Berlin' }).publishTime;
+
+  it('takes the modified date when the dateline shows it as the article\'s date', () => {
+    const head = ld('2021-01-01T11:00:00Z', '2023-04-01T10:00:00Z');
+    expect(pt(page(head, '01.04.2023, 12:00 Uhr'))).toEqual({ iso: '2023-04-01T10:00:00+00:00', source: 'json-ld', raw: '2023-04-01T10:00:00Z' });
+    // Shown as first published, or a dateline naming neither: the published date stands.
+    expect(pt(page(head, '01.01.2021, 12:00 Uhr'))?.iso).toBe('2021-01-01T11:00:00+00:00');
+    expect(pt(page(head, '5. März 2022'))?.iso).toBe('2021-01-01T11:00:00+00:00');
+    // No dateline at all: the published date.
+    expect(pt(page(head, ''))?.iso).toBe('2021-01-01T11:00:00+00:00');
+  });
+
+  it('takes the same instant with the page\'s own offset over a UTC stamp on the day before', () => {
+    const head = `${ld('2019-10-18T22:04:00Z', '2019-10-18T22:05:41Z')}<meta name="date" content="Sat, 19 Oct 2019 00:04:00 +0200">`;
+    expect(pt(page(head, '19. Oktober 2019 00:04 Uhr'))).toMatchObject({ iso: '2019-10-19T00:04:00+02:00', source: 'meta' });
   });
 });

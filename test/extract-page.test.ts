@@ -266,6 +266,36 @@ describe('analyzePage: classes of misses found on the benchmarks (bench/results/
     for (const w of ['Thirty artworks', 'old harbour', 'boat tours']) expect(a.text).toContain(w);
   });
 
+  it('drops teasers of other posts set as <article>s beside the one holding the headline, and keeps a body set apart from a header article', () => {
+    const teaser = (s: string) => `<article class="post"><a href="/other">Share</a>${para(s)}</article>`;
+    const html = `<html><head><title>Only those who love themselves</title></head><body><div id="primary">
+      <article class="post"><h1>Only those who love themselves</h1><div class="entry-content">${para('Living a true experience of love is one of the great pleasures of life, and it starts at home. ')}</div></article>
+      <article class="post"><h3>You may also like</h3>
+        ${teaser('Life asks of us optimism and courage to hope for the best and to make the best happen. ')}
+        ${teaser('What unites a family is love, affection and care for one another, in good days and bad. ')}
+        ${teaser('Strength to win and faith to believe that every obstacle can be overcome in its time. ')}
+      </article></div></body></html>`;
+    const a = analyzePage({ html, url: 'https://quotes.example.com/love', fetchedAt: FETCHED });
+    expect(a.text).toContain('Living a true experience of love');
+    for (const w of ['optimism and courage', 'What unites a family', 'Strength to win']) expect(a.text).not.toContain(w);
+    // The headline in a header <article> of its own, the text in a longer one: the text stays.
+    const split = `<html><head><title>Harbour plan approved</title></head><body><article><h1>Harbour plan approved</h1><p>By A. Reporter</p></article>
+      <article>${para('The council met on the harbour plan and voted to widen the quay before the winter storms arrive. ')}</article></body></html>`;
+    expect(analyzePage({ html: split, url: 'https://news.example.com/harbour', fetchedAt: FETCHED }).text).toContain('voted to widen the quay');
+  });
+
+  it('drops a repeat of the headline kept on top of the text, and the site header above it', () => {
+    const html = `<html><head><title>Cat found in New Mexico after going missing in Oregon - Example News</title></head><body><div class="page">
+      <div><a href="/login">Sign In</a></div><div>Breaking News</div><div>https://news.example.com/article/cat-found-14848175.php</div>
+      <div>Cat found in New Mexico after going missing in Oregon</div>
+      ${para('A cat who has been missing for five years in Portland has been found in Santa Fe, the shelter said. ')}
+      ${para('American Airlines offered to fly the cat home, along with a member of the animal shelter staff. ')}</div></body></html>`;
+    const a = analyzePage({ html, url: 'https://news.example.com/article/cat-found-14848175.php', fetchedAt: FETCHED });
+    expect(a.title).toBe('Cat found in New Mexico after going missing in Oregon');
+    expect(a.text.split('\n')[0]).toMatch(/^A cat who has been missing/);
+    for (const w of ['Sign In', 'Breaking News', 'cat-found-14848175']) expect(a.text).not.toContain(w);
+  });
+
   it('drops captions, photo credits and a leading byline/dateline, not running text that starts with a date', () => {
     const text = 'The discovery was announced in an article published Monday in the journal, and more follows here. ';
     const html = `<html><head><title>Scientists find water</title></head><body><article>

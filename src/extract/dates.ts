@@ -107,7 +107,7 @@ function validDay(y: number, mo: number, d: number): boolean {
 const MONTH_NAMES: string[][] = [
   ['january', 'jan', 'januar', 'jänner', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'genn', 'gen', 'janeiro', 'januari', 'stycznia', 'styczeń', 'ocak', 'tammikuuta'],
   ['february', 'feb', 'februar', 'feber', 'février', 'fevrier', 'févr', 'fevr', 'febrero', 'febbraio', 'fevereiro', 'fev', 'februari', 'lutego', 'luty', 'şubat', 'helmikuuta'],
-  ['march', 'mar', 'märz', 'maerz', 'mrz', 'mars', 'marzo', 'março', 'marco', 'maart', 'marca', 'marzec', 'mart', 'mars', 'maaliskuuta'],
+  ['march', 'mar', 'märz', 'mär', 'maerz', 'mrz', 'mars', 'marzo', 'março', 'marco', 'maart', 'marca', 'marzec', 'mart', 'mars', 'maaliskuuta'],
   ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile', 'kwietnia', 'kwiecień', 'nisan', 'huhtikuuta'],
   ['may', 'mai', 'mayo', 'maggio', 'mag', 'maio', 'mei', 'maja', 'maj', 'mayıs', 'toukokuuta'],
   ['june', 'jun', 'juni', 'juin', 'junio', 'giugno', 'giu', 'junho', 'czerwca', 'czerwiec', 'haziran', 'kesäkuuta'],

@@ -10,8 +10,9 @@ import { DEFAULT_TIME_ZONE } from './dates.js';
 import { canonicalUrl, extractLinks, metaRefresh } from './links.js';
 import { countElements, DEFAULT_ANALYSIS_LIMITS, thousands, type AnalysisLimits } from './limits.js';
 import { pruneLinkLists } from './link-lists.js';
+import { belowHeadline, dropOtherArticles, trimLeadingStamps } from './article-bounds.js';
 import { extractPublishTime } from './publish.js';
-import { breadcrumb, cleanTitle, crumbHeadline, dropCategoryTag, fullerShownLine, headlineAbove, looksLikeSiteName, mainTextStart, NAME_LIKE_WEIGHT, shownNear, titleWeight } from './title.js';
+import { cleanTitle, crumbHeadline, dropCategoryTag, fullerShownLine, headlineAbove, looksLikeSiteName, mainTextStart, NAME_LIKE_WEIGHT, shownNear, titleWeight } from './title.js';
 import type { AnalyzeInput, PageAnalysis } from './types.js';
 import { CJK_HAN_SHARE, hanShare, scriptLanguage, visibleSample } from './language.js';
 import { noteWork, profiling, timed } from '../util/stage-profile.js';
@@ -44,10 +45,14 @@ const norm = (s: string | null | undefined) => (s ?? '').replace(/[\s\u00a0\u300
 export function parseHtml(source: string, _url?: string): Document {
   const html = repairCommentEnds(source);
   const doc = parseHTML(html).document as unknown as Document;
-  if (doc.documentElement?.tagName.toUpperCase() === 'HTML') return mergeStrayBodies(doc);
   // linkedom builds no implied <html><body> (it is not an HTML5 tree builder): saved pages and
   // fragments that start with another tag would end up outside <body>. Wrap them, as a browser would.
-  return parseHTML(`<!DOCTYPE html><html><head></head><body>${html.replace(/<!DOCTYPE[^>]*>/i, '')}</body></html>`).document as unknown as Document;
+  const out = doc.documentElement?.tagName.toUpperCase() === 'HTML' ? mergeStrayBodies(doc)
+    : parseHTML(`<!DOCTYPE html><html><head></head><body>${html.replace(/<!DOCTYPE[^>]*>/i, '')}</body></html>`).document as unknown as Document;
+  // linkedom ends a text node at every character reference (`4.&thinsp;2.&thinsp;2022` is five
+  // nodes), a browser makes one: rules that read text node by node (dates, labels) need the one.
+  out.documentElement?.normalize();
+  return out;
 }
 
 const HEAD_ONLY = new Set(['HEAD', 'STYLE', 'SCRIPT', 'LINK', 'META', 'TITLE', 'BASE', 'NOSCRIPT', 'TEMPLATE']);
@@ -213,7 +218,7 @@ function analyzeTimed(input: AnalyzeInput, opts: AnalyzeOptions, t: Record<strin
   opts.onDocument?.(doc);
 
   t0 = now();
-  const text = mainText(doc, cjk, readability);
+  const text = mainText(doc, cjk, readability, title);
   if (t) t.readability = (t.readability ?? 0) + now() - t0;
   // Chinese layouts only: there the headline above a dateline is the norm and <title> often names
   // only the site or column; on the English benchmark pages <title>/h1 are reliable and the same
@@ -283,10 +288,11 @@ const MIN_KEPT_POSTS = 2;
  * article). Without Readability (a page over the element limit): the body's text, link lists and
  * captions dropped.
  */
-export function mainText(doc: Document, cjk: boolean, readability = true): string {
+export function mainText(doc: Document, cjk: boolean, readability = true, title = ''): string {
   // Read before Readability mutates the tree: the bodies of a list of posts, if this is one.
   // One walk over the elements (css-select's substring selectors cost ~17 ms a page on linkedom).
   const posts = markCaptionsAndFindPosts(doc);
+  dropOtherArticles(doc, title);
   if (!readability) return doc.body ? prunedText(doc.body) : '';
   const leadPost = posts.length >= MIN_LIST_POSTS && posts.slice(0, 2).every((p) => datedPost(p, posts)) ? blockText(posts[0]!) : '';
   // Readability strips class names and unwraps or renames elements: posts are found again by text.
@@ -309,7 +315,7 @@ export function mainText(doc: Document, cjk: boolean, readability = true): strin
       const kept = squeeze(el.textContent);
       if (postProbes.filter((p) => kept.includes(p)).length >= MIN_KEPT_POSTS) return trimLeadingStamps(leadPost);
     }
-    return prunedText(el);
+    return belowHeadline(prunedText(el), title);
   }
   return doc.body ? blockText(doc.body) : '';
 }
@@ -370,27 +376,6 @@ function markCaptionsAndFindPosts(doc: Document): Element[] {
 /** Drop captions and photo credits inside the kept container (the Zyte gold, and trafilatura's default, leave them out). */
 export function pruneCaptions(root: Element): void {
   for (const c of Array.from(root.querySelectorAll(`figcaption, [${CAPTION_MARK}]`))) if (c.parentNode && c !== root) c.parentNode.removeChild(c);
-}
-
-/** A line stating who wrote it or when (`By HNN Staff | November 18, 2019 at 2:26 PM`, `2005-04-05 06:40更新 来源：…`). */
-const STAMP_LINE = /^(?:by\s|posted\b|published\b|updated\b|last updated\b|作者[:：]|来源[:：]|发布时间|发表时间|更新时间|记者\s)|(?<!\d)(?:19|20)\d\d\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2},? (?:19|20)\d\d\b/i;
-/** A stamp line is short; longer lines are text that happens to mention a date. */
-const MAX_STAMP_LINE_CHARS = 90;
-/** Stamp lines are looked for only among the first lines of the main text. */
-const LEADING_LINES = 4;
-
-/**
- * Bylines, datelines and breadcrumbs Readability keeps at the top of the article are metadata, not
- * text (the publish time is read separately): drop such short lines among the first few. The lines around
- * them stay: a headline above a byline is part of the text on some sites' gold and not on others'.
- */
-export function trimLeadingStamps(text: string): string {
-  const lines = text.split('\n');
-  const n = Math.min(LEADING_LINES, lines.length - 1);
-  // Sentence punctuation marks running text that starts with a date (`2020年11月18日上午，得知…`).
-  // A breadcrumb (`当前位置：首页->军事技术`) is navigation, wherever among them it sits.
-  const kept = lines.filter((l, i) => i >= n || ((l.length > MAX_STAMP_LINE_CHARS || !STAMP_LINE.test(l) || /[，。！？；]|[a-z]{3}\. [A-Z]/.test(l)) && !breadcrumb(l)));
-  return kept.length === lines.length ? text : kept.join('\n');
 }
 
 const nonSpace = (s: string | null | undefined) => (s ?? '').replace(/[\s\u00a0\u3000]+/g, '').length;

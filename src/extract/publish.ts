@@ -4,7 +4,9 @@
  * Publish time of a page (METHODS §3.4), from the most to the least reliable source:
  * JSON-LD datePublished, meta tags, <time datetime>, a visible date near the headline, a date in
  * an element marked as one (class or id `date`, `datum`, `byline`, `published`…), the URL, the
- * page's modified date, and last any plausible date in the text.
+ * page's modified date, and last any plausible date in the text. When the machine-readable dates
+ * disagree on the day (published and modified, JSON-LD and meta, UTC and local), the one the page
+ * shows under its headline or in its byline wins (shownMachineDate).
  *
  * The time is written as the page states it (dates.ts DateStamp): with the page's own offset, as a
  * wall time without one, or as a date alone; the calendar date a reader sees is never shifted.
@@ -119,11 +121,15 @@ function fromTimeElement(doc: Document): string | null {
   return (pick.getAttribute('datetime') ?? pick.getAttribute('content') ?? pick.textContent ?? '').trim() || null;
 }
 
+/** Embedded social posts (their blockquote's class): the post's date is its author's. */
+const EMBED = 'instagram-media|twitter-tweet|tiktok-embed|fb-post';
+const IN_EMBED = new RegExp(String.raw`(?:^|\s)(?:${EMBED})(?:$|\s)`, 'i');
+
 /**
- * Teasers of other pages (related posts, sidebars, widgets, navigation, footers): their dates
- * belong to the pages they link to.
+ * Teasers of other pages (related posts, sidebars, widgets, navigation, footers) and embedded
+ * social posts (Instagram, X/Twitter, TikTok, Facebook): their dates belong to the posts they show.
  */
-const OTHER_CONTENT = /(?:^|[-_])(?:related|sidebar|widget|teaser|recommend(?:ed|ations)?|popular|more-?(?:news|articles|posts|stories)|also-?read|weitere|aehnlich|ähnlich|newsticker|carousel)(?:$|[-_s])/i;
+const OTHER_CONTENT = new RegExp(String.raw`(?:^|[-_])(?:related|sidebar|widget|teaser|recommend(?:ed|ations)?|popular|more-?(?:news|articles|posts|stories)|also-?read|weitere|aehnlich|ähnlich|newsticker|carousel|${EMBED})(?:$|[-_s])`, 'i');
 const OTHER_TAGS = new Set(['ASIDE', 'NAV', 'FOOTER']);
 
 function inOtherContent(e: Element): boolean {
@@ -203,7 +209,7 @@ function textNodes(root: Node): TextPiece[] {
       if (c.nodeType === 3) {
         const text = (c.nodeValue ?? '').replace(/[\s\u00a0\u3000]+/g, ' ').trim();
         if (text) out.push({ text, inComment, h1 });
-      } else if (c.nodeType === 1 && !SKIP.has((c as Element).tagName.toUpperCase())) {
+      } else if (c.nodeType === 1 && !SKIP.has((c as Element).tagName.toUpperCase()) && !IN_EMBED.test((c as Element).getAttribute('class') ?? '')) {
         const e = c as Element;
         const isH1 = h1 < 0 && e.tagName.toUpperCase() === 'H1';
         walk(c, inComment || COMMENT_BOX.test(`${e.getAttribute('class') ?? ''} ${e.getAttribute('id') ?? ''}`), isH1 ? out.length : h1);
@@ -220,7 +226,7 @@ function textNodes(root: Node): TextPiece[] {
  */
 interface Found { raw: string; pos: number; hasTime: boolean; labelled: boolean; inComment: boolean; clock: boolean; date?: DateStamp | null }
 
-const LABEL = /(发布|发表|时间|日期|更新|published|posted|updated|date)/i;
+const LABEL = /(发布|发表|时间|日期|更新|published|posted|updated|date|datum|erstellt|veröffentlicht|publiziert|erschienen|publié|publicado|pubblicato|gepubliceerd)/i;
 /** A "today is" widget (`今天是2024年3月10日 星期日`): the visitor's date, not the article's. */
 const TODAY_LABEL = /(今天是|今日是|今天[:：]|今日[:：]|today is|today[:：])\s*$/i;
 /** Copyright lines (`© 2003-2020`, `版权所有 2005.1.1`) date the site, not the article. */
@@ -300,7 +306,8 @@ function fromVisibleText(doc: Document, headline: string | undefined, ref: Date,
     const before = found.filter((f) => f.pos < headPos && headPos - f.pos <= DATELINE_ABOVE_CHARS && !f.inComment).reverse();
     const nearest = (a: Found | undefined, b: Found | undefined) => (a && b ? (headPos - b.pos < a.pos - headPos ? b : a) : a ?? b);
     const timed = (f: Found) => f.hasTime;
-    const near = nearest(first(after, timed), first(before, timed)) ?? first(after) ?? first(before);
+    // A stamp labelled as the publication (`发布时间：`, `Erstellt am:`) beats unlabelled ones (a list of other stories' stamps).
+    const near = first(after, (f) => f.hasTime && f.labelled) ?? nearest(first(after, timed), first(before, timed)) ?? first(after) ?? first(before);
     if (near) return pick(near, 'headline');
   }
   const page = found.filter((f) => !f.inComment);
@@ -391,46 +398,75 @@ function oneDayApart(a: string, b: string): boolean {
 export function extractPublishTime(doc: Document, url: string, fetchedAt: Date, tz: string, headline?: string): PublishTime | undefined {
   const ld = fromJsonLd(doc);
   const titles = fromTitleStamps(doc);
-  const sources: [PublishTime['source'], () => string | null][] = [
-    ['json-ld', () => ld.published],
-    ['meta', () => fromMeta(doc)],
-    ['time-element', () => fromTimeElement(doc)],
-    ['time-element', () => titles.published],
-  ];
   const out = (d: DateStamp, source: PublishTime['source'], raw: string): PublishTime => ({ iso: d.iso, source, raw });
   const h = headline ?? doc.querySelector('h1')?.textContent?.trim();
   // The page's own URL, else the one it names as canonical (saved or syndicated copies).
   const canonical = doc.querySelector('link[rel="canonical"]')?.getAttribute('href') ?? doc.querySelector('meta[property="og:url"]')?.getAttribute('content') ?? '';
   const u = urlDate(url) ?? (canonical ? urlDate(canonical) : null);
   const uDay = u ? dayStamp(u.year, u.month, u.day, tz) : null;
-  for (const [source, get] of sources) {
-    const raw = get();
-    if (!raw) continue;
-    const d = parseMachineDate(raw, fetchedAt, tz);
-    if (!d) continue;
+  // Machine-readable dates: the published ones in order of reliability, then the modified ones.
+  const stated: [PublishTime['source'], string | null][] = [
+    ['json-ld', ld.published], ['meta', fromMeta(doc)], ['time-element', fromTimeElement(doc)], ['time-element', titles.published],
+  ];
+  const machine: MachineDate[] = [];
+  for (const [source, raw] of stated) {
+    const d = raw ? parseMachineDate(raw, fetchedAt, tz) : null;
+    if (d) machine.push({ source, raw: raw!, date: d });
+  }
+  const published = machine.length;
+  for (const [source, raw] of [['json-ld', ld.modified], ['meta', fromMeta(doc, MODIFIED_META)], ['time-element', titles.updated]] as const) {
+    const d = raw ? parseMachineDate(raw, fetchedAt, tz) : null;
+    if (d) machine.push({ source, raw: raw!, date: d });
+  }
+  let vis: VisibleDate | null | undefined;
+  const visible = () => (vis === undefined ? (vis = fromVisibleText(doc, h, fetchedAt, tz)) : vis);
+  let marked: { raw: string; date: DateStamp } | null | undefined;
+  const markedDate = () => (marked === undefined ? (marked = fromMarkedElements(doc, fetchedAt, tz)) : marked);
+  const first = published > 0 ? machine[0]! : undefined;
+  if (first) {
     // A stamp serialised in UTC near midnight may sit on the day before or after the one the page
     // shows its readers; the URL's date, one day away, is the local day.
-    if (utcNearMidnight(d.iso)) {
-      if (uDay && oneDayApart(uDay.iso, d.iso)) return out(uDay, 'url', canonical && !urlDate(url) ? canonical : url);
-    }
-    return out(d, source, raw);
+    if (utcNearMidnight(first.date.iso) && uDay && oneDayApart(uDay.iso, first.date.iso)) return out(uDay, 'url', canonical && !urlDate(url) ? canonical : url);
+    const shownPick = shownMachineDate(machine, () => {
+      const v = visible();
+      const m = markedDate();
+      return [v?.how === 'headline' ? v.date.iso : null, m?.date.iso ?? null];
+    });
+    const pick = shownPick ?? first;
+    return out(pick.date, pick.source, pick.raw);
   }
-  const vis = fromVisibleText(doc, h, fetchedAt, tz);
-  if (vis?.how === 'headline') return out(vis.date, 'text', vis.raw);
-  if (vis && u) {
+  const v = visible();
+  if (v?.how === 'headline') return out(v.date, 'text', v.raw);
+  if (v && u) {
     // Not found next to the headline, the visible date may be a sidebar's or a comment's; a date
     // in the URL is the article's own. A visible stamp on the URL's day adds the time of day.
     // Only stamps that show the day's number are parsed.
-    const sameDay = vis.all.find((f) => f.raw.includes(String(u.day)) && vis.valid(f) && f.date!.iso.startsWith(uDay!.iso));
+    const sameDay = v.all.find((f) => f.raw.includes(String(u.day)) && v.valid(f) && f.date!.iso.startsWith(uDay!.iso));
     if (sameDay) return out(sameDay.date!, 'text', sameDay.raw);
   }
-  const marked = fromMarkedElements(doc, fetchedAt, tz);
-  if (marked && (!uDay || marked.date.iso.startsWith(uDay.iso))) return out(marked.date, 'text', marked.raw);
+  const m = markedDate();
+  if (m && (!uDay || m.date.iso.startsWith(uDay.iso))) return out(m.date, 'text', m.raw);
   if (uDay) return out(uDay, 'url', canonical && !urlDate(url) ? canonical : url);
   // Only a modified date is stated: it bounds the publication and is often the same day.
-  for (const [source, raw] of [['json-ld', ld.modified], ['meta', fromMeta(doc, MODIFIED_META)], ['time-element', titles.updated]] as const) {
-    const d = raw ? parseMachineDate(raw, fetchedAt, tz) : null;
-    if (d) return out(d, source, raw!);
-  }
-  return vis ? out(vis.date, 'text', vis.raw) : undefined;
+  if (machine.length > 0) return out(machine[0]!.date, machine[0]!.source, machine[0]!.raw);
+  return v ? out(v.date, 'text', v.raw) : undefined;
+}
+
+interface MachineDate { source: PublishTime['source']; raw: string; date: DateStamp }
+
+/**
+ * The machine-readable dates disagree on the day (a published and a modified date, JSON-LD and a
+ * meta tag, a UTC stamp and the same instant with the page's own offset): the one the page shows
+ * its readers, in the dateline under its headline or in an element marked as its date, is the
+ * page's date. Many sites show their last update as the article's date; a date no reader sees
+ * (a first import, a CMS's creation stamp) yields to it. Returns null when the first
+ * published date is shown, when no machine date is shown, or when all name the same day.
+ * `shown` is read only when the days disagree (it walks the page's text).
+ */
+function shownMachineDate(machine: MachineDate[], shown: () => (string | null)[]): MachineDate | null {
+  const day = (m: MachineDate) => m.date.iso.slice(0, 10);
+  if (new Set(machine.map(day)).size < 2) return null;
+  const days = shown().filter((s): s is string => !!s).map((s) => s.slice(0, 10));
+  if (days.length === 0 || days.includes(day(machine[0]!))) return null;
+  return machine.find((m) => days.includes(day(m))) ?? null;
 }
