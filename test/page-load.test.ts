@@ -18,6 +18,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { runCrawl, type CrawlResult } from '../src/crawl/engine.js';
+import { explainUrl } from '../src/crawl/explain.js';
 import { ProgressReporter } from '../src/report/progress.js';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';
 import { HOSTILE_ARTICLE, startHostileWeb, SWAPPED_MESSAGE, type HostileWeb } from '../src/testweb/hostile.js';
@@ -65,6 +66,7 @@ for (const fetcher of ['http', 'browser', 'adaptive'] as const) {
     let result: CrawlResult;
     let log: CrawlLogEntry[];
     let refused: { url: string; reason: string; via: string }[];
+    const storageDir = mkdtempSync(join(tmpdir(), `fc-page-load-${fetcher}-`));
 
     beforeAll(async () => {
       if (fetcher !== 'http' && !hasBrowser) return;
@@ -80,7 +82,7 @@ for (const fetcher of ['http', 'browser', 'adaptive'] as const) {
         settleCapSecs: 8,
         allowPrivate: web.allowedOrigins,
         threads: { enabled: false },
-        storageDir: mkdtempSync(join(tmpdir(), `fc-page-load-${fetcher}-`)),
+        storageDir,
       });
       result = await runCrawl({ config, progress: new ProgressReporter({ quiet: true }) });
       log = CrawlLog.read(result.logPath);
@@ -124,6 +126,17 @@ for (const fetcher of ['http', 'browser', 'adaptive'] as const) {
         expect(item.text ?? '').not.toContain(SWAPPED_MESSAGE);
         expect(hasArticle(item.text ?? ''), item.url).toBe(true);
       }
+    });
+
+    it('--explain says how each page settled and which document was analysed, and why', ({ skip }) => {
+      if (!result || fetcher === 'http') skip(fetcher === 'http' ? 'nothing rendered' : 'no Chromium');
+      const swap = explainUrl(storageDir, `${web.origin}/script/swap.html`);
+      expect(swap).toMatch(/settled +loaded/);
+      expect(swap).toMatch(/analysed +from the document as served/);
+      expect(swap).toMatch(/the rendered page holds \d+ characters of main text, the document as served \d+/);
+      const toHttps = explainUrl(storageDir, `${web.origin}/script/to-https.html`);
+      expect(toHttps).toMatch(/analysed +from the document as served/);
+      expect(toHttps).toMatch(/decision \w+ \(.*analysed as served.*script navigation to https:/);
     });
 
     it("sends the script's navigation to the fetch gate as a link", ({ skip }) => {
