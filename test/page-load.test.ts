@@ -1,11 +1,12 @@
 /**
  * Pages whose sub-resources hang or whose scripts wreck them (src/testweb/hostile.ts: scripts,
  * styles and images on a host that accepts and never answers, one that resets, one that cannot be
- * resolved; a script sending the tab to https on the same host; a script replacing the article
- * with an error message after a failed request), loaded by each fetcher and by `npm run extract`
- * in Debian's Chromium: every page is analysed with its article's text, never as the browser's
- * error page, the analysis says which document it came from and how the page settled, and the
- * script's navigation went to the fetch gate as a link. The per-page limits here (navigation 8 s,
+ * resolved; a script sending the tab to https on the same host, one sending it to another host;
+ * a script replacing the article with an error message after a failed request; UTF-8 pages that
+ * declare no charset or a wrong one), loaded by each fetcher and by `npm run extract` in Debian's
+ * Chromium: every page is analysed with its article's text, never as the browser's error page,
+ * the analysis says which document it came from and how the page settled, and the script's
+ * navigations went to the fetch gate as links. The per-page limits here (navigation 8 s,
  * settle cap 8 s, one extract run 25 s) are well under the old 30-second navigation timeout, so
  * a page that waits on its hanging sub-resources fails.
  */
@@ -17,13 +18,34 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { runCrawl, type CrawlResult } from '../src/crawl/engine.js';
+import { explainUrl } from '../src/crawl/explain.js';
 import { ProgressReporter } from '../src/report/progress.js';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';
 import { HOSTILE_ARTICLE, startHostileWeb, SWAPPED_MESSAGE, type HostileWeb } from '../src/testweb/hostile.js';
 import { browserLaunchOptions } from '../src/fetch/browser.js';
 import { blockReason, chooseAnalysis } from '../src/fetch/page-load.js';
 
-const PAGES = ['/hang/silent.html', '/hang/reset.html', '/hang/unresolvable.html', '/script/to-https.html', '/script/swap.html'];
+/**
+ * Each page, and the document its analysis must come from in a browser. None of these pages'
+ * scripts builds its article, so the document as served is analysed (the rendering adds nothing
+ * to it, or lost it); the rendering is chosen where scripts build the text (the JS pages of the
+ * test web, and the choice below).
+ */
+const FROM = {
+  '/hang/silent.html': 'served',
+  '/hang/reset.html': 'served',
+  '/hang/unresolvable.html': 'served',
+  // the browser's error page after the refused https navigation; the swapped message
+  '/script/to-https.html': 'served',
+  '/script/swap.html': 'served',
+  // the navigation to the honeypot is stopped and the tab stays on the page
+  '/script/to-other-host.html': 'served',
+  // decoded as UTF-8 in the browser too: mis-decoded, the rendering's text would be three times as
+  // long (each character three Latin-1 ones) and chosen as what the scripts built
+  '/charset/undeclared.html': 'served',
+  '/charset/mislabelled.html': 'served',
+} as const;
+const PAGES = Object.keys(FROM) as (keyof typeof FROM)[];
 const run = promisify(execFile);
 
 let hasBrowser = true;
@@ -44,6 +66,7 @@ for (const fetcher of ['http', 'browser', 'adaptive'] as const) {
     let result: CrawlResult;
     let log: CrawlLogEntry[];
     let refused: { url: string; reason: string; via: string }[];
+    const storageDir = mkdtempSync(join(tmpdir(), `fc-page-load-${fetcher}-`));
 
     beforeAll(async () => {
       if (fetcher !== 'http' && !hasBrowser) return;
@@ -59,7 +82,7 @@ for (const fetcher of ['http', 'browser', 'adaptive'] as const) {
         settleCapSecs: 8,
         allowPrivate: web.allowedOrigins,
         threads: { enabled: false },
-        storageDir: mkdtempSync(join(tmpdir(), `fc-page-load-${fetcher}-`)),
+        storageDir,
       });
       result = await runCrawl({ config, progress: new ProgressReporter({ quiet: true }) });
       log = CrawlLog.read(result.logPath);
@@ -83,8 +106,8 @@ for (const fetcher of ['http', 'browser', 'adaptive'] as const) {
         }
         expect(e.settled, path).toBeTruthy();
         // The scripts that wreck the rendering: the document as served is analysed, and the log says so.
-        expect(e.analysedFrom, path).toBe(path.startsWith('/script/') ? 'served' : 'rendered');
-        if (path.startsWith('/script/')) expect(e.reason, path).toMatch(/analysed as served/);
+        expect(e.analysedFrom, path).toBe(FROM[path]);
+        if (FROM[path] === 'served') expect(e.reason, path).toMatch(/analysed as served/);
       }
       // The hosts that fail at once did fail at once: those pages settled, none waited for its cap.
       for (const path of ['/hang/reset.html', '/hang/unresolvable.html']) {
@@ -105,11 +128,27 @@ for (const fetcher of ['http', 'browser', 'adaptive'] as const) {
       }
     });
 
+    it('--explain says how each page settled and which document was analysed, and why', ({ skip }) => {
+      if (!result || fetcher === 'http') skip(fetcher === 'http' ? 'nothing rendered' : 'no Chromium');
+      const swap = explainUrl(storageDir, `${web.origin}/script/swap.html`);
+      expect(swap).toMatch(/settled +loaded/);
+      expect(swap).toMatch(/analysed +from the document as served/);
+      expect(swap).toMatch(/the rendered page holds \d+ characters of main text, the document as served \d+/);
+      const toHttps = explainUrl(storageDir, `${web.origin}/script/to-https.html`);
+      expect(toHttps).toMatch(/analysed +from the document as served/);
+      expect(toHttps).toMatch(/decision \w+ \(.*analysed as served.*script navigation to https:/);
+    });
+
     it("sends the script's navigation to the fetch gate as a link", ({ skip }) => {
       if (!result || fetcher === 'http') skip(fetcher === 'http' ? 'no scripts run' : 'no Chromium');
       const target = `${web.origin.replace('http:', 'https:')}/script/to-https.html`;
       expect(refused.filter((r) => r.url === target).map((r) => r.via)).toContain('link');
       expect(log.find((e) => e.url === `${web.origin}/script/to-https.html`)!.reason).toContain(`script navigation to ${target}`);
+      // To another host: refused by the gate like a link to it (a private address), never fetched.
+      const other = `http://localhost:${new URL(web.honeypot.origin).port}/admin`;
+      expect(refused.filter((r) => r.url === other).map((r) => `${r.via} ${r.reason}`)).toEqual([expect.stringMatching(/^link .*private/)]);
+      expect(log.find((e) => e.url === `${web.origin}/script/to-other-host.html`)!.reason).toContain(`script navigation to ${other}`);
+      expect(web.honeypot.hits).toEqual([]);
       // The silent host was asked (the page really had a hanging sub-request), the image was not.
       expect(web.stalled.silent).toBeGreaterThan(0);
     });
@@ -134,9 +173,10 @@ describe('npm run extract on the misbehaving pages', () => {
       expect(o.analysis.url, path).toBe(web.origin + path);
       expect(hasArticle(o.analysis.text), path).toBe(true);
       expect(o.analysis.text, path).not.toContain(SWAPPED_MESSAGE);
-      expect(o.analysedFrom, path).toBe(path.startsWith('/script/') ? 'served' : 'rendered');
+      expect(o.analysedFrom, path).toBe(FROM[path]);
       expect(o.settled, path).toBeTruthy();
       if (path === '/script/to-https.html') expect(o.scriptNavigations).toEqual([`${web.origin.replace('http:', 'https:')}${path}`]);
+      if (path === '/script/to-other-host.html') expect(o.scriptNavigations).toEqual([`http://localhost:${new URL(web.honeypot.origin).port}/admin`]);
     }
   }, 400_000);
 });
@@ -146,11 +186,23 @@ describe('choosing what to analyse', () => {
   const articleHtml = `<html><head><title>t</title></head><body><article>${HOSTILE_ARTICLE.map((p) => `<p>${p}</p>`).join('')}</article></body></html>`;
   const url = 'http://127.0.0.1:1/a.html';
 
-  it('takes the rendering when it holds the text, the served document when it lost it, and fails with the reason when neither is there', () => {
+  it('takes the rendering when its scripts built the text, the served document when they added little or lost it, and fails with the reason when neither is there', () => {
     const built = chooseAnalysis({ rendered: { html: articleHtml, url }, served: { html: '<html><body><p>加载中</p><script>x()</script></body></html>', url, status: 200 }, fetchedAt });
     expect(built.analysedFrom).toBe('rendered');
+    // Scripts that add to a page that is there (comments opened, a widget): the document as served, with the rendering's links.
+    const comments = `<section class="comments"><p>A reader writes a comment about the rescue.</p><a href="http://127.0.0.1:1/more-comments">more</a></section>`;
+    const added = chooseAnalysis({ rendered: { html: articleHtml.replace('</article>', `</article>${comments}`), url }, served: { html: articleHtml, url, status: 200 }, fetchedAt });
+    expect(added.analysedFrom).toBe('served');
+    expect(added.renderingLost).toBe(false);
+    expect(added.analysis.text).not.toContain('A reader writes');
+    expect(added.analysis.links.map((l) => l.url)).toContain('http://127.0.0.1:1/more-comments');
+    expect(added.renderedAnalysis?.links.map((l) => l.url)).toContain('http://127.0.0.1:1/more-comments');
+    // Scripts that build most of the text (a teaser completed): the rendering.
+    const completed = articleHtml.replace('</article>', `${[...HOSTILE_ARTICLE, ...HOSTILE_ARTICLE].map((p, i) => `<p>${i} ${p}</p>`).join('')}</article>`);
+    expect(chooseAnalysis({ rendered: { html: completed, url }, served: { html: articleHtml, url, status: 200 }, fetchedAt }).analysedFrom).toBe('rendered');
     const swapped = chooseAnalysis({ rendered: { html: `<html><body><p>${SWAPPED_MESSAGE}</p></body></html>`, url }, served: { html: articleHtml, url, status: 200 }, fetchedAt });
     expect(swapped.analysedFrom).toBe('served');
+    expect(swapped.renderingLost).toBe(true);
     expect(hasArticle(swapped.analysis.text)).toBe(true);
     const error = chooseAnalysis({ rendered: { html: '<html><body>127.0.0.1 sent an invalid response.</body></html>', url: 'chrome-error://chromewebdata/' }, served: { html: articleHtml, url, status: 200 }, navigationError: 'net::ERR_SSL_PROTOCOL_ERROR', fetchedAt });
     expect(error.analysedFrom).toBe('served');

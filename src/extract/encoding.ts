@@ -93,3 +93,18 @@ export function isHtmlResponse(contentType: string | undefined | null, firstByte
     .toLowerCase();
   return /^<(!doctype html|html|head|body|title|meta|script|div|p|table|a|h1|iframe|frameset|br|style|font|b|!--)[\s>/]/.test(head);
 }
+
+/**
+ * The Content-Type a browser should be given for an HTML document, when it differs from the
+ * server's: a page that declares no charset in its header (or declares one in its markup that its
+ * bytes contradict) and is valid UTF-8 is decoded as UTF-8 here (detectCharset), while Chromium
+ * falls back to windows-1252 or the markup's label and renders mojibake, which scripts then build
+ * on and the analysis of the rendering reads. With the charset in the header the two agree.
+ * Undefined when the header stands (not HTML, a charset declared in it, a BOM, or not UTF-8).
+ */
+export function contentTypeForBrowser(contentType: string | undefined, body: Uint8Array): string | undefined {
+  const type = (contentType ?? '').split(';')[0]!.trim();
+  if (!HTML_TYPES.test(type) || /charset\s*=/i.test(contentType ?? '') || bomCharset(body)) return undefined;
+  const { charset, source } = detectCharset(body, contentType);
+  return charset === 'utf-8' && source === 'detected' ? `${contentType}; charset=utf-8` : undefined;
+}

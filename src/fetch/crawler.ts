@@ -42,6 +42,11 @@ export interface RenderedPage {
   /** Rendered pages: which document the analysis was made from (./page-load.ts chooseAnalysis), and why when not the rendering. */
   analysedFrom?: AnalysedFrom;
   analysedWhy?: string;
+  /** Rendered pages: the rendering was the browser's own page, unreadable, or its article replaced (no evidence of what the page renders to). */
+  renderingLost?: boolean;
+  /** Rendered pages analysed as served: the rendering's DOM and analysis all the same (the adaptive fetcher compares them with HTTP). */
+  renderedHtml?: string;
+  renderedAnalysis?: PageAnalysis;
   /** Rendered pages: how the page settled before it was read. */
   settled?: Settled;
   /** Navigations the page's scripts attempted (stopped; offered to the crawl as links). */
@@ -229,7 +234,7 @@ export async function readRendering(page: Page, doc: MainDocument, input: { fetc
   } catch (e) {
     // Nested too deep for the extractor's recursion: the engine analyses the rendering flattened.
     if (!(e instanceof RangeError) || html === undefined) throw e;
-    return { html, url, analysedFrom: 'rendered' as const, analysis: undefined, why: undefined, renderedHtml: html, servedAnalysis: undefined };
+    return { html, url, analysedFrom: 'rendered' as const, analysis: undefined, why: undefined, renderingLost: false, renderedHtml: html, servedAnalysis: undefined, renderedAnalysis: undefined };
   }
   return { ...chosen, analysis: withScriptNavigations(chosen.analysis, doc.scriptNavigations), renderedHtml: html };
 }
@@ -313,6 +318,9 @@ export function createBrowserFetcher(opts: BrowserFetcherOptions): PlaywrightCra
           analysis: read.analysis,
           analysedFrom: read.analysedFrom,
           analysedWhy: read.why,
+          renderingLost: read.renderingLost,
+          renderedHtml: read.renderedHtml,
+          renderedAnalysis: read.renderedAnalysis,
           scriptNavigations: state.doc.scriptNavigations,
         });
       },

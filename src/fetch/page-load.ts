@@ -11,8 +11,9 @@
  *   how it settled. A page is lost only when its own document never came.
  * - The document as served is kept beside the rendering (`MainDocument`), and the analysis is
  *   made from the better of the two (`chooseAnalysis`): never from a browser error page
- *   (`chrome-error://`, `about:blank` after a failed navigation), and not from a rendering whose
- *   scripts replaced the article with a short message (a failed request's "not available").
+ *   (`chrome-error://`, `about:blank` after a failed navigation), not from a rendering whose
+ *   scripts replaced the article with a short message (a failed request's "not available"), and
+ *   from the rendering only when its scripts built the page's text.
  */
 import type { Page, Request as PwRequest, Response } from 'playwright';
 import { analyzePage, type AnalysisLimits } from '../extract/page.js';
@@ -234,14 +235,23 @@ export async function readDom(page: Page, ms: number, cdp?: Parameters<typeof se
 export type AnalysedFrom = 'served' | 'rendered';
 
 export interface Chosen {
+  /** Title, text, dates and links: from the document `analysedFrom` says (links from the rendering too). */
   analysis: PageAnalysis;
+  /** The page handed on (saved, given to plugins): the rendering unless it was lost. */
   html: string;
   url: string;
   analysedFrom: AnalysedFrom;
   /** Why the served document was analysed instead of the rendering (absent when rendered). */
   why?: string;
+  /**
+   * The rendering is no evidence of what the page renders to: the browser's own page, a DOM that
+   * could not be read, or scripts that replaced the article (the adaptive fetcher does not learn from it).
+   */
+  renderingLost?: boolean;
   /** The served document's analysis, when it was made (the adaptive fetcher compares it with the rendering's instead of analysing the same bytes again). */
   servedAnalysis?: PageAnalysis;
+  /** The rendering's analysis, when it was made (the adaptive fetcher's comparison reads the rendering, whichever was chosen). */
+  renderedAnalysis?: PageAnalysis;
 }
 
 /**
@@ -252,16 +262,34 @@ export interface Chosen {
 export const SERVED_TEXT_RATIO = 0.5;
 /** Served main text shorter than this is no article to fall back to (a loader, a shell). */
 export const SERVED_TEXT_MIN = 100;
+/**
+ * The rendering adds at most this share to the served document's main text: the scripts built no
+ * article, the document as served is the author's page and is analysed. What scripts add to a
+ * page that is already there is comments opened, widgets, recommendations and, where the server
+ * declared no charset over HTTPS, the browser's mis-decoding; what they build on a page that needs
+ * them (a shell filled by XHR, a teaser completed) is most of its text.
+ */
+export const RENDERED_GAIN_MAX = 0.5;
 
 /** The page is no page: the browser shows its own error page or a blank one. */
 export function browserErrorPage(finalUrl: string): boolean {
   return !isWebUrl(finalUrl);
 }
 
+/** The served analysis with the rendering's links added (links its scripts built are still discovered). */
+function withRenderedLinks(served: PageAnalysis, rendered: PageAnalysis): PageAnalysis {
+  const known = new Set(served.links.map((l) => l.url));
+  const extra = rendered.links.filter((l) => !known.has(l.url));
+  return extra.length ? { ...served, links: [...served.links, ...extra] } : served;
+}
+
 /**
- * What to analyse: the rendering, unless it is the browser's own page (no web URL: an error page
- * after a failed navigation) or holds much less main text than the document as served. Throws
- * with the browser's reason when there is neither a rendering nor a served document.
+ * What to analyse. The document as served when the rendering is the browser's own page (no web
+ * URL: an error page after a failed navigation), when it holds much less main text than the
+ * document as served (scripts replaced the article), or when it adds little to it (the scripts
+ * built no article: the author's document is read, not what scripts did to it). The rendering
+ * when its scripts built the text. Throws with the browser's reason when there is neither a
+ * rendering nor a served document.
  */
 export function chooseAnalysis(
   input: {
@@ -279,25 +307,29 @@ export function chooseAnalysis(
   const broken = !rendered ? 'the rendered page could not be read' : browserErrorPage(rendered.url) ? `the browser showed its own page (${rendered.url.slice(0, 60)})${input.navigationError ? `: ${input.navigationError}` : ''}` : undefined;
   if (broken) {
     if (!served) throw new Error(`rendering failed: ${broken}`);
-    return { analysis: analyse(served), html: served.html, url: served.url, analysedFrom: 'served', why: `rendering failed: ${broken}; analysed the document as served` };
+    return { analysis: analyse(served), html: served.html, url: served.url, analysedFrom: 'served', renderingLost: true, why: `rendering failed: ${broken}; analysed the document as served` };
   }
   const r = rendered!;
   const renderedAnalysis = input.renderedAnalysis ?? analyse(r);
-  if (!served || served.status >= 400) return { analysis: renderedAnalysis, html: r.html, url: r.url, analysedFrom: 'rendered' };
+  if (!served || served.status >= 400) return { analysis: renderedAnalysis, html: r.html, url: r.url, analysedFrom: 'rendered', renderedAnalysis };
   const servedAnalysis = analyse(served);
   const s = servedAnalysis.text.length;
   const n = renderedAnalysis.text.length;
-  if (s >= SERVED_TEXT_MIN && n < SERVED_TEXT_RATIO * s) {
-    return {
-      analysis: servedAnalysis,
-      html: served.html,
-      url: served.url,
-      analysedFrom: 'served',
-      why: `the rendered page holds ${n} characters of main text, the document as served ${s}: analysed as served`,
-      servedAnalysis,
-    };
-  }
-  return { analysis: renderedAnalysis, html: r.html, url: r.url, analysedFrom: 'rendered', servedAnalysis };
+  // Analysed as served, the page is still the rendering where that is intact: the DOM handed on
+  // (the reply extractor, plugins) holds what scripts loaded (comment widgets fill from XHR).
+  const asServed = (why: string, renderingLost: boolean): Chosen => ({
+    analysis: withRenderedLinks(servedAnalysis, renderedAnalysis),
+    html: renderingLost ? served.html : r.html,
+    url: renderingLost ? served.url : r.url,
+    analysedFrom: 'served',
+    why,
+    renderingLost,
+    servedAnalysis,
+    renderedAnalysis,
+  });
+  if (s >= SERVED_TEXT_MIN && n < SERVED_TEXT_RATIO * s) return asServed(`the rendered page holds ${n} characters of main text, the document as served ${s}: analysed as served`, true);
+  if (s >= SERVED_TEXT_MIN && n <= (1 + RENDERED_GAIN_MAX) * s) return asServed(`the document as served holds ${s} characters of main text, the rendered page ${n}: its scripts built no article, analysed as served`, false);
+  return { analysis: renderedAnalysis, html: r.html, url: r.url, analysedFrom: 'rendered', servedAnalysis, renderedAnalysis };
 }
 
 /** Script navigations as links of the analysis: the crawl's gate decides on them like on any link. */

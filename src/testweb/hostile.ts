@@ -80,6 +80,9 @@ export const HOSTILE_CASES: HostileCase[] = [
   { path: '/hang/unresolvable.html', what: 'scripts, styles and images on a host that cannot be resolved', expect: { http: ['recorded', 'saved'], browser: ['recorded', 'saved'] } },
   { path: '/script/to-https.html', what: 'a script sending the tab to https on the same host', expect: { http: ['recorded', 'saved'], browser: ['recorded', 'saved'] } },
   { path: '/script/swap.html', what: 'a script replacing the article with an error message after a failed request', expect: { http: ['recorded', 'saved'], browser: ['recorded', 'saved'] } },
+  { path: '/script/to-other-host.html', what: 'a script sending the tab to the honeypot on another host', expect: { http: ['recorded', 'saved'], browser: ['recorded', 'saved'] } },
+  { path: '/charset/undeclared.html', what: 'a UTF-8 page that declares no charset', expect: { http: ['recorded', 'saved'], browser: ['recorded', 'saved'] } },
+  { path: '/charset/mislabelled.html', what: 'a UTF-8 page whose markup declares ISO-8859-1', expect: { http: ['recorded', 'saved'], browser: ['recorded', 'saved'] } },
 ];
 
 /** The article of the pages whose scripts or sub-resources misbehave: what their analysis must hold. */
@@ -249,6 +252,14 @@ export async function startHostileWeb(): Promise<HostileWeb> {
         longArticle,
         `<script>addEventListener('DOMContentLoaded', function () { fetch('/api/missing.json').then(function (r) { if (!r.ok) throw new Error(String(r.status)); }).catch(function () { document.body.innerHTML = '<div class="error"><p>${SWAPPED_MESSAGE}</p></div>'; }); });</script>`,
       );
+    if (path === '/script/to-other-host.html')
+      return page('script to another host', longArticle, `<script>location.href = 'http://localhost:${hpPort}/admin';</script>`);
+    // Served as many saved or minimal servers do: `text/html` and no charset anywhere (or a wrong
+    // one in the markup), the bytes UTF-8. A browser left to itself renders these as windows-1252.
+    const utf8Page = (title: string, head: string) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.from(`<!doctype html><html><head>${head}<title>${title}</title></head><body><h1>${title}</h1>${longArticle}</body></html>`, 'utf8'));
+    if (path === '/charset/undeclared.html') return utf8Page('no charset declared', '');
+    if (path === '/charset/mislabelled.html') return utf8Page('charset mislabelled', '<meta charset="iso-8859-1">');
     if (path === '/big.html') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       const chunk = Buffer.from(`<p>${'汶川地震救援'.repeat(5000)}</p>\n`);

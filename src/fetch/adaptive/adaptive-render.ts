@@ -60,8 +60,10 @@ export interface KeptRendering {
   analysis?: PageAnalysis;
   analysedFrom?: AnalysedFrom;
   analysedWhy?: string;
-  /** The rendered DOM, when it could be read (the comparison with the HTTP analysis reads it). */
+  /** The rendered DOM, when it could be read, and its analysis (the comparison with the HTTP analysis reads them). */
   renderedHtml?: string;
+  renderedAnalysis?: PageAnalysis;
+  renderingLost?: boolean;
   /** The fetched bytes' analysis, when the choice between them and the rendering made it. */
   servedAnalysis?: PageAnalysis;
   scriptNavigations: string[];
@@ -162,6 +164,8 @@ export class KeptPages {
         analysedFrom: read?.analysedFrom,
         analysedWhy: read?.why,
         renderedHtml: read?.renderedHtml,
+        renderedAnalysis: read?.renderedAnalysis,
+        renderingLost: read?.renderingLost,
         servedAnalysis: read?.servedAnalysis,
         scriptNavigations: main.scriptNavigations,
       });

@@ -111,28 +111,33 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     pending.delete(rendered.request.uniqueKey);
     await analyseRendering(rendered, p);
   };
-  const analyseRendering = async (rendered: RenderedPage, p: { doc: FetchedDocument; decision: Decision } | undefined, renderedHtml = rendered.html, servedAnalysis?: PageAnalysis) => {
+  const analyseRendering = async (rendered: RenderedPage, p: { doc: FetchedDocument; decision: Decision } | undefined, renderedHtml = rendered.renderedHtml ?? rendered.html, servedAnalysis?: PageAnalysis) => {
     if (!p || rendered.html === undefined) {
       await opts.onPage({ ...rendered, fetchedWith: 'browser', fetchWhy: p?.decision.why ?? 'browser' });
       return;
     }
     const { doc, decision } = p;
     const analysis = rendered.analysis ?? analyzePage({ html: rendered.html, url: rendered.url, fetchedAt: rendered.fetchedAt }, limits);
+    // What the browser made of the page, whichever document was analysed: the comparison and the
+    // data path learn from the rendering (a page analysed as served because its scripts added
+    // little may still differ from HTTP in its links or data).
+    const renderedAnalysis = rendered.analysedFrom === 'served' ? rendered.renderedAnalysis : analysis;
     let comparison: Comparison | undefined;
     let browserSignals: ReturnType<typeof signalsOf> | undefined;
     let httpHtml: string | undefined;
     // A rendering read while requests were still open may lack what they would have built (a
     // loaded machine): compared with the HTTP page it could look "equivalent" and teach the
-    // pattern wrongly, so it is no evidence either way. Nor is one that was not analysed (the
-    // browser's error page, or scripts that replaced the article: the bytes as served were).
-    const cutOff = (rendered.openRequests ?? 0) > 0 || rendered.settled?.state === 'load-cap' || rendered.analysedFrom === 'served' || renderedHtml === undefined;
+    // pattern wrongly, so it is no evidence either way. Nor is one that was lost (the browser's
+    // error page, or scripts that replaced the article: the bytes as served were analysed).
+    const cutOff =
+      (rendered.openRequests ?? 0) > 0 || rendered.settled?.state === 'load-cap' || rendered.renderingLost === true || renderedHtml === undefined || renderedAnalysis === undefined;
     if (decision.compare !== false && !cutOff && isHtmlResponse(doc.contentType, doc.body.subarray(0, 512))) {
       httpHtml = decodeHtml(doc.body, doc.contentType);
       // The kept tab's read analysed these same bytes already (to choose between them and the rendering).
       const httpAnalysis = servedAnalysis && servedAnalysis.url === doc.url ? servedAnalysis : analyzePage({ html: httpHtml, url: doc.url, fetchedAt: rendered.fetchedAt }, limits);
-      browserSignals = timed('compare HTTP and rendering', () => signalsOf(analysis, rendered.html!, rendered.xhrJson, rendered.fetchedAt));
+      browserSignals = timed('compare HTTP and rendering', () => signalsOf(renderedAnalysis!, renderedHtml!, rendered.xhrJson, rendered.fetchedAt));
       comparison = timed('compare HTTP and rendering', () => compareRenderings(signalsOf(httpAnalysis, httpHtml!, [], rendered.fetchedAt), browserSignals!, policy.opts));
-      policy.record(rendered.request.url, comparison, analysis.text.length);
+      policy.record(rendered.request.url, comparison, renderedAnalysis!.text.length);
     }
     policy.count(rendered.request.url, 'browser');
     const verdict = comparison
@@ -143,8 +148,8 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     const needsBrowser = decision.needsBrowser || decision.dataRecheck || (comparison !== undefined && !comparison.equivalent);
     if (dataPaths && needsBrowser && !cutOff && doc.status < 400 && isHtmlResponse(doc.contentType, doc.body.subarray(0, 512)) && dataPaths.wantsLesson(doc.url)) {
       httpHtml ??= decodeHtml(doc.body, doc.contentType);
-      browserSignals ??= signalsOf(analysis, rendered.html, rendered.xhrJson, rendered.fetchedAt);
-      const learnt = { url: doc.url, httpHtml, renderedHtml: rendered.html, xhr: rendered.xhrJson, fetchedAt: rendered.fetchedAt, browser: browserSignals };
+      browserSignals ??= signalsOf(renderedAnalysis!, renderedHtml!, rendered.xhrJson, rendered.fetchedAt);
+      const learnt = { url: doc.url, httpHtml, renderedHtml: renderedHtml!, xhr: rendered.xhrJson, fetchedAt: rendered.fetchedAt, browser: browserSignals };
       lesson = (await waited('data path: learn on a render', () => dataPaths.learn(learnt))).why;
     }
     const why = [decision.why, verdict, lesson].filter(Boolean).join(' → ');

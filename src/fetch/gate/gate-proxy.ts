@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { Server } from 'proxy-chain';
+import { contentTypeForBrowser } from '../../extract/encoding.js';
 import { FetchGate } from './gate.js';
 import { parseBlock, type BlockRule } from '../../store/steering-journal.js';
 import { gatedRequest, GatedFetchError, DEFAULT_MAX_BODY_BYTES } from './gated-request.js';
@@ -161,6 +162,12 @@ export async function startGateProxy(opts: GateProxyOptions): Promise<GateProxy>
             });
             const headers: Record<string, string | string[]> = {};
             for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !STRIP_RESPONSE.has(k)) headers[k] = v;
+            // An HTML document the server sent without a charset, in UTF-8: Chromium would render it
+            // as windows-1252 (mojibake), the crawler's decoder reads it as UTF-8; told in the header,
+            // the rendering and the document as served agree (the HTTP fetcher decodes it the same either way).
+            const declared = res.headers['content-type'];
+            const forBrowser = contentTypeForBrowser(typeof declared === 'string' ? declared : undefined, res.body);
+            if (forBrowser) headers['content-type'] = forBrowser;
             const loc = res.headers.location;
             let redirected = false;
             if (res.status >= 300 && res.status < 400 && loc) {
