@@ -195,7 +195,8 @@ export function dashboardPlugin(o: DashboardOptions): CrawlPlugin & { readonly u
       if (!o.shared) state.add(entry);
     },
     onPage(event) {
-      if (event.analysis.text.trim()) state.keepLabelable(event.entry.url, { analysis: event.analysis, topicId: event.verdict.topicId, judgedRelevant: event.verdict.relevant } satisfies Labelable);
+      // A label needs the page's words only (PageJudge.fields): its links, often thousands, are not kept for 200 pages.
+      if (event.analysis.text.trim()) state.keepLabelable(event.entry.url, { analysis: { ...event.analysis, links: [] }, topicId: event.verdict.topicId, judgedRelevant: event.verdict.relevant } satisfies Labelable);
     },
     async afterRun(result: CrawlResult, c) {
       ended = result.stopReason;
