@@ -5,7 +5,7 @@
  */
 import type { QueuedUrl } from '../frontier/types.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
-import { steeringToReapply, type SteeringRecord } from '../store/steering-journal.js';
+import type { SteeringRecord } from '../store/steering-journal.js';
 import { esc, fmt, pct, statCard } from './html.js';
 import { memoryChart, type Sample } from './timeline.js';
 
@@ -72,6 +72,3 @@ export function steeringSection(blocks: string[], journal: SteeringRecord[]): st
     .join('');
   return `${shown}<ul id="journal">${rows || '<li class="muted">No action yet.</li>'}</ul>`;
 }
-
-/** The blocks a journal leaves in force (what a resumed run re-applies). */
-export const blocksOf = (journal: SteeringRecord[]): string[] => steeringToReapply(journal).blocks;
