@@ -33,13 +33,15 @@ import type { CrawlTimings } from '../src/crawl/types.js';
  * browser), the share of the ratio that fetching over HTTP gives times the share its cheaper
  * renders give.
  */
-export type AdaptiveCrawler = 'ours (adaptive)' | 'ours (adaptive, no data path)' | 'ours (adaptive, all rendered)' | 'ours (browser)' | 'crawlee PlaywrightCrawler' | 'crawlee AdaptivePlaywrightCrawler';
+export type AdaptiveCrawler = 'ours (adaptive)' | 'ours (adaptive, no data path)' | 'ours (adaptive, all rendered)' | 'ours (browser)' | 'crawlee PlaywrightCrawler' | 'crawlee AdaptivePlaywrightCrawler' | 'ours (browser, no request blocking)';
 /**
  * `ours (adaptive, no data path)`: `adaptive.dataPath` false, so adaptive / browser splits further
  * into (adaptive / no data path: pages that need the browser served from their data) × (no data
  * path / all rendered: plain HTTP where no browser is needed) × (all rendered / browser).
  */
-export const ADAPTIVE_CRAWLERS: AdaptiveCrawler[] = ['ours (adaptive)', 'ours (adaptive, no data path)', 'ours (adaptive, all rendered)', 'ours (browser)', 'crawlee PlaywrightCrawler', 'crawlee AdaptivePlaywrightCrawler'];
+// The last one renders every page with every sub-request fetched (images, fonts, styles, beacons,
+// ad hosts): beside 'ours (browser)' it shows what request blocking saves per rendered page.
+export const ADAPTIVE_CRAWLERS: AdaptiveCrawler[] = ['ours (adaptive)', 'ours (adaptive, no data path)', 'ours (adaptive, all rendered)', 'ours (browser)', 'crawlee PlaywrightCrawler', 'crawlee AdaptivePlaywrightCrawler', 'ours (browser, no request blocking)'];
 
 export interface AdaptiveRun {
   crawler: AdaptiveCrawler;
@@ -254,7 +256,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
   const dataTexts = new Map<string, string>();
   const httpWhy = new Map<string, string>();
   try {
-    const ours = async (fetcher: 'adaptive' | 'browser', concurrency = opts.concurrency, budget = opts.budget, renderAll = false, dataPath = true) => {
+    const ours = async (fetcher: 'adaptive' | 'browser', concurrency = opts.concurrency, budget = opts.budget, renderAll = false, dataPath = true, blockRequests = true) => {
       const capture: CrawlPlugin = {
         name: 'bench-http-texts',
         onPage(e) {
@@ -275,6 +277,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
         maxConcurrency: concurrency,
         fetcher,
         adaptive: { renderAll, dataPath },
+        blockRequests,
         storageDir: opts.storageDir,
         randomSeed: 1,
       });
@@ -303,6 +306,7 @@ export async function benchAdaptive(opts: { budget: number; reps: number; concur
       'ours (adaptive, no data path)': () => ours('adaptive', opts.concurrency, opts.budget, false, false),
       'ours (adaptive, all rendered)': () => ours('adaptive', opts.concurrency, opts.budget, true),
       'ours (browser)': () => ours('browser'),
+      'ours (browser, no request blocking)': () => ours('browser', opts.concurrency, opts.budget, false, true, false),
       'crawlee PlaywrightCrawler': plain,
       'crawlee AdaptivePlaywrightCrawler': () => crawleeAdaptive(web.demo.seeds, opts.budget, opts.concurrency, opts.storageDir, truth),
     };
@@ -457,6 +461,12 @@ export function adaptiveMd(b: AdaptiveBench): string {
     lines.push(
       `Where the ratio comes from, per rep paired (geometric means): adaptive / browser ${geo(total)} = adaptive / adaptive without the data path ${geo(data)} (pages that need the browser served from their data) × without the data path / every page rendered ${geo(http)} (fetching over HTTP what needs no browser) × every page rendered on adaptive's kept tabs / browser ${geo(renders)} (adaptive's cheaper renders: kept tabs, nothing loaded the analysis does not read).`,
       `CPU per page, per rep paired: adaptive / browser ${geo(ratioOf('ours (adaptive)', 'ours (browser)', (r) => r.cpuMsPerPage))}; every page rendered / browser ${geo(ratioOf('ours (adaptive, all rendered)', 'ours (browser)', (r) => r.cpuMsPerPage))}.`,
+    );
+  }
+  const blocking = ratioOf('ours (browser)', 'ours (browser, no request blocking)');
+  if (blocking.length) {
+    lines.push(
+      `Request blocking (images, media, fonts, styles, beacons, ad and analytics hosts not fetched), per rep paired: the browser fetcher with it / without it ${geo(blocking)} pages/s; CPU per page ${geo(ratioOf('ours (browser)', 'ours (browser, no request blocking)', (r) => r.cpuMsPerPage))}.`,
     );
   }
   const crawlee = ratioOf('ours (adaptive)', 'crawlee AdaptivePlaywrightCrawler');
