@@ -8,6 +8,7 @@
 import { Redis } from 'ioredis';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
 import { crawlPrefix } from './redis-crawl.js';
+import { readStreamAfter } from './redis-input-stream.js';
 
 /** Lines kept in the stream (approximately: Redis trims whole nodes). */
 export const MAX_ENTRIES = 200_000;
@@ -50,17 +51,11 @@ export class SharedCrawlLog {
   /** Every worker's lines appended since the last call, in stream order. */
   async read(): Promise<{ worker: string; entry: CrawlLogEntry }[]> {
     const out: { worker: string; entry: CrawlLogEntry }[] = [];
-    for (;;) {
-      const r = (await this.redis.xread('COUNT', BATCH, 'STREAMS', this.key, this.lastId)) as [string, [string, string[]][]][] | null;
-      const entries = r?.[0]?.[1] ?? [];
-      for (const [id, fields] of entries) {
-        this.lastId = id;
-        const f: Record<string, string> = {};
-        for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]] = fields[i + 1];
-        if (f.e) out.push({ worker: f.w ?? '', entry: JSON.parse(f.e) as CrawlLogEntry });
-      }
-      if (entries.length < BATCH) return out;
+    for (const { id, fields } of await readStreamAfter(this.redis, this.key, this.lastId, BATCH)) {
+      this.lastId = id;
+      if (fields.e) out.push({ worker: fields.w ?? '', entry: JSON.parse(fields.e) as CrawlLogEntry });
     }
+    return out;
   }
 
   /** The crawl's shared counts (its meta hash and leases), or exists false when no such crawl is in Redis. */

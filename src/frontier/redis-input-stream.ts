@@ -11,6 +11,26 @@ import type { Redis } from 'ioredis';
 /** Entries read per round trip. */
 const BATCH = 500;
 
+/**
+ * Every entry of a stream after `afterId`, as its id and fields, read in batches of `batch` (one
+ * reader for the crawl's streams: the learning inputs here, the shared crawl log).
+ */
+export async function readStreamAfter(redis: Redis, key: string, afterId: string, batch = BATCH): Promise<{ id: string; fields: Record<string, string> }[]> {
+  const out: { id: string; fields: Record<string, string> }[] = [];
+  let last = afterId;
+  for (;;) {
+    const r = (await redis.xread('COUNT', batch, 'STREAMS', key, last)) as [string, [string, string[]][]][] | null;
+    const entries = r?.[0]?.[1] ?? [];
+    for (const [id, flat] of entries) {
+      last = id;
+      const fields: Record<string, string> = {};
+      for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
+      out.push({ id, fields });
+    }
+    if (entries.length < batch) return out;
+  }
+}
+
 export class SharedInputStream<T> {
   /** The last stream id read ('0' = from the start: a late worker replays everything). */
   protected lastId = '0';
@@ -48,17 +68,10 @@ export class SharedInputStream<T> {
   /** Read what `pull` returns (./redis-scorer-snapshot.ts reads an archive first). */
   protected async read(): Promise<T[]> {
     const out: T[] = [];
-    for (;;) {
-      const r = (await this.redis.xread('COUNT', BATCH, 'STREAMS', this.key, this.lastId)) as [string, [string, string[]][]][] | null;
-      const entries = r?.[0]?.[1] ?? [];
-      for (const [id, fields] of entries) {
-        this.lastId = id;
-        const f: Record<string, string> = {};
-        for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]] = fields[i + 1];
-        if (f.w === this.workerId || !f.p) continue;
-        out.push(this.revive(JSON.parse(f.p)));
-      }
-      if (entries.length < BATCH) break;
+    for (const { id, fields: f } of await readStreamAfter(this.redis, this.key, this.lastId)) {
+      this.lastId = id;
+      if (f.w === this.workerId || !f.p) continue;
+      out.push(this.revive(JSON.parse(f.p)));
     }
     this.replayed += out.length;
     return out;
