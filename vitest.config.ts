@@ -15,6 +15,7 @@ const E2E = [
   'test/debug-extract.test.ts',
   'test/demo-resume.test.ts',
   'test/demo-truth.test.ts',
+  'test/e2e-adaptive-data-cost.test.ts',
   'test/e2e-adaptive-data-resume.test.ts',
   'test/e2e-adaptive-fetch.test.ts',
   'test/e2e-adaptive-learning.test.ts',

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzePage } from '../src/extract/page.js';
 import { inlineJsonOf } from '../src/extract/inline-json.js';
 import { DEFAULT_POLICY, shingleF1, signalsOf } from '../src/fetch/adaptive/adaptive.js';
-import { DataPaths, openDataPaths, serveFromData, type DataPathEvent, type Xhr } from '../src/fetch/adaptive/adaptive-data.js';
+import { COST_SAMPLES, DataPaths, openDataPaths, serveFromData, type DataPathEvent, type Xhr } from '../src/fetch/adaptive/adaptive-data.js';
 import { readJsonLines } from '../src/store/jsonl.js';
 
 const at = new Date('2024-05-01T00:00:00Z');
@@ -170,6 +170,34 @@ describe('data path: recipes learnt from renderings', () => {
     const served = await serveFromData(dp, { url: s.url, html: s.http.replace(/__NEXT_DATA__/, 'OTHER'), fetchedAt: at }, async () => undefined);
     expect(served).toEqual({ failed: 'no inline script#__NEXT_DATA__ on the page' });
     expect(dp.decide(s.url)).toBeUndefined();
+  });
+
+  it('a settled recipe serves only while its pages cost less than renderings: a costlier data path renders, the re-check share still measures it', async () => {
+    const dp = paths();
+    for (const [id, n] of [[1, 2], [2, 3], [3, 1]]) {
+      const s = nextStory(id, n);
+      await learn(dp, s.url, s.http, s.rendered);
+    }
+    const modes = (from: number) => Array.from({ length: 200 }, (_, i) => dp.decide(nextStory(from + i, 1).url)?.mode);
+    const share = (ms: (string | undefined)[], m: string) => ms.filter((x) => x === m).length / ms.length;
+    // Not timed on both paths yet: the recipe serves (apart from its re-check share).
+    expect(share(modes(100), 'http+data')).toBeGreaterThan(0.8);
+    // The data path costs more than rendering on this pattern (its API waits for the host's slot).
+    for (let i = 0; i < COST_SAMPLES; i++) {
+      dp.observeCost(nextStory(10 + i, 1).url, 'data', 1500);
+      dp.observeCost(nextStory(20 + i, 1).url, 'render', 400);
+    }
+    const costly = modes(400);
+    expect(share(costly, 'browser')).toBeGreaterThan(0.75);
+    // a share is still served from the data (so the comparison follows the load), as many as the re-checks
+    expect(share(costly, 'http+data')).toBeGreaterThan(0.02);
+    expect(share(costly, 'http+data')).toBeLessThan(0.25);
+    const why = Array.from({ length: 20 }, (_, i) => dp.decide(nextStory(800 + i, 1).url)).find((x) => x?.mode === 'browser' && !x.dataRecheck)?.why;
+    expect(why).toMatch(/data path takes 1500 ms a page against 400 ms to render: render/);
+    // Renderings turn slow (a loaded machine): the recent pages weigh most, and the data path serves again.
+    for (let i = 0; i < 8; i++) dp.observeCost(nextStory(30 + i, 1).url, 'render', 3000);
+    expect(dp.costOf(nextStory(1, 1).url)?.render.meanMs).toBeGreaterThan(1500);
+    expect(share(modes(1000), 'http+data')).toBeGreaterThan(0.8);
   });
 
   it("a host's settled recipe serves its other patterns after one rendering it rebuilds (the prior), and is not borrowed where it does not fit", async () => {

@@ -16,6 +16,14 @@
  * cannot be had, drops it and the pattern renders again); the text guard applies as for HTTP.
  * The patterns' states are kept in the run folder (`adaptive-data.jsonl`, openDataPaths) so that
  * `--resume` serves settled patterns from their data at once instead of learning them again.
+ *
+ * The data path must not cost more than it saves: its API requests take the host's politeness
+ * slots like pages (a site with a crawl delay pays it again for every page's JSON), where the
+ * browser's own sub-requests do not. So each pattern's pages are timed on both paths as they are
+ * fetched (the data path: API, fill and analysis; a rendering: the render and its analysis), and
+ * a settled recipe serves only while its mean time per page is below the renderings' (after
+ * `COST_SAMPLES` of each); otherwise the pattern renders, with the re-check share still served
+ * from its data so that the comparison follows the load.
  */
 import { analyzePage, type AnalysisLimits } from '../../extract/page.js';
 import { applyFills, induceFills, renumberSources, sourcesUsed, type Fill } from '../../extract/data-template.js';
@@ -159,8 +167,23 @@ export interface DataPathEvent {
   state: DataStats;
 }
 
+/** Pages timed on each path before a pattern's data path is judged by its cost. */
+export const COST_SAMPLES = 3;
+
+/** A running mean of wall time per page, weighted to the recent pages (the load moves). */
+class PathCost {
+  n = 0;
+  meanMs = 0;
+  add(ms: number): void {
+    this.n++;
+    this.meanMs += (ms - this.meanMs) / Math.min(this.n, 8);
+  }
+}
+
 export class DataPaths {
   private readonly patterns = new Map<string, DataStats>();
+  /** Each pattern's time per page on the data path and when rendered (not kept across --resume: measured again). */
+  private readonly costs = new Map<string, { data: PathCost; render: PathCost }>();
   private readonly rng: Rng;
   /** Each pattern's state as it changes (the run folder's log, replayed by --resume); written before the page's crawl-log line. */
   onChange?: (e: DataPathEvent) => void;
@@ -202,8 +225,29 @@ export class DataPaths {
     // the plain rule's re-check share (src/fetch/adaptive/adaptive-policy.ts recheckShareOf): falling as the run grows, a quarter at the least
     const base = this.opts.recheckShare;
     const share = s.streak <= this.opts.minSamples ? base : Math.max(base / 4, (base * this.opts.minSamples) / s.streak);
-    if (this.rng.float() < share) return { mode: 'browser', pattern, why: `re-check of the data path (${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%): ${why}`, recheck: true, dataRecheck: true };
-    return { mode: 'http+data', pattern, why };
+    const draw = this.rng.float();
+    if (draw < share) return { mode: 'browser', pattern, why: `re-check of the data path (${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%): ${why}`, recheck: true, dataRecheck: true };
+    const cost = this.costs.get(pattern);
+    // A costlier data path renders, but a re-check share (the draws above 1 − share) is still
+    // served from the data, so the two costs stay measured.
+    if (cost && cost.data.n >= COST_SAMPLES && cost.render.n >= COST_SAMPLES && cost.data.meanMs > cost.render.meanMs && draw < 1 - share) {
+      return { mode: 'browser', pattern, why: `${why}, but its data path takes ${Math.round(cost.data.meanMs)} ms a page against ${Math.round(cost.render.meanMs)} ms to render: render`, needsBrowser: true };
+    }
+    return { mode: 'http+data', pattern, why: cost && cost.data.n >= COST_SAMPLES && cost.render.n >= COST_SAMPLES ? `${why} (${Math.round(cost.data.meanMs)} ms a page against ${Math.round(cost.render.meanMs)} ms to render)` : why };
+  }
+
+  /** A page of `url`'s pattern took `ms` on the data path, or rendered (a pattern that needs the browser). */
+  observeCost(url: string, path: 'data' | 'render', ms: number): void {
+    const pattern = urlPattern(url);
+    let c = this.costs.get(pattern);
+    if (!c) this.costs.set(pattern, (c = { data: new PathCost(), render: new PathCost() }));
+    c[path].add(ms);
+  }
+
+  /** A pattern's mean time per page on each path so far (the summary, tests). */
+  costOf(url: string): { data: { n: number; meanMs: number }; render: { n: number; meanMs: number } } | undefined {
+    const c = this.costs.get(urlPattern(url));
+    return c && { data: { n: c.data.n, meanMs: c.data.meanMs }, render: { n: c.render.n, meanMs: c.render.meanMs } };
   }
 
   recipeFor(url: string): DataRecipe | undefined {

@@ -79,6 +79,8 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
       throw new Error(`API ${urls[0]} did not answer JSON`);
     }
   };
+  /** Time the data path's lesson took on a render, by request uniqueKey: not part of the render's cost. */
+  const lessonMs = new Map<string, number>();
   /** Documents fetched over HTTP that the browser is about to render, by request uniqueKey. */
   const pending = new Map<string, { doc: FetchedDocument; decision: Decision }>();
 
@@ -150,7 +152,9 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
       httpHtml ??= decodeHtml(doc.body, doc.contentType);
       browserSignals ??= signalsOf(renderedAnalysis!, renderedHtml!, rendered.xhrJson, rendered.fetchedAt);
       const learnt = { url: doc.url, httpHtml, renderedHtml: renderedHtml!, xhr: rendered.xhrJson, fetchedAt: rendered.fetchedAt, browser: browserSignals };
+      const began = performance.now();
       lesson = (await waited('data path: learn on a render', () => dataPaths.learn(learnt))).why;
+      lessonMs.set(rendered.request.uniqueKey, performance.now() - began);
     }
     const why = [decision.why, verdict, lesson].filter(Boolean).join(' → ');
     await opts.onPage({ ...rendered, analysis, fetchedWith: 'browser', fetchWhy: why, comparison });
@@ -227,7 +231,9 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     let xhrJson: Xhr[] = [];
     if (dataPaths && decision.needsBrowser && html !== undefined && doc.status < 400) decision = dataPaths.decide(doc.url) ?? decision;
     if (decision.mode === 'http+data') {
+      const began = performance.now();
       const served = await waited('data path: serve (API, fill, analysis)', () => serveFromData(dataPaths!, { url: doc.url, html: html!, fetchedAt, limits: opts.analysisLimits }, fetchApi({ url: doc.url, fetchedAt })));
+      dataPaths!.observeCost(doc.url, 'data', performance.now() - began);
       const guard = 'failed' in served ? undefined : policy.guard(request.url, served.analysis.text.length);
       if ('failed' in served || guard) {
         if (guard) dataPaths!.failed(doc.url, `text guard: ${guard}`);
@@ -243,12 +249,17 @@ export function createAdaptiveFetcher(opts: AdaptiveFetcherOptions): PlaywrightC
     }
     if (decision.mode === 'browser') {
       const learnt = decision.learning ? learning.begin(request.url) : undefined;
+      const began = performance.now();
       try {
         if (kept) return await kept.render(request, doc, (r) => analyseRendering({ ...r, request, fetchedAt: new Date() }, { doc, decision }, r.renderedHtml, r.servedAnalysis));
         pending.set(request.uniqueKey, { doc, decision });
         return await renderInBrowser(ctx);
       } finally {
         learnt?.();
+        // What a rendering of the pattern costs, against its data path (if it gets one).
+        const lesson = lessonMs.get(request.uniqueKey) ?? 0;
+        lessonMs.delete(request.uniqueKey);
+        dataPaths?.observeCost(doc.url, 'render', performance.now() - began - lesson);
       }
     }
     policy.count(request.url, decision.mode);
