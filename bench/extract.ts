@@ -15,6 +15,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
 import { decodeHtml } from '../src/extract/encoding.js';
 import { analyzePage } from '../src/extract/page.js';
 import type { PageAnalysis } from '../src/extract/types.js';
@@ -131,6 +133,25 @@ function analyse(page: string, bytes: Buffer, urlOf: (html: string) => string, t
  */
 const unwrapZh = (html: string) => html.replace(/^\s*<text\s[^>]*>/, '').replace(/<\/text>\s*$/, '');
 
+/**
+ * Plain Readability on the same page, as a user of the library would run it: the decoded HTML
+ * parsed by linkedom with none of our repairs, `new Readability(doc).parse().textContent`. The
+ * comparison the main-text figures are read against (a page it cannot read counts as empty).
+ */
+function plainReadability(bytes: Buffer, unwrap = (html: string) => html): string {
+  try {
+    const doc = parseHTML(unwrap(decodeHtml(bytes))).document as unknown as Document;
+    return new Readability(doc).parse()?.textContent ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Ours against plain Readability, page by page (F1 better by more than 0.01, worse by more than 0.01). */
+function againstPlain(ours: number[], plain: number[]): { better: number; worse: number } {
+  return { better: ours.filter((f, i) => f > plain[i] + 0.01).length, worse: ours.filter((f, i) => f < plain[i] - 0.01).length };
+}
+
 function aeb() {
   const dir = join(DATA, 'article-extraction-benchmark');
   if (!existsSync(join(dir, 'ground-truth.json'))) {
@@ -138,19 +159,22 @@ function aeb() {
     return null;
   }
   const gt = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string; url: string }>;
-  const rows: { id: string; f1: number; counts: Counts; url: string; text: string; gold: string }[] = [];
+  const rows: { id: string; f1: number; counts: Counts; url: string; text: string; gold: string; plain: Counts }[] = [];
   for (const [id, g] of Object.entries(gt)) {
-    const a = analyse(`aeb/${id}`, gunzipSync(readFileSync(join(dir, 'html', `${id}.html.gz`))), () => g.url);
+    const bytes = gunzipSync(readFileSync(join(dir, 'html', `${id}.html.gz`)));
+    const a = analyse(`aeb/${id}`, bytes, () => g.url);
     const c = shingleMatch(g.articleBody, a.text, wordTokens);
-    rows.push({ id, url: g.url, counts: c, f1: f1Of(c), text: a.text, gold: g.articleBody });
+    rows.push({ id, url: g.url, counts: c, f1: f1Of(c), text: a.text, gold: g.articleBody, plain: shingleMatch(g.articleBody, plainReadability(bytes), wordTokens) });
   }
   const agg = aggregate(rows.map((r) => r.counts));
+  const plain = { ...aggregate(rows.map((r) => r.plain)), ...againstPlain(rows.map((r) => r.f1), rows.map((r) => f1Of(r.plain))) };
   const pub = Object.entries(PUBLISHED.aeb).map(([k, v]) => `${k} ${v}`).join(', ');
   console.log(`\narticle-extraction-benchmark (${rows.length} pages): F1 ${agg.f1.toFixed(3)} (P ${agg.precision.toFixed(3)}, R ${agg.recall.toFixed(3)})  published: ${pub}; goal >= ${GOALS.aebF1}`);
+  console.log(`  plain Readability (linkedom) on the same pages: F1 ${plain.f1.toFixed(3)} (P ${plain.precision.toFixed(3)}, R ${plain.recall.toFixed(3)}); ours better on ${plain.better} pages, worse on ${plain.worse}`);
   const worst = rows.slice().sort((a, b) => a.f1 - b.f1);
   misses.push(`== article-extraction-benchmark: pages under F1 0.95, worst first (lost = gold lines we miss, extra = our lines not in gold)`);
   for (const w of worst.filter((r) => r.f1 < 0.95)) misses.push(contentMiss(`${w.id}  ${w.url}`, w.f1, w.gold, w.text, wordTokens));
-  return { pages: rows.length, ...agg, published: PUBLISHED.aeb, worst: worst.slice(0, 8).map((w) => ({ url: w.url, f1: w.f1 })) };
+  return { pages: rows.length, ...agg, plain, published: PUBLISHED.aeb, worst: worst.slice(0, 8).map((w) => ({ url: w.url, f1: w.f1 })) };
 }
 
 function goldDay(s: string): { y: number; m?: number; d?: number } | null {
@@ -181,14 +205,17 @@ function zh() {
   let reviewedOk = 0;
   const ids = readdirSync(join(dir, 'original')).filter((f) => f.endsWith('.html')).map((f) => f.slice(0, -5)).sort();
   const counts: Counts[] = [];
+  const plainCounts: Counts[] = [];
   const rows: { id: string; f1: number; a: PageAnalysis; gold: string; goldDate: string; ok: boolean | null }[] = [];
   let dateOk = 0, dateTotal = 0, unknownGold = 0, unknownOk = 0, suffixed = 0, titleOk = 0, titleTotal = 0;
   const wrongTitles: string[] = [];
   for (const id of ids) {
     // The saved pages carry their URL in a `<text id="URL">` wrapper; else a placeholder.
-    const a = analyse(`zh/${id}`, readFileSync(join(dir, 'original', `${id}.html`)),
+    const bytes = readFileSync(join(dir, 'original', `${id}.html`));
+    const a = analyse(`zh/${id}`, bytes,
       (html) => /^\s*<text id="(https?:[^"]+)"/.exec(html)?.[1] ?? `http://zh.example/${id}.html`, 'Asia/Shanghai', unwrapZh);
     const gold = readFileSync(join(dir, 'cleaned', `${id}.txt`), 'utf8');
+    plainCounts.push(shingleMatch(gold, plainReadability(bytes, unwrapZh), cjkTokens));
     const goldDate = existsSync(join(dir, 'date', `${id}.txt`)) ? readFileSync(join(dir, 'date', `${id}.txt`), 'utf8').trim() : 'UNKNOWN';
     const c = shingleMatch(gold, a.text, cjkTokens);
     counts.push(c);
@@ -217,7 +244,9 @@ function zh() {
     rows.push({ id, f1: f1Of(c), a, gold, goldDate, ok });
   }
   const agg = aggregate(counts);
+  const plain = { ...aggregate(plainCounts), ...againstPlain(counts.map(f1Of), plainCounts.map(f1Of)) };
   console.log(`\nzh-content-extraction (${ids.length} pages): content F1 ${agg.f1.toFixed(3)} (P ${agg.precision.toFixed(3)}, R ${agg.recall.toFixed(3)}), Han-character 4-gram shingles; goal >= ${GOALS.zhF1}`);
+  console.log(`  plain Readability (linkedom) on the same pages: F1 ${plain.f1.toFixed(3)} (P ${plain.precision.toFixed(3)}, R ${plain.recall.toFixed(3)}); ours better on ${plain.better} pages, worse on ${plain.worse}`);
   console.log(`  publish date: ${dateOk}/${dateTotal} = ${(100 * dateOk / dateTotal).toFixed(1)}% same day (gold at year or month precision compared at that precision; ${unknownGold} UNKNOWN/unparsable gold excluded, of which we also found none on ${unknownOk}); goal >= ${100 * GOALS.zhDate}%`);
   const reviewed = Object.keys(review).filter((k) => !k.startsWith('_')).length;
   console.log(`  publish date with ${reviewed} gold dates reviewed as the page shows them (bench/gold/zh-content-extraction-date-review.json, evidence there): ${reviewedOk}/${dateTotal} = ${(100 * reviewedOk / dateTotal).toFixed(1)}%`);
@@ -239,7 +268,7 @@ function zh() {
     misses.push(`  ${w.id}  gold UNKNOWN, ours ${p.iso} from ${p.source}: ${snippet(p.raw, 80)}`);
   }
   return {
-    pages: ids.length, ...agg,
+    pages: ids.length, ...agg, plain,
     dateAccuracy: dateOk / dateTotal, dateCorrect: dateOk, dateTotal, dateAccuracyReviewed: reviewedOk / dateTotal, datesReviewed: reviewed, unknownGold, unknownAlsoNone: unknownOk,
     titlesWithSuffix: suffixed, titleExact: goldTitles ? titleOk / titleTotal : null, titleExactCount: titleOk, titleTotal,
     titles: rows.map((r) => ({ id: r.id, title: r.a.title })),
@@ -320,6 +349,35 @@ function htmldate() {
   return r;
 }
 
+/** The benchmark page's extraction section: main text against plain Readability and the published figures, titles, dates, analysis time. */
+function writeExtractSection(a: NonNullable<ReturnType<typeof aeb>>, z: NonNullable<ReturnType<typeof zh>>): void {
+  const f3 = (x: number) => x.toFixed(3);
+  const pr = (x: { f1: number; precision: number; recall: number }) => `${f3(x.f1)} (${f3(x.precision)} / ${f3(x.recall)})`;
+  const pct = (n: number, d: number) => `${n}/${d} = ${((100 * n) / d).toFixed(1)}%`;
+  const cpu = analysis.cpu;
+  writeBenchSection({
+    name: 'extract',
+    title: 'Extraction: main text, titles, publish dates',
+    command: `SHARED_DATA=../shared/data npm run bench:extract${REPEAT > 1 ? ` -- --repeat ${REPEAT}` : ''}`,
+    body: [
+      'Same metric as the published figures beside ours (Zyte\'s evaluate.py: 4-token shingles, per-page precision and recall averaged; Han-character shingles on the Chinese set). "Plain Readability" is `@mozilla/readability` on the same pages as a user of the library runs it (linkedom, none of our repairs, `parse().textContent`). Every page\'s misses go to `bench/results/extract-misses.txt`.',
+      '',
+      '| set | measure | ours | plain Readability, same pages | published |',
+      '|---|---|---:|---:|---|',
+      `| article-extraction-benchmark, ${a.pages} pages | main-text F1 (P / R) | **${pr(a)}** | ${pr(a.plain)}; ours better on ${a.plain.better} pages, worse on ${a.plain.worse} | ${Object.entries(a.published).map(([k, v]) => `${k} ${v}`).join(', ')} |`,
+      `| zh-content-extraction, ${z.pages} pages | main-text F1 (P / R) | **${pr(z)}** | ${pr(z.plain)}; ours better on ${z.plain.better} pages, worse on ${z.plain.worse} | – |`,
+      `| zh-content-extraction | title exact match (our annotation, \`bench/gold/\`; in-sample) | ${z.titleExactCount}/${z.titleTotal} | | – |`,
+      `| zh-content-extraction | publish date, same day, against the set's gold (${z.dateTotal} pages with a date) | ${pct(z.dateCorrect, z.dateTotal)} | | – |`,
+      `| zh-content-extraction | the same with ${z.datesReviewed} gold dates reviewed as the page shows them (\`bench/gold/zh-content-extraction-date-review.json\`) | ${pct(Math.round(z.dateAccuracyReviewed * z.dateTotal), z.dateTotal)} | | – |`,
+      `| all ${analysis.pages} pages | analysis CPU ms/page, p50 / p95 / p99 / max${REPEAT > 1 ? ` (fastest of ${REPEAT} runs)` : ''} | ${cpu.medianMs} / ${cpu.p95Ms} / ${cpu.p99Ms} / ${cpu.maxMs} | | – |`,
+      '',
+      `Slowest pages (CPU ms): ${analysis.slowest.slice(0, 3).map((p) => `${p.page} ${p.cpuMs}`).join('; ')} (Readability on linkedom is most of each). htmldate's evaluation pages are scored in their own section (publish dates on htmldate's evaluation pages) from \`../shared/data/htmldate-dev\`.`,
+      '',
+      machineLine(),
+    ].join('\n'),
+  });
+}
+
 /**
  * `--parsers`: why linkedom. Parse + Readability on jsdom vs linkedom over the first 30 benchmark
  * pages (jsdom also parses every stylesheet; its CSS errors surface as uncaught exceptions).
@@ -380,6 +438,7 @@ console.log(`  CPU ms: p50 ${analysis.cpu.medianMs}, p95 ${analysis.cpu.p95Ms}, 
 console.log(`  wall ms: p50 ${analysis.medianMs}, p90 ${analysis.p90Ms}, p95 ${analysis.p95Ms}, p99 ${analysis.p99Ms}, max ${analysis.maxMs}`);
 console.log(`  stage wall p50: ${stageList(analysis.stageMedianMs)}; stage wall p95: ${stageList(analysis.stageP95Ms)}`);
 console.log(`  slowest pages (CPU): ${analysis.slowest.map((p) => `${p.page} ${p.cpuMs} ms (wall ${p.ms}; ${Object.entries(p.stages).sort((a, b) => b[1] - a[1]).slice(0, 2).map(([k, v]) => `${k} ${v}`).join(', ')})`).join('; ')}`);
+if (aebResult && zhResult && !only) writeExtractSection(aebResult, zhResult);
 if (argv.includes('--parsers')) result.parsers = await compareParsers();
 mkdirSync(join(root, 'bench/results'), { recursive: true });
 writeFileSync(join(root, 'bench/results/extract-latest.json'), JSON.stringify(result, null, 2));
