@@ -29,6 +29,7 @@ const E2E = [
   'test/e2e-hop-robots.test.ts',
   'test/e2e-near-duplicate-resume.test.ts',
   'test/e2e-near-duplicate.test.ts',
+  'test/e2e-request-blocking.test.ts',
   'test/e2e-redis-near-duplicate.test.ts',
   'test/e2e-redis.test.ts',
   'test/e2e-threads.test.ts',

@@ -143,7 +143,7 @@ function treeSum(figure: (f: string[]) => number): number {
  */
 const treeCpuMs = () => treeSum((f) => ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / 100); // USER_HZ 100
 
-async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; cpuMs: number; peakRssMb: number; peakPssMb?: number; peakParts: Record<string, TreePart> }> {
+export async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; cpuMs: number; peakRssMb: number; peakPssMb?: number; peakParts: Record<string, TreePart> }> {
   const c0 = treeCpuMs();
   let peak = processTreeMemory(process.pid, '/proc', { pss: true });
   let peakPss = peak.totalPssMb;

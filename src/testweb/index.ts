@@ -37,6 +37,11 @@ export interface TestWebOptions {
   mixed?: boolean;
   /** Mixed web: the test-web time from which the mixed portal's server-rendered articles turn JavaScript-only. */
   staticTurnsJsAt?: Date;
+  /**
+   * Every HTML page carries a stylesheet (with a web font), a photo and a pixel from a CDN site on
+   * its own loopback address, which answers each after this many ms (what request blocking saves).
+   */
+  thirdPartyMs?: number;
   /** Lines added to a site's robots.txt, by site key (`news2: 'Disallow: /api/comments'`), for tests of robots handling. */
   extraRobots?: Record<string, string>;
   /** Serve each site exactly at this origin (site key → `http://127.0.0.x:port`), e.g. the origins of an earlier run being resumed. */
@@ -75,6 +80,8 @@ export interface TestWeb {
   pages(): string[];
   clock: { now(): Date; advance(ms: number): void };
   requestLog: RequestLogEntry[];
+  /** The CDN site's origin (`thirdPartyMs`); its requests are in `requestLog` too. */
+  cdnOrigin?: string;
   /** Extra: tunnels (relevant clusters behind off-topic pages), as absolute URLs. */
   tunnels: TunnelTruth[];
   close(): Promise<void>;
@@ -156,7 +163,7 @@ export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> 
   for (const s of model.sites) if (opts.extraRobots?.[s.key]) s.robots += `${opts.extraRobots[s.key].trim()}\n`;
   let now = model.start;
   const requestLog: RequestLogEntry[] = [];
-  const misc: MiscOptions = { slowPageMs: o.slowPageMs, staticTurnsJsAt: o.staticTurnsJsAt, latencyMs: opts.latencyMs };
+  const misc: MiscOptions = { slowPageMs: o.slowPageMs, staticTurnsJsAt: o.staticTurnsJsAt, latencyMs: opts.latencyMs, thirdPartyMs: opts.thirdPartyMs };
   const fixedPort = opts.port ? Object.fromEntries(model.sites.map((site, i) => [site.key, `http://127.0.0.${i + 2}:${opts.port}`])) : undefined;
   const servers = await startServers(model, () => now, requestLog, misc, opts.origins ?? fixedPort);
   const byOrigin = new Map([...servers.origins].map(([k, v]) => [v, k]));
@@ -188,6 +195,7 @@ export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> 
   const quake = TOPIC_LEXICONS.find((t) => t.id === 'quake')!;
   return {
     sites: model.sites.map((s) => ({ key: s.key, name: s.name, kind: s.kind, origin: servers.origins.get(s.key)! })),
+    cdnOrigin: servers.cdnOrigin,
     topics: TOPIC_LEXICONS.map((t) => ({ id: t.id, label: t.label, keywords: t.keywords.slice() })),
     demo: { topic: quake.id, keywords: ['汶川地震', '救援'], seeds },
     truth,

@@ -681,6 +681,11 @@ export interface MiscOptions {
   latencyMs?: number;
   /** Mixed web: from this test-web time (ms) on, the mixed portal's server-rendered articles are built by JavaScript. */
   staticTurnsJsAt?: number;
+  /**
+   * Pages carry what real pages carry from other hosts (./server.ts): a stylesheet, a web font,
+   * a photo and a tracking pixel from a "CDN" site that answers each after this many ms.
+   */
+  thirdPartyMs?: number;
 }
 
 function miscRoute(m: WebModel, path: string, q: URLSearchParams, opts: MiscOptions): Route | undefined {

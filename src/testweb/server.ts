@@ -8,7 +8,25 @@ export interface RequestLogEntry { at: number; host: string; path: string; statu
 
 export interface SiteServers {
   origins: Map<string, string>;
+  /** The CDN site's origin when pages carry third-party resources (MiscOptions.thirdPartyMs). */
+  cdnOrigin?: string;
   close(): Promise<void>;
+}
+
+/** What the CDN site serves: a stylesheet naming a web font, the font, a photo, a pixel. */
+const CDN_FILES: Record<string, { type: string; body: string | Buffer }> = {
+  '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' },
+  '/css/site.css': { type: 'text/css', body: '@font-face{font-family:cdnfont;src:url(/fonts/site.woff2) format("woff2")}body{font-family:cdnfont,serif}.cdn-photo{width:320px}' },
+  '/fonts/site.woff2': { type: 'font/woff2', body: Buffer.alloc(24_000, 7) },
+  '/img/photo.jpg': { type: 'image/jpeg', body: Buffer.alloc(60_000, 1) },
+  '/img/pixel.gif': { type: 'image/gif', body: Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64') },
+};
+
+/** The tags that put the CDN's files on a page (before `</head>` and before `</body>`). */
+function withThirdParty(html: string, cdn: string): string {
+  return html
+    .replace('</head>', `<link rel="stylesheet" href="${cdn}/css/site.css"></head>`)
+    .replace('</body>', `<img class="cdn-photo" src="${cdn}/img/photo.jpg" alt=""><img src="${cdn}/img/pixel.gif" width="1" height="1" alt=""></body>`);
 }
 
 function listen(server: http.Server, host: string, port = 0): Promise<AddressInfo> {
@@ -39,12 +57,14 @@ export async function startServers(
   const servers: http.Server[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const ctxBase = { model, origin: (site: string) => origins.get(site) ?? '' };
+  let cdnOrigin: string | undefined;
 
   for (let i = 0; i < model.sites.length; i++) {
     const site = model.sites[i].key;
     const server = http.createServer((req, res) => {
       const path = req.url ?? '/';
       const send = (status: number, headers: Record<string, string>, body: string | Buffer) => {
+        if (cdnOrigin && typeof body === 'string' && /text\/html/.test(headers['content-type'] ?? '')) body = withThirdParty(body, cdnOrigin);
         log.push({ at: Date.now(), host: req.headers.host ?? origins.get(site)!.replace(/^http:\/\//, ''), path, status, userAgent: String(req.headers['user-agent'] ?? '') });
         res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'keep-alive' });
         res.end(req.method === 'HEAD' ? undefined : body);
@@ -95,8 +115,29 @@ export async function startServers(
     servers.push(server);
   }
 
+  if (opts.thirdPartyMs !== undefined) {
+    const delay = opts.thirdPartyMs;
+    const cdn = http.createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0];
+      const f = CDN_FILES[path];
+      log.push({ at: Date.now(), host: req.headers.host ?? '', path, status: f ? 200 : 404, userAgent: String(req.headers['user-agent'] ?? '') });
+      const t = setTimeout(() => {
+        timers.delete(t);
+        if (res.destroyed) return;
+        res.writeHead(f ? 200 : 404, { 'content-type': f?.type ?? 'text/plain', 'cache-control': 'no-store', 'content-length': String(f ? Buffer.byteLength(f.body) : 0) });
+        res.end(f?.body);
+      }, path === '/robots.txt' ? 0 : delay);
+      timers.add(t);
+    });
+    cdn.keepAliveTimeout = 2000;
+    const addr = await listen(cdn, `127.0.0.${model.sites.length + 2}`).catch(() => listen(cdn, '127.0.0.1'));
+    cdnOrigin = `http://${addr.address}:${addr.port}`;
+    servers.push(cdn);
+  }
+
   return {
     origins,
+    cdnOrigin,
     async close() {
       for (const t of timers) clearTimeout(t);
       timers.clear();
