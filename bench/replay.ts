@@ -211,9 +211,12 @@ interface JudgedPage {
   text: string;
 }
 
+/** Config fields every replayed crawl takes (--config). */
+let configOverrides: Record<string, unknown> = {};
+
 /** One crawl replayed: the engine's onPage path (judge → scorer → frontier) over cached analyses. */
 async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined; pageOf?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine' | 'truth', robots?: RobotsCache, keepSeen = false, dumpJudge?: string, labels = 0): Promise<Pick<ReplayRun, 'curve' | 'distinctCurve' | 'order' | 'estimate' | 'estimateEvidence' | 'seen' | 'components' | 'labelled'>> {
-  const config = parseConfig({ topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score, judge: judgeMode === 'truth' ? 'cosine' : judgeMode });
+  const config = parseConfig({ ...configOverrides, topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score, judge: judgeMode === 'truth' ? 'cosine' : judgeMode });
   const judge = await PageJudge.create(config);
   if (judgeMode === 'truth') {
     // An oracle for the scorer (a diagnostic): the judge runs as it would (its own state, its
@@ -295,6 +298,7 @@ async function main(): Promise<number> {
     .option('--split <which>', 'Wikispeedia topics: tune (not held out), holdout, all, fresh (drawn by rule), or all,fresh', 'all')
     .option('--strategies <list>', 'strategies', STRATEGIES.join(','))
     .option('--score <json>', 'score option overrides (JSON)', '{}')
+    .option('--config <json>', 'config field overrides for every crawl (JSON, e.g. {"wordVectors":true})', '{}')
     .option('--judge <mode>', 'page judge: cosine (the default verdict), learned, or truth (a diagnostic: the scorer sees the ground truth as its verdicts)', 'cosine')
     .option('--json <file>', 'write the curves here')
     .option('--misjudged <file>', "write the pages the judge got wrong on BFS crawls (what it saw of each) here")
@@ -305,7 +309,7 @@ async function main(): Promise<number> {
     .option('--bench-page <name>', 'also write the summary and the judge-against-truth table as section NAME of docs/benchmarks.md')
     .option('--summary-of <file>', "crawl nothing: summarise an earlier run's --json (its webs, topics and strategies) as a run would")
     .parse()
-    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; universityPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string; judgeStates?: string; benchPage?: string; summaryOf?: string; labelsSim: string }>();
+    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; universityPages: string; wikiSeeds: string; split: string; strategies: string; score: string; config: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string; judgeStates?: string; benchPage?: string; summaryOf?: string; labelsSim: string }>();
   const loadBefore = loadavg();
   // What the summary prints, kept for the benchmark page (--bench-page).
   const summaryLines: string[] = [];
@@ -334,6 +338,12 @@ async function main(): Promise<number> {
   } catch {
     throw new UserError(`--score is not JSON: ${o.score}`);
   }
+  try {
+    configOverrides = JSON.parse(o.config) as Record<string, unknown>;
+  } catch {
+    throw new UserError(`--config is not JSON: ${o.config}`);
+  }
+  parseConfig({ ...configOverrides, topics: [{ keywords: ['x'] }] });
   // Bad score fields are reported by the config schema before any page is fetched.
   parseConfig({ topics: [{ keywords: ['x'] }], score });
   const earlier = o.compare ? readEarlierRuns(o.compare) : undefined;
