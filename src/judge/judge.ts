@@ -194,6 +194,8 @@ export class PageJudge {
       score: (tf) => terms.logOdds(tf),
       version: terms.exampleMass,
       examples: () => this.examples.filter((e) => e.topicId === topicId).map((e) => terms.logOdds(e.tf, e.joined ? e.tf : undefined)),
+      // A page labelled relevant joined the examples: scored left out, as the examples are.
+      labels: () => this.labels.filter((l) => l.topicId === topicId).map((l) => ({ score: terms.logOdds(l.tf, l.relevant ? l.tf : undefined), relevant: l.relevant })),
     };
   }
 
