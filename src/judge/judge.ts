@@ -161,8 +161,10 @@ export class PageJudge {
       // rel 0 shares no word with the keywords or D: never relevant, even at a θ calibrated to 0.
       const rule = verdict.rel > 0 && verdict.rel >= verdict.threshold;
       // With seed pages to learn from, which pages are relevant is the examples' log-odds rank's call, how many the rule's.
-      const byRank = this.rankVerdicts.get(verdict.topicId)!.judge(rule, tf, this.rankScorer(verdict.topicId));
+      const rank = this.rankVerdicts.get(verdict.topicId)!;
+      const byRank = rank.judge(rule, tf, this.rankScorer(verdict.topicId));
       verdict.relevant = this.calibrated(verdict.topicId) ? verdict.rel > 0 && byRank : rule;
+      if (this.calibrated(verdict.topicId) && verdict.rel > 0 && rank.lastPlace) verdict.rankPlace = rank.lastPlace;
     }
     this.sample.add(tf, url, verdict.relevant);
     if (input.isSeed) {

@@ -80,6 +80,12 @@ export class RankVerdict {
   private scoredVersion = -1;
   private scoredAt = 0;
   private random: SeededRandom;
+  /**
+   * Where the last page judged stood, once ranked: the share of the reference above it and the
+   * share called relevant (relevant when `above` ≤ `share`). Which page to ask the user about
+   * reads it (src/crawl/labels.ts): its distance from the line is the rank verdict's uncertainty.
+   */
+  lastPlace: { above: number; share: number } | undefined;
 
   constructor(
     private readonly warmUp = RANK_VERDICT_WARM_UP,
@@ -100,7 +106,10 @@ export class RankVerdict {
     const x = scorer.score(tf);
     // The share of the reference below this page, the reference scored by the model as it is now.
     const rank = this.sorted.length ? lowerBound(this.sorted, x) / this.sorted.length : 0;
-    const relevant = this.sorted.length < this.warmUp ? rule : rank >= labelledBar(this.bar(), this.sorted, scorer.labels?.() ?? []);
+    const ranked = this.sorted.length >= this.warmUp;
+    const bar = ranked ? labelledBar(this.bar(), this.sorted, scorer.labels?.() ?? []) : undefined;
+    this.lastPlace = bar === undefined ? undefined : { above: 1 - rank, share: 1 - bar };
+    const relevant = bar === undefined ? rule : rank >= bar;
     this.keep(tf, x);
     if (relevant) this.called++;
     return relevant;
