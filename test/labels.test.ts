@@ -98,6 +98,15 @@ describe('which page is asked about', () => {
     expect(informs(verdict(0.01, false), 0.95)).toBeGreaterThan(informs(verdict(0.01, false), 0.05));
   });
 
+  it('where the log-odds rank decides, a page on its line informs more than one on the rule\'s line far from the rank\'s', () => {
+    // Both pages sit on the rule's line (rel = θ); the first is also on the rank's (a fifth of the pages above it, a fifth called relevant), the second far above it.
+    const onRankLine = { ...verdict(0.1, true), rankPlace: { above: 0.2, share: 0.2 } };
+    const farFromIt = { ...verdict(0.1, true), rankPlace: { above: 0.01, share: 0.2 } };
+    expect(informs(onRankLine, 0.5)).toBeGreaterThan(informs(farFromIt, 0.5) + 0.4);
+    // Without a rank place, the rule's line is the judge's.
+    expect(informs(verdict(0.1, true), 0.5)).toBeCloseTo(informs(onRankLine, 0.5), 12);
+  });
+
   it('asks after askAfter pages, the most informative first, and never about a page twice', () => {
     const chooser = new LabelChooser({ askAfter: 3 });
     const p = (i: number) => page(`http://a.example/${i}`, `P${i}`, `text of page ${i}`);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { PageJudge } from '../src/judge/judge.js';
 import { analyzePage } from '../src/extract/page.js';
-import { prevalenceBound, RankVerdict, type RankScorer } from '../src/topic/rank-verdict.js';
+import { labelledBar, prevalenceBound, RankVerdict, type RankScorer } from '../src/topic/rank-verdict.js';
 import { TopicTermModel } from '../src/topic/term-model.js';
 
 const tf = (text: string) => {
@@ -139,6 +139,60 @@ describe('RankVerdict', () => {
     expect(again(at(0.6))).toBe(false);
     expect(JSON.stringify(v.state())).toBe(before);
     expect(new RankVerdict(20).rejudge(drifting)).toBeUndefined();
+  });
+});
+
+describe('labelledBar: the rank cut moved by the user\'s labels', () => {
+  // A reference of 100 pages scoring 0..99; bar 0.7: the pages scoring 70 and up are relevant.
+  const sorted = Array.from({ length: 100 }, (_, i) => i);
+  const relevantAt = (bar: number, score: number) => lowerBound100(score) / 100 >= bar;
+  const lowerBound100 = (x: number) => sorted.filter((s) => s < x).length;
+
+  it('leaves the bar where the labels agree with it', () => {
+    expect(labelledBar(0.7, sorted, [])).toBe(0.7);
+    expect(labelledBar(0.7, sorted, [{ score: 90, relevant: true }, { score: 40, relevant: false }, { score: 75, relevant: true }])).toBe(0.7);
+  });
+
+  it('raises the bar past the pages judged relevant near the line that the labels say are not, and those verdicts drop', () => {
+    const labels = [72, 75, 78].map((score) => ({ score, relevant: false }));
+    for (const l of labels) expect(relevantAt(0.7, l.score)).toBe(true);
+    const bar = labelledBar(0.7, sorted, labels);
+    expect(bar).toBeGreaterThan(0.78);
+    for (const l of labels) expect(relevantAt(bar, l.score)).toBe(false);
+    // Pages above the labelled ones stay relevant: the cut moves just past them, no further.
+    expect(relevantAt(bar, 79)).toBe(true);
+  });
+
+  it('lowers the bar below the pages judged not relevant that the labels say are', () => {
+    const bar = labelledBar(0.7, sorted, [{ score: 60, relevant: true }, { score: 65, relevant: true }]);
+    expect(relevantAt(bar, 60)).toBe(true);
+    expect(relevantAt(bar, 59)).toBe(false);
+  });
+
+  it('does not follow a single label far from the line (one label wrong costs less than moving the share by e²)', () => {
+    // The top 10% relevant; the page at 5 far below the line: calling the top 95% relevant for it would move π 9.5 times.
+    expect(labelledBar(0.9, sorted, [{ score: 5, relevant: true }])).toBe(0.9);
+    // Three such labels outweigh the move.
+    const bar = labelledBar(0.9, sorted, [5, 6, 7].map((score) => ({ score, relevant: true })));
+    expect(relevantAt(bar, 5)).toBe(true);
+  });
+
+  it('moves the verdict of the pages judged after the labels, and its second judgement', () => {
+    const labels = [72, 75, 78].map((score) => ({ score, relevant: false }));
+    const withLabels: RankScorer = { ...fixed, labels: () => labels };
+    const plain = new RankVerdict(20);
+    const labelled = new RankVerdict(20);
+    // The rule calls 30% of pages relevant: those scoring 70 and up (in an order that is not the scores').
+    for (let j = 0; j < 100; j++) {
+      const i = (j * 37) % 100;
+      plain.judge(i >= 70, at(i), fixed);
+      labelled.judge(i >= 70, at(i), withLabels);
+    }
+    expect(plain.judge(true, at(76), fixed)).toBe(true);
+    expect(labelled.judge(true, at(76), withLabels)).toBe(false);
+    expect(labelled.judge(true, at(85), withLabels)).toBe(true);
+    expect(plain.rejudge(fixed)!(at(76))).toBe(true);
+    expect(labelled.rejudge(withLabels)!(at(76))).toBe(false);
   });
 });
 

@@ -126,13 +126,22 @@ export class LabelChooser {
 }
 
 /** How much a page's label would teach the judge (module comment). */
-export function informs(verdict: Pick<Verdict, 'rel' | 'threshold' | 'relevant' | 'probability'>, scoreRank: number): number {
+export function informs(verdict: Pick<Verdict, 'rel' | 'threshold' | 'relevant' | 'probability' | 'rankPlace'>, scoreRank: number): number {
   const theta = verdict.threshold ?? 0;
-  // The learned verdict has no θ: its probability's distance from ½ instead.
+  const place = verdict.rankPlace;
+  // Where the log-odds rank decided, its line is the one the label should place: the distance
+  // from it as for θ, by the share above the page against the share called relevant. The learned
+  // verdict has no θ: its probability's distance from ½ instead.
   const uncertain =
-    verdict.rel > 0 && theta > 0 ? 1 - Math.min(1, Math.abs(Math.log(verdict.rel / theta)) / Math.log(3)) : verdict.probability !== undefined && theta === 0 ? 1 - Math.abs(2 * verdict.probability - 1) : 0;
+    place && place.share > 0
+      ? 1 - Math.min(1, Math.abs(Math.log(Math.max(place.above, 1e-3) / place.share)) / Math.log(3))
+      : verdict.rel > 0 && theta > 0
+        ? 1 - Math.min(1, Math.abs(Math.log(verdict.rel / theta)) / Math.log(3))
+        : verdict.probability !== undefined && theta === 0
+          ? 1 - Math.abs(2 * verdict.probability - 1)
+          : 0;
   const disagree = verdict.relevant ? 1 - scoreRank : scoreRank;
-  const ruleDiffers = theta > 0 && verdict.rel >= theta !== verdict.relevant ? 0.25 : 0;
+  const ruleDiffers = !place && theta > 0 && verdict.rel >= theta !== verdict.relevant ? 0.25 : 0;
   return (uncertain + disagree) / 2 + ruleDiffers;
 }
 

@@ -26,6 +26,12 @@ export type Verdict = Relevance & {
   listPage?: boolean;
   /** The θ the cosine verdict used: θ_page, or calibrated from the topic's seed pages. */
   threshold?: number;
+  /**
+   * Where the log-odds rank verdict placed the page, where it decided (src/topic/rank-verdict.ts):
+   * the share of the topic's pages above it and the share it calls relevant (relevant when
+   * `above` ≤ `share`).
+   */
+  rankPlace?: { above: number; share: number };
   /** A list page that the topic model alone would call relevant (its headlines are on topic): a hub, for the scorer. */
   listTopical?: boolean;
 };

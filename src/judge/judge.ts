@@ -168,8 +168,10 @@ export class PageJudge {
       // rel 0 shares no word with the keywords or D: never relevant, even at a θ calibrated to 0.
       const rule = verdict.rel > 0 && verdict.rel >= verdict.threshold;
       // With seed pages to learn from, which pages are relevant is the examples' log-odds rank's call, how many the rule's.
-      const byRank = this.rankVerdicts.get(verdict.topicId)!.judge(rule, tf, this.rankScorer(verdict.topicId));
+      const rank = this.rankVerdicts.get(verdict.topicId)!;
+      const byRank = rank.judge(rule, tf, this.rankScorer(verdict.topicId));
       verdict.relevant = this.calibrated(verdict.topicId) ? verdict.rel > 0 && byRank : rule;
+      if (this.calibrated(verdict.topicId) && verdict.rel > 0 && rank.lastPlace) verdict.rankPlace = rank.lastPlace;
     }
     this.sample.add(tf, url, verdict.relevant);
     if (input.isSeed) {
@@ -201,6 +203,8 @@ export class PageJudge {
       score: (tf) => terms.logOdds(tf),
       version: terms.exampleMass,
       examples: () => this.examples.filter((e) => e.topicId === topicId).map((e) => terms.logOdds(e.tf, e.joined ? e.tf : undefined)),
+      // A page labelled relevant joined the examples: scored left out, as the examples are.
+      labels: () => this.labels.filter((l) => l.topicId === topicId).map((l) => ({ score: terms.logOdds(l.tf, l.relevant ? l.tf : undefined), relevant: l.relevant })),
     };
   }
 

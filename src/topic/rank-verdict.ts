@@ -20,6 +20,7 @@
  * `warmUp` pages the rule's verdict stands.
  */
 import type { SparseVector } from '../text/vector.js';
+import { labelledThreshold } from './label-threshold.js';
 import { SeededRandom, type RandomState } from './sampling.js';
 import { lowerBound } from './sorted.js';
 
@@ -44,6 +45,8 @@ export interface RankScorer {
   version: number;
   /** The user's example pages of the topic, each scored as a page that is not an example would be (left out). */
   examples?(): number[];
+  /** The user's labelled pages of the topic (src/crawl/labels.ts), each scored as an unlabelled page would be, with its label. */
+  labels?(): { score: number; relevant: boolean }[];
 }
 
 export interface RankVerdictState {
@@ -77,6 +80,12 @@ export class RankVerdict {
   private scoredVersion = -1;
   private scoredAt = 0;
   private random: SeededRandom;
+  /**
+   * Where the last page judged stood, once ranked: the share of the reference above it and the
+   * share called relevant (relevant when `above` ≤ `share`). Which page to ask the user about
+   * reads it (src/crawl/labels.ts): its distance from the line is the rank verdict's uncertainty.
+   */
+  lastPlace: { above: number; share: number } | undefined;
 
   constructor(
     private readonly warmUp = RANK_VERDICT_WARM_UP,
@@ -97,7 +106,10 @@ export class RankVerdict {
     const x = scorer.score(tf);
     // The share of the reference below this page, the reference scored by the model as it is now.
     const rank = this.sorted.length ? lowerBound(this.sorted, x) / this.sorted.length : 0;
-    const relevant = this.sorted.length < this.warmUp ? rule : rank >= this.bar();
+    const ranked = this.sorted.length >= this.warmUp;
+    const bar = ranked ? labelledBar(this.bar(), this.sorted, scorer.labels?.() ?? []) : undefined;
+    this.lastPlace = bar === undefined ? undefined : { above: 1 - rank, share: 1 - bar };
+    const relevant = bar === undefined ? rule : rank >= bar;
     this.keep(tf, x);
     if (relevant) this.called++;
     return relevant;
@@ -163,7 +175,7 @@ export class RankVerdict {
     if (this.reference.length < this.warmUp || this.judged === 0) return undefined;
     const sorted = this.reference.map((tf) => scorer.score(tf)).sort((a, b) => a - b);
     const examples = scorer.examples?.() ?? [];
-    const bar = 1 - Math.min(this.ruleRelevant / this.judged, prevalenceBound(sorted, examples));
+    const bar = labelledBar(1 - Math.min(this.ruleRelevant / this.judged, prevalenceBound(sorted, examples)), sorted, scorer.labels?.() ?? []);
     return { relevant: (x) => lowerBound(sorted, x) / sorted.length >= bar, examples };
   }
 
@@ -196,6 +208,29 @@ export class RankVerdict {
     this.scoredAt = s.scoredAt ?? 0;
     if (s.random) this.random = SeededRandom.at(s.random);
   }
+}
+
+/**
+ * The rank bar moved by the user's labels: the labels say where the cut between relevant and not
+ * lies on the scale the verdict ranks by, so they move that cut (not only θ, which sets the bar
+ * through the rule's share of the pages judged so far, and so moves it only as new pages come).
+ * A page at rank ρ (share of the reference below it) is relevant when ρ ≥ bar, that is when the
+ * share above it, u = 1 − ρ, is within the share called relevant π = 1 − bar. The cut is
+ * `labelledThreshold`'s on 1/u against 1/π₀: the π that gets the labelled pages right, with one
+ * label wrong costing as much as moving π by a factor e² (labels that agree with the bar leave it).
+ */
+export function labelledBar(bar0: number, sorted: readonly number[], labels: readonly { score: number; relevant: boolean }[]): number {
+  const n = sorted.length;
+  if (labels.length === 0 || n === 0) return bar0;
+  // Shares are measured in reference pages: none above a page is half a page above it.
+  const floor = 1 / (2 * n);
+  const inverse = (share: number) => 1 / Math.max(floor, share);
+  const theta0 = inverse(1 - bar0);
+  const theta = labelledThreshold(
+    theta0,
+    labels.map((l) => ({ rel: inverse(1 - lowerBound(sorted, l.score) / n), relevant: l.relevant })),
+  );
+  return theta === theta0 ? bar0 : 1 - 1 / theta;
 }
 
 /**
