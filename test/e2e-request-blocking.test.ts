@@ -45,7 +45,7 @@ describe('request blocking (headless Chromium, a CDN on loopback)', () => {
   });
 
   it('the pages carry the CDN\'s files', async ({ skip }) => {
-    if (!web) skip('no Chromium');
+    if (!web) return skip('no Chromium');
     const html = await (await fetch(web.demo.seeds[0])).text();
     expect(html).toContain(`${web.cdnOrigin}/css/site.css`);
     expect(html).toContain(`${web.cdnOrigin}/img/photo.jpg`);
