@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueKeyOf } from '../src/frontier/url-key.js';
-import { crawlPrefix } from '../src/frontier/redis.js';
+import { crawlPrefix } from '../src/cluster/redis-frontier.js';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';
 import { redisMissing, startRedis, type LocalRedis } from '../src/testweb/redis-server.js';
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';

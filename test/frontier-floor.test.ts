@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Frontier } from '../src/frontier/frontier.js';
-import { RedisCrawl, RedisFrontier } from '../src/frontier/redis.js';
+import { RedisCrawl, RedisFrontier } from '../src/cluster/redis-frontier.js';
 import { uniqueKeyOf } from '../src/frontier/url-key.js';
 import type { QueuedUrl, ScoreComponents } from '../src/frontier/types.js';
 import { redisMissing, startRedis, type LocalRedis } from '../src/testweb/redis-server.js';

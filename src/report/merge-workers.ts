@@ -1,5 +1,5 @@
 /**
- * One report for a crawl shared by several workers (src/frontier/redis.ts). Each worker keeps
+ * One report for a crawl shared by several workers (src/cluster/redis-frontier.ts). Each worker keeps
  * its own run folder, `runs/<crawl-id>.w<N>/` (crawl log, state, thread store) and dataset
  * `datasets/run-<crawl-id>.w<N>/`; `--report <crawl-id>` merges them into `runs/<crawl-id>/`
  * and `datasets/run-<crawl-id>/` (the crawl log in time order, each line naming its worker; the
