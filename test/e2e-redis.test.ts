@@ -209,7 +209,7 @@ describe.skipIf(!!missing)('several workers on one Redis frontier (real redis-se
     expect(tooClose(crawl, 1000)).toEqual([]);
   }, 300_000);
 
-  // src/crawl/sibling-threads.ts: a board judged not relevant ranks its thread links low; once a
+  // src/plugins/sibling-threads.ts: a board judged not relevant ranks its thread links low; once a
   // thread from it is judged relevant the board's next unfetched thread is offered in the
   // thread-page band, and so on. The board's links reach every worker through the shared scorer.
   it('a relevant thread from a forum board brings the board\'s next thread, across workers', async () => {

@@ -8,7 +8,7 @@ import '../fetch/loopback-only.js'; // first: before Crawlee's browser pool open
 import { Command, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { FETCH_ORDERS, FETCHERS, STRATEGIES, parseConfig, type CrawlConfigInput } from '../config/schema.js';
-import { formatFailures } from '../report/counts.js';
+import { formatFailures } from '../store/counts.js';
 import { parseExportFormats, type ExportFormat } from '../report/export.js';
 import { displayPath } from '../report/paths.js';
 import { UserError } from '../config/errors.js';

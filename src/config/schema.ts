@@ -83,7 +83,7 @@ export const ThreadsOptionsSchema = z
     /**
      * A relevant forum thread found on a listing (a board) keeps this many of the listing's next
      * unfetched threads per page in flight (the most the crawl had, all workers) offered in the
-     * thread-page band; each relevant one slides that window on (src/crawl/sibling-threads.ts). 0: off.
+     * thread-page band; each relevant one slides that window on (src/plugins/sibling-threads.ts). 0: off.
      */
     siblingThreads: z.number().int().min(0).default(1),
   })
@@ -263,7 +263,7 @@ export const CrawlConfigSchema = z
      * each page is routed as its fetch finishes (no wait, but the order depends on timing).
      */
     fetchOrder: z.enum(FETCH_ORDERS).default('as-finished'),
-    /** Reply threads: hotness, revisits, extra reply templates (METHODS §4; src/crawl/threads-plugin.ts). */
+    /** Reply threads: hotness, revisits, extra reply templates (METHODS §4; src/plugins/threads.ts). */
     threads: ThreadsOptionsSchema.prefault({}),
     /** The frontier's back end: in memory, or Redis shared by several workers. */
     frontier: FrontierConfigSchema.prefault({}),

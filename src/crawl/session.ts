@@ -31,7 +31,7 @@ import type { FetchOrder } from '../frontier/fetch-order.js';
 import { FrontierJournal } from '../frontier/journal.js';
 import { RobotsCache } from '../frontier/robots.js';
 import type { ProgressReporter } from '../report/progress.js';
-import { CountTally } from '../report/counts.js';
+import { CountTally } from '../store/counts.js';
 import { CrawlLog } from '../store/crawl-log.js';
 import { JsonLinesWriter } from '../store/jsonl.js';
 import { dropUnloggedItems } from '../store/dataset-tail.js';

@@ -11,7 +11,7 @@ import type { PageAnalysis } from '../extract/types.js';
 import type { RenderedPage } from '../fetch/crawler.js';
 import type { CrawlFrontier } from '../frontier/frontier.js';
 import type { ProgressReporter, ProgressStats } from '../report/progress.js';
-import type { RunCounts } from '../report/counts.js';
+import type { RunCounts } from '../store/counts.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
 import type { PageJudge, Verdict } from '../judge/judge.js';
 import type { PoliteFetch } from './polite-fetch.js';
@@ -146,7 +146,7 @@ export interface CrawlResult {
   fetched: number;
   relevant: number;
   failed: number;
-  /** Every count, from the one tally (src/report/counts.ts); fetched/relevant/failed above are copies. */
+  /** Every count, from the one tally (src/store/counts.ts); fetched/relevant/failed above are copies. */
   counts: RunCounts;
   /** Relevant (as judged by the crawler) / fetched. */
   harvestRate: number;

@@ -8,7 +8,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { countLog, countThreads } from './counts.js';
+import { countLog, countThreads } from '../store/counts.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { loggedItems } from '../store/dataset-tail.js';
 import { datasetName, RunDir, runsDir } from '../store/run-dir.js';

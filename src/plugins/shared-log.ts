@@ -4,7 +4,7 @@
  * outside sees every worker's pages. Added by configPlugins whenever the frontier is in Redis.
  */
 import { SharedCrawlLog } from '../cluster/redis-crawl-log.js';
-import type { CrawlPlugin } from './types.js';
+import type { CrawlPlugin } from '../crawl/types.js';
 
 export function sharedLogPlugin(url: string, crawlId: string): CrawlPlugin {
   let log: SharedCrawlLog | undefined;
