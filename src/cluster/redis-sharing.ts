@@ -107,16 +107,13 @@ export class RedisSharing implements CrawlSharing {
   /**
    * Other workers' pages first (with shareScorer): this page's links are scored with the whole
    * crawl's evidence (their links' scores were sent by their own workers); then what their judges
-   * learned from their pages (with shareJudge), before this page is judged.
+   * learned from their pages (with shareJudge), before this page is judged; then the shared
+   * near-duplicate index's answer.
    */
-  async beforeRoute(scorer: Scorer, judge: PageJudge, isSeed: (url: string) => boolean): Promise<void> {
+  async beforeRoute(scorer: Scorer, judge: PageJudge, isSeed: (url: string) => boolean, page: { url: string; text: string; id: string } | undefined): Promise<NearDuplicates> {
     const frontier = this.frontier!;
     await replayOthers(frontier, scorer, isSeed);
     for (const input of await frontier.othersJudgeInputs()) judge.replay(input);
-  }
-
-  /** The shared index's answer, got before the (synchronous) route. */
-  async nearDuplicates(_local: NearDuplicates, page: { url: string; text: string; id: string } | undefined): Promise<NearDuplicates> {
     const duplicateOf = page ? await this.nearDuplicateIndex.check(page.url, page.text, page.id) : undefined;
     return { check: () => duplicateOf };
   }

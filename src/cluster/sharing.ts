@@ -75,13 +75,14 @@ export interface CrawlSharing {
   seeded(): void;
   /** Ready to fetch: waits until the crawl is seeded (by whichever process seeds it). */
   waitForSeeds(): Promise<void>;
-  /** Before a page is routed: what the other processes' pages taught their scorers and judges, taken in first. */
-  beforeRoute(scorer: Scorer, judge: PageJudge, isSeed: (url: string) => boolean): Promise<void>;
   /**
-   * The near-duplicate answer the route uses for one page: the crawl's own index, or the shared
-   * one's answer got now (the route itself is synchronous). `page` undefined: not checked.
+   * Before a page is routed: what the other processes' pages taught their scorers and judges,
+   * taken in first, and the shared near-duplicate index's answer for the page (the route itself
+   * is synchronous; `page` undefined: the page is not checked). Undefined: nothing to wait for,
+   * the page is routed at once with the crawl's own index (a crawl of its own does not yield
+   * between a page's analysis and its route, so its fetch order stays what it was).
    */
-  nearDuplicates(local: NearDuplicates, page: { url: string; text: string; id: string } | undefined): Promise<NearDuplicates>;
+  beforeRoute(scorer: Scorer, judge: PageJudge, isSeed: (url: string) => boolean, page: { url: string; text: string; id: string } | undefined): Promise<NearDuplicates> | undefined;
   /** A page's scorer input, for the other processes' scorers. */
   shareScorerInput(input: FetchedPage): void;
   /** Why the crawl ended when the shared crawl decides it (budget or queue of all processes); undefined: the crawl's own reason. */
@@ -116,9 +117,8 @@ export class LocalSharing implements CrawlSharing {
   shareJudge(): void {}
   seeded(): void {}
   async waitForSeeds(): Promise<void> {}
-  async beforeRoute(): Promise<void> {}
-  async nearDuplicates(local: NearDuplicates): Promise<NearDuplicates> {
-    return local;
+  beforeRoute(): undefined {
+    return undefined;
   }
   shareScorerInput(): void {}
   stopReason(): string | undefined {

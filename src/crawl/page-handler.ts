@@ -150,10 +150,11 @@ export class PageHandler {
   /** Judge → scorer → frontier (./route.ts), with what the other processes of a shared crawl learned first. */
   private async route(page: RenderedPage, html: string, analysis: PageAnalysis, m: CrawlUserData, clock: StageClock): Promise<RoutedVerdict> {
     const { config, judge, scorer, frontier, gate, sharing, seedKeys, scorerInputs, setAside } = this.p;
-    // Other processes' pages first: this page's links are scored, and the page judged, with the whole crawl's evidence.
-    await sharing.beforeRoute(scorer, judge, (url) => seedKeys.has(uniqueKeyOf(url)));
-    // The near-duplicate index's answer, got before the (synchronous) route.
-    const nearDuplicates = await sharing.nearDuplicates(this.p.nearDuplicates, checksNearDuplicates(page.status) ? { url: analysis.url, text: analysis.text, id: page.request.uniqueKey } : undefined);
+    // A shared crawl: the other processes' pages first (this page's links are scored, and the page
+    // judged, with the whole crawl's evidence) and the shared near-duplicate index's answer, got
+    // before the (synchronous) route. A crawl of its own has nothing to wait for and routes at once.
+    const shared = sharing.beforeRoute(scorer, judge, (url) => seedKeys.has(uniqueKeyOf(url)), checksNearDuplicates(page.status) ? { url: analysis.url, text: analysis.text, id: page.request.uniqueKey } : undefined);
+    const nearDuplicates = shared ? await shared : this.p.nearDuplicates;
     const { verdict } = routePage(analysis, { url: page.request.url, uniqueKey: page.request.uniqueKey, userData: m, status: page.status, html }, {
       judge,
       scorer,
