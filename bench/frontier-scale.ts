@@ -18,7 +18,7 @@
  * new links each go through `combined`'s scorer (src/score/scorer.ts) and its updates into the
  * frontier, as the engine routes a fetched page; heap of both together, and of the scorer alone.
  *
- * `--redis [--clients 4]`: the same workload on the Redis frontier (src/frontier/redis.ts)
+ * `--redis [--clients 4]`: the same workload on the Redis frontier (src/cluster/redis-frontier.ts)
  * instead, from `--clients` workers at once (each its own connection, as worker processes would
  * be), against a redis-server started on loopback without persistence, no politeness delay:
  * ops/s of offer, re-prioritise, hand-out + finish, and Redis's own memory per queued URL.
@@ -30,7 +30,7 @@ import { Frontier } from '../src/frontier/frontier.js';
 import { LinkRanker } from '../src/score/link-ranker.js';
 import { createScorer } from '../src/score/index.js';
 import { Redis } from 'ioredis';
-import { RedisCrawl, RedisFrontier } from '../src/frontier/redis.js';
+import { RedisCrawl, RedisFrontier } from '../src/cluster/redis-frontier.js';
 import { redisMissing, startRedis } from '../src/testweb/redis-server.js';
 
 const args = process.argv.slice(2);

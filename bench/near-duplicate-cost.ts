@@ -1,7 +1,7 @@
 /**
  * What the near-duplicate index costs: heap bytes per remembered page of the
  * in-process index (src/text/near-duplicate.ts) at its default limit, bytes per page of its
- * `--resume` journal line, and for a Redis crawl (src/frontier/redis-near-duplicate.ts) Redis's
+ * `--resume` journal line, and for a Redis crawl (src/cluster/redis-near-duplicate.ts) Redis's
  * memory per page and round trips per page when several workers check pages at once.
  * Pages: forum-post-like Chinese texts of ~1,500 characters; a quarter of each worker's pages
  * are excerpts ("only this author" views) of pages other workers checked.
@@ -9,8 +9,8 @@
  *   npm run bench:near-duplicate -- [--pages 20000] [--workers 4] [--redis-pages 4000]
  */
 import { Redis } from 'ioredis';
-import { SharedNearDuplicates } from '../src/frontier/redis-near-duplicate.js';
-import { crawlPrefix } from '../src/frontier/redis.js';
+import { SharedNearDuplicates } from '../src/cluster/redis-near-duplicate.js';
+import { crawlPrefix } from '../src/cluster/redis-frontier.js';
 import { encodeSketch, NearDuplicateIndex } from '../src/text/near-duplicate.js';
 import { redisMissing, startRedis } from '../src/testweb/redis-server.js';
 

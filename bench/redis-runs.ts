@@ -2,7 +2,7 @@
  * `npx tsx bench/redis-runs.ts DIR` — reads the runs `npm run bench:redis -- --keep` kept in DIR
  * and says, per crawl, what its harvest hinged on: the pages in fetch order over all workers, the
  * harvest (test web's truth) of each hundred, where the forum board came and how many threads
- * followed (how many a relevant sibling brought: src/crawl/sibling-threads.ts), which worker
+ * followed (how many a relevant sibling brought: src/plugins/sibling-threads.ts), which worker
  * fetched each seed, and each worker's pages and harvest; then what sat above the board: its
  * score when handed out (and the link ranker's evidence in it), the off-topic pages fetched
  * before it by kind, and the hosts each 50 pages came from.

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:redis -- [--budget 240] [--latency 1000] [--workers 1,2,4] [--concurrency 2]`:
- * how a crawl scales with workers sharing one Redis frontier (src/frontier/redis.ts). The local
+ * how a crawl scales with workers sharing one Redis frontier (src/cluster/redis-frontier.ts). The local
  * test web answers every request after a fixed latency (a far-away web, so the crawl is
  * I/O-bound as on the real web); each worker is a real `npm start` process (`--fetcher`, default the crawler's own adaptive one) on a
  * redis-server this bench starts on loopback. For 1, 2 and 4 workers at the same total budget:
@@ -15,7 +15,7 @@
  * beyond timing), and reports mean and spread: one run of a 200-page crawl is too noisy to decide
  * a 3-point harvest difference, so it also prints, paired by rep against one worker, the harvest
  * difference and the speed-up with their 95% intervals, and the machine's load. `--scorer shared,scorer,local` runs the workers sharing their
- * scorers' and page judges' inputs through Redis (src/frontier/redis-scorer-pages.ts,
+ * scorers' and page judges' inputs through Redis (src/cluster/redis-scorer-pages.ts,
  * redis-judge-inputs.ts), the scorers' only (the crawler's defaults), or neither, side by side. Per run it also reports where the time went: how
  * long after the first fetch the last worker fetched its first page (start-up inside the window),
  * and the tail between the workers' median last fetch and the last one. `--keep` keeps the runs'
@@ -27,7 +27,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { crawlPrefix } from '../src/frontier/redis.js';
+import { crawlPrefix } from '../src/cluster/redis-frontier.js';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';
 import { startRedis, redisMissing } from '../src/testweb/redis-server.js';
 import { startTestWeb } from '../src/testweb/index.js';
@@ -121,7 +121,7 @@ interface Run {
   rampSecs: number;
   /** Seconds from the workers' median last fetch to the last fetch. */
   tailSecs: number;
-  /** Scores Redis refused as less informed than the queued one's (shared scorers, src/frontier/redis-scripts.ts). */
+  /** Scores Redis refused as less informed than the queued one's (shared scorers, src/cluster/redis-scripts.ts). */
   stale?: number;
 }
 

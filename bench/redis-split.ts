@@ -25,8 +25,8 @@ import { PageJudge } from '../src/judge/judge.js';
 import { reviveScorerInput } from '../src/crawl/resume.js';
 import { routePage } from '../src/crawl/route.js';
 import { crawlScorer } from '../src/crawl/scorer.js';
-import { RedisCrawl, RedisFrontier } from '../src/frontier/redis.js';
-import { replayOthers } from '../src/frontier/redis-scorer-pages.js';
+import { RedisCrawl, RedisFrontier } from '../src/cluster/redis-frontier.js';
+import { replayOthers } from '../src/cluster/redis-scorer-pages.js';
 import { RobotsCache } from '../src/frontier/robots.js';
 import type { QueuedUrl } from '../src/frontier/types.js';
 import { uniqueKeyOf } from '../src/frontier/url-key.js';
@@ -113,7 +113,7 @@ async function crawl(seed: number, nWorkers: number, slots: number): Promise<Res
   const ranks: (number | undefined)[] = [];
   let replayMs = 0;
   let routeMs = 0;
-  const nearDuplicates = new NearDuplicateIndex(); // one index for all (Redis shares it, src/frontier/redis-near-duplicate.ts)
+  const nearDuplicates = new NearDuplicateIndex(); // one index for all (Redis shares it, src/cluster/redis-near-duplicate.ts)
   // Pages in flight, by the virtual time they arrive; idle slots ask again after every route.
   // Pages in flight by the virtual time they arrive (a worker then takes in the others' pages so
   // far) and, `routeMs` later, are routed (their links reach Redis, the slot asks again).

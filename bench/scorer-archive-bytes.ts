@@ -1,6 +1,6 @@
 /**
  * What the shared scorer's inputs cost in Redis per page, before and after archiving
- * (src/frontier/redis-scorer-snapshot.ts): a crawl's real `scorer-pages.jsonl` published by 3
+ * (src/cluster/redis-scorer-snapshot.ts): a crawl's real `scorer-pages.jsonl` published by 3
  * workers into one stream on a loopback redis-server, once as a plain stream (no worker trims it)
  * and once archived; bytes by MEMORY USAGE (SAMPLES 0: exact) of every key, divided by pages.
  *
@@ -8,8 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { SharedInputStream } from '../src/frontier/redis-input-stream.js';
-import { ArchivedInputStream } from '../src/frontier/redis-scorer-snapshot.js';
+import { SharedInputStream } from '../src/cluster/redis-input-stream.js';
+import { ArchivedInputStream } from '../src/cluster/redis-scorer-snapshot.js';
 import { startRedis } from '../src/testweb/redis-server.js';
 
 const file = process.argv[2];

@@ -1,5 +1,5 @@
 /**
- * What the shared scorer's snapshot costs (src/frontier/redis-scorer-state.ts), against what it
+ * What the shared scorer's snapshot costs (src/cluster/redis-scorer-state.ts), against what it
  * saves a late worker: a crawl's real `scorer-pages.jsonl` (repeated with their own URLs for a
  * longer crawl) fed into a `combined` scorer with the default score options; then the state's
  * bytes (v8, and gzipped as Redis keeps it), the writer's pause (serialise; gzip runs off the main

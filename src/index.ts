@@ -13,7 +13,7 @@
 export { crawl, type CrawlApiOptions, type CrawlRun } from './crawl/api.js';
 export type { CrawlContext, CrawlPlugin, CrawlResult, CrawlTimings, PageEvent, RelevantPage } from './crawl/types.js';
 export type { LabelAnswer, LabelAsker, LabelQuestion, LabelRecord } from './crawl/labels.js';
-export type { RunCounts } from './report/counts.js';
+export type { RunCounts } from './store/counts.js';
 export type { CrawlLogEntry } from './store/crawl-log.js';
 
 export { CrawlConfigSchema, ConfigError, parseConfig, topicName, type CrawlConfig, type CrawlConfigInput, type TopicConfig } from './config/schema.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlPlugins, formatSummary } from '../src/cli/main.js';
 import { parseConfig } from '../src/config/schema.js';
 import { runCrawl, type CrawlResult } from '../src/crawl/engine.js';
-import { countLog, formatFailures } from '../src/report/counts.js';
+import { countLog, formatFailures } from '../src/store/counts.js';
 import { ProgressReporter } from '../src/report/progress.js';
 import { CrawlLog } from '../src/store/crawl-log.js';
 import { countSubRequests, SubRequestLog } from '../src/store/sub-requests.js';

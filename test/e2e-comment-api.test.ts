@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { runCrawl, type CrawlPlugin, type CrawlResult } from '../src/crawl/engine.js';
-import { threadsPlugin, type ThreadsPlugin } from '../src/crawl/threads-plugin.js';
+import { threadsPlugin, type ThreadsPlugin } from '../src/plugins/threads.js';
 import { ProgressReporter } from '../src/report/progress.js';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';
 import { SubRequestLog, type SubRequestRecord } from '../src/store/sub-requests.js';

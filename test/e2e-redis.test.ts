@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueKeyOf } from '../src/frontier/url-key.js';
-import { crawlPrefix } from '../src/frontier/redis.js';
+import { crawlPrefix } from '../src/cluster/redis-frontier.js';
 import { CrawlLog, type CrawlLogEntry } from '../src/store/crawl-log.js';
 import { redisMissing, startRedis, type LocalRedis } from '../src/testweb/redis-server.js';
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
@@ -209,7 +209,7 @@ describe.skipIf(!!missing)('several workers on one Redis frontier (real redis-se
     expect(tooClose(crawl, 1000)).toEqual([]);
   }, 300_000);
 
-  // src/crawl/sibling-threads.ts: a board judged not relevant ranks its thread links low; once a
+  // src/plugins/sibling-threads.ts: a board judged not relevant ranks its thread links low; once a
   // thread from it is judged relevant the board's next unfetched thread is offered in the
   // thread-page band, and so on. The board's links reach every worker through the shared scorer.
   it('a relevant thread from a forum board brings the board\'s next thread, across workers', async () => {

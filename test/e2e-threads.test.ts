@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { runCrawl, type CrawlPlugin, type CrawlResult } from '../src/crawl/engine.js';
-import { threadsPlugin, type ReplyRecord, type ThreadsPlugin } from '../src/crawl/threads-plugin.js';
+import { threadsPlugin, type ReplyRecord, type ThreadsPlugin } from '../src/plugins/threads.js';
 import { ProgressReporter } from '../src/report/progress.js';
 import { resolveOptions, startTestWeb, type TestWeb } from '../src/testweb/index.js';
 import { generateModel, replyText, type Thread } from '../src/testweb/model.js';

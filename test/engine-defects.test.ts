@@ -149,7 +149,7 @@ describe('odd comments and text/plain', () => {
   });
 
   it('a page that begins with <!-- … --!> is read as a browser reads it, once, with its links', async () => {
-    const { threadsPlugin } = await import('../src/crawl/threads-plugin.js');
+    const { threadsPlugin } = await import('../src/plugins/threads.js');
     const storageDir = mkdtempSync(join(tmpdir(), 'fc-defects-odd-'));
     const { byUrl, log, saved } = await crawl(origin, { maxPages: 5, storageDir });
     expect(byUrl('/odd.html')).toHaveLength(1);

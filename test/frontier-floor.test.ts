@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Frontier } from '../src/frontier/frontier.js';
-import { RedisCrawl, RedisFrontier } from '../src/frontier/redis.js';
+import { RedisCrawl, RedisFrontier } from '../src/cluster/redis-frontier.js';
 import { uniqueKeyOf } from '../src/frontier/url-key.js';
 import type { QueuedUrl, ScoreComponents } from '../src/frontier/types.js';
 import { redisMissing, startRedis, type LocalRedis } from '../src/testweb/redis-server.js';
@@ -22,7 +22,7 @@ interface Side {
   scorerOffer(url: string, score: number, components?: ScoreComponents): void | Promise<void>;
   /** The scorer's re-score of a queued URL (its periodic cycle; in Redis another worker's, more informed). */
   rescore(url: string, score: number, components?: ScoreComponents): void | Promise<void>;
-  /** A plugin's band offer (src/crawl/threads-plugin.ts). */
+  /** A plugin's band offer (src/plugins/threads.ts). */
   bandOffer(url: string, score: number, components?: ScoreComponents): void | Promise<void>;
   /** Every URL handed out, best first, once the above are applied. */
   drain(): Promise<QueuedUrl[]>;

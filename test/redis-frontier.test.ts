@@ -3,12 +3,12 @@
  * RedisFrontier objects in this process stand for workers (each its own connection and id).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisCrawl, RedisFrontier } from '../src/frontier/redis.js';
+import { RedisCrawl, RedisFrontier } from '../src/cluster/redis-frontier.js';
 import { redisMissing, startRedis, type LocalRedis } from '../src/testweb/redis-server.js';
 import { reviveScorerInput } from '../src/crawl/resume.js';
 import type { FetchedPage } from '../src/score/types.js';
 import { uniqueKeyOf } from '../src/frontier/url-key.js';
-import { replayOthers } from '../src/frontier/redis-scorer-pages.js';
+import { replayOthers } from '../src/cluster/redis-scorer-pages.js';
 import { analyzePage } from '../src/extract/page.js';
 import { PageJudge } from '../src/judge/judge.js';
 import { MultiTopicModel } from '../src/topic/multi-topic.js';

@@ -14,7 +14,7 @@ import { chromium } from 'playwright';
 import { browserLaunchOptions } from '../src/fetch/browser.js';
 import { startGateProxyProcess } from '../src/fetch/gate/gate-proxy-process.js';
 import type { GateProxy } from '../src/fetch/gate/gate-proxy.js';
-import { RedisCrawl, RedisFrontier } from '../src/frontier/redis.js';
+import { RedisCrawl, RedisFrontier } from '../src/cluster/redis-frontier.js';
 import { RobotsCache } from '../src/frontier/robots.js';
 import { redisMissing, startRedis, type LocalRedis } from '../src/testweb/redis-server.js';
 

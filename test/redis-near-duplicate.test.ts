@@ -1,10 +1,10 @@
 /**
- * The near-duplicate index shared by the workers of a Redis crawl (src/frontier/redis-near-duplicate.ts),
+ * The near-duplicate index shared by the workers of a Redis crawl (src/cluster/redis-near-duplicate.ts),
  * against a real redis-server on a loopback port: each "worker" is its own connection and mirror.
  */
 import { describe, expect, it } from 'vitest';
-import { SharedNearDuplicates } from '../src/frontier/redis-near-duplicate.js';
-import { crawlPrefix } from '../src/frontier/redis.js';
+import { SharedNearDuplicates } from '../src/cluster/redis-near-duplicate.js';
+import { crawlPrefix } from '../src/cluster/redis-frontier.js';
 import { decodeSketch, NearDuplicateIndex, shingleHashes } from '../src/text/near-duplicate.js';
 import { redisMissing } from '../src/testweb/redis-server.js';
 import { useLocalRedis } from './helpers/local-redis.js';

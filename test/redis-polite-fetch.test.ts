@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPoliteFetch } from '../src/crawl/polite-fetch.js';
 import { FetchGate } from '../src/fetch/gate/gate.js';
-import { RedisCrawl, RedisFrontier } from '../src/frontier/redis.js';
+import { RedisCrawl, RedisFrontier } from '../src/cluster/redis-frontier.js';
 import { redisMissing, startRedis, type LocalRedis } from '../src/testweb/redis-server.js';
 
 const missing = redisMissing();

@@ -1,13 +1,13 @@
 /**
- * The shared scorer's `pages` stream trimmed into a gzipped archive (src/frontier/redis-scorer-snapshot.ts),
+ * The shared scorer's `pages` stream trimmed into a gzipped archive (src/cluster/redis-scorer-snapshot.ts),
  * against a real redis-server on a loopback port: workers publish scorer inputs and read each
  * other's; the stream stays bounded; a worker that joins after the trimming gets every page in the
  * order one that read the whole stream from the start got them, so its scorer (a pure function of
  * its inputs in order, src/score/scorer.ts) ends in the same state.
  */
 import { describe, expect, it } from 'vitest';
-import { ArchivedInputStream } from '../src/frontier/redis-scorer-snapshot.js';
-import { SharedInputStream } from '../src/frontier/redis-input-stream.js';
+import { ArchivedInputStream } from '../src/cluster/redis-scorer-snapshot.js';
+import { SharedInputStream } from '../src/cluster/redis-input-stream.js';
 import { redisMissing } from '../src/testweb/redis-server.js';
 import { useLocalRedis } from './helpers/local-redis.js';
 

@@ -1,5 +1,5 @@
 /**
- * The shared scorer's snapshot in Redis (src/frontier/redis-scorer-state.ts), against a real
+ * The shared scorer's snapshot in Redis (src/cluster/redis-scorer-state.ts), against a real
  * redis-server on a loopback port: a worker joining after the inputs were cut behind a snapshot
  * restores it, replays only the tail and scores as a worker that took in every page; the inputs
  * kept stay bounded over a long run; a worker that fell behind the cut restores too; an old or
@@ -8,7 +8,7 @@
 import { serialize } from 'node:v8';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { SNAPSHOT_FORMAT, SharedScorerState, scorerFingerprint } from '../src/frontier/redis-scorer-state.js';
+import { SNAPSHOT_FORMAT, SharedScorerState, scorerFingerprint } from '../src/cluster/redis-scorer-state.js';
 import { createScorer } from '../src/score/index.js';
 import type { FetchedPage, Scorer, ScoreUpdate } from '../src/score/types.js';
 import { redisMissing } from '../src/testweb/redis-server.js';

@@ -26,7 +26,7 @@ const input: ReportInput = { runId: 'r1', log, dataset: [], generatedAt: new Dat
 
 describe('report data', () => {
   it('counts pages, relevant, failed, harvest rates', () => {
-    // The 404 page counts as failed too: one definition (src/report/counts.ts) for the summary and the report.
+    // The 404 page counts as failed too: one definition (src/store/counts.ts) for the summary and the report.
     expect(reportCounts(input)).toEqual({ fetched: 6, relevant: 2, failed: 3, harvestRate: 2 / 6, truthHarvestRate: 2 / 6, sites: 3, threads: 0, hotThreads: 0, hotThreshold: 15, minConfidence: 0 });
   });
   it('harvest curve: relevant so far / fetched so far', () => {

@@ -1,5 +1,5 @@
 /**
- * A relevant forum thread's sibling threads (src/crawl/sibling-threads.ts), on plain data and
+ * A relevant forum thread's sibling threads (src/plugins/sibling-threads.ts), on plain data and
  * through the reply plugin with the test web's real board HTML: the listing's next unfetched
  * thread is offered in the thread-page band, two off-topic siblings in a row end the walk, a
  * thread linked from a thread (no listing) brings nothing.
@@ -11,8 +11,8 @@ import { Request } from 'crawlee';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import type { CrawlContext, PageEvent } from '../src/crawl/engine.js';
-import { listingTemplate, siblingThreads } from '../src/crawl/sibling-threads.js';
-import { threadsPlugin } from '../src/crawl/threads-plugin.js';
+import { listingTemplate, siblingThreads } from '../src/plugins/sibling-threads.js';
+import { threadsPlugin } from '../src/plugins/threads.js';
 import { BUILTIN_MATCHERS } from '../src/extract/replies/index.js';
 import { Frontier } from '../src/frontier/frontier.js';
 import { uniqueKeyOf } from '../src/frontier/url-key.js';

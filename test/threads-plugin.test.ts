@@ -12,7 +12,7 @@ import { parseConfig } from '../src/config/schema.js';
 import type { CrawlContext, PageEvent } from '../src/crawl/engine.js';
 import {
   isNewReply, mergePages, threadPageScore, planRevisits, revisitAllowance, splitPageUrls, threadsPlugin, type ReplyRecord,
-} from '../src/crawl/threads-plugin.js';
+} from '../src/plugins/threads.js';
 import { Frontier } from '../src/frontier/frontier.js';
 import { DEFAULT_SCORE_BANDS } from '../src/score/bands.js';
 const REVISIT_SCORE_BASE = DEFAULT_SCORE_BANDS.revisit;

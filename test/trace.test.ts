@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { runCrawl } from '../src/crawl/engine.js';
 import { ProgressReporter } from '../src/report/progress.js';
-import { parseTraceMode, tracePlugin, urlSlug, isTraceFailure } from '../src/fetch/trace.js';
-import { failureReason } from '../src/report/counts.js';
+import { parseTraceMode, tracePlugin, urlSlug, isTraceFailure } from '../src/plugins/trace.js';
+import { failureReason } from '../src/store/counts.js';
 import { CrawlLog } from '../src/store/crawl-log.js';
 
 const body = (t: string) => `<p>${'汶川地震发生后，救援队伍迅速赶赴灾区，展开搜救工作。'.repeat(8)}${t}</p>`;

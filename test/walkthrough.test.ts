@@ -14,10 +14,10 @@ import { parseConfig } from '../src/config/schema.js';
 import type { CrawlResult } from '../src/crawl/types.js';
 import { Frontier, uniqueKeyOf } from '../src/frontier/frontier.js';
 import { FrontierJournal } from '../src/frontier/journal.js';
-import { failureReason } from '../src/report/counts.js';
+import { failureReason } from '../src/store/counts.js';
 import { formatProgress } from '../src/report/progress.js';
 import { CrawlLog } from '../src/store/crawl-log.js';
-import { TracePlugin } from '../src/fetch/trace.js';
+import { TracePlugin } from '../src/plugins/trace.js';
 import { commandName } from '../src/util/command-name.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'walkthrough-'));

@@ -8,7 +8,7 @@ import '../fetch/loopback-only.js'; // first: before Crawlee's browser pool open
 import { Command, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { FETCH_ORDERS, FETCHERS, STRATEGIES, parseConfig, type CrawlConfigInput } from '../config/schema.js';
-import { formatFailures } from '../report/counts.js';
+import { formatFailures } from '../store/counts.js';
 import { parseExportFormats, type ExportFormat } from '../report/export.js';
 import { displayPath } from '../report/paths.js';
 import { UserError } from '../config/errors.js';
@@ -18,6 +18,7 @@ import { parseCommandLine, reportUserErrors, runAsMain } from './run.js';
 import { commandName } from '../util/command-name.js';
 import { loadConfigFile, buildConfig, checkSeedsReachable, type CliFlags } from './options.js';
 import type { CrawlResult } from '../crawl/engine.js';
+import { openSharing } from '../cluster/open.js';
 import { observePlugins } from './report.js';
 import { configPlugins, type ConfigPluginOptions } from '../crawl/config-plugins.js';
 import type { CrawlPlugin } from '../crawl/engine.js';
@@ -256,7 +257,7 @@ export async function main(argv: string[]): Promise<number> {
     await checkSeedsReachable(config);
     const { runCrawl } = await import('../crawl/engine.js'); // loaded only once the input is valid
     const labels = await terminalLabels(config);
-    const result = await runCrawl({ config, plugins: await crawlPlugins(config, flags.watch, undefined, exportFormats, labels.askLabel), watch: flags.watch }).finally(() => labels.close());
+    const result = await runCrawl({ config, sharing: openSharing, plugins: await crawlPlugins(config, flags.watch, undefined, exportFormats, labels.askLabel), watch: flags.watch }).finally(() => labels.close());
     const kw = config.topics.map((t) => topicName(t)).join(' | ');
     console.log(printedResult(result, flags.json, `Focused crawl for "${kw}" (strategy ${config.strategy})`, config.storageDir, config.topics));
     return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined, watch: flags.watch });
@@ -295,6 +296,7 @@ async function runResume(flags: CliFlags & { json?: boolean; resume?: boolean | 
     const topicId = web?.demo.topic;
     const result = await runCrawl({
       config,
+      sharing: openSharing,
       resume: runId,
       plugins: await crawlPlugins(config, flags.watch, web ? () => web.clock.now() : undefined, exportFormats, labels.askLabel),
       watch: flags.watch,
@@ -331,7 +333,7 @@ async function runDemo(flags: CliFlags & { json?: boolean; watch?: boolean }, ex
     // Reply times on the test web follow its own clock.
     const plugins = await crawlPlugins(config, flags.watch, () => web.clock.now(), exportFormats, asking.askLabel);
     // Its origins go into the run folder: `--resume` serves the test web there again (src/cli/demo.ts).
-    const result = await runCrawl({ config, testwebOrigin, truth: demoTruth(web, topicId), plugins: [recordDemoWeb(web), ...plugins], watch: flags.watch });
+    const result = await runCrawl({ config, sharing: openSharing, testwebOrigin, truth: demoTruth(web, topicId), plugins: [recordDemoWeb(web), ...plugins], watch: flags.watch });
     const heading = `Demo: focused crawl of the local test web for "${web.demo.keywords.join(' ')}" (strategy ${config.strategy}, budget ${config.maxPages})`;
     console.log(printedResult(result, flags.json, heading, config.storageDir, config.topics));
     return crawlExitCode(result, { storage: flags.storage ?? 'storage', ceilingWasSet: config.maxRssMb !== undefined, watch: flags.watch });

@@ -12,7 +12,8 @@ import type { CrawlConfig } from '../config/schema.js';
 import type { CrawlPlugin } from '../crawl/engine.js';
 import type { ExportFormat } from '../report/export.js';
 import { displayPath } from '../report/paths.js';
-import { listRuns, reportPlugin, writeReport, writeRunExports } from '../report/write.js';
+import { listRuns, writeReport, writeRunExports } from '../report/write.js';
+import { reportPlugin } from '../plugins/report.js';
 import { mergeWorkerRuns, sharedCrawlOf, workerRuns } from '../report/merge-workers.js';
 
 /**
@@ -53,7 +54,7 @@ export async function observePlugins(config: CrawlConfig, exportFormats: ExportF
   }
   const plugins: CrawlPlugin[] = [reportPlugin(exportFormats)];
   if (config.trace) {
-    const { tracePlugin } = await import('../fetch/trace.js');
+    const { tracePlugin } = await import('../plugins/trace.js');
     plugins.push(tracePlugin(config.trace));
   }
   return plugins;

@@ -83,7 +83,7 @@ export const ThreadsOptionsSchema = z
     /**
      * A relevant forum thread found on a listing (a board) keeps this many of the listing's next
      * unfetched threads per page in flight (the most the crawl had, all workers) offered in the
-     * thread-page band; each relevant one slides that window on (src/crawl/sibling-threads.ts). 0: off.
+     * thread-page band; each relevant one slides that window on (src/plugins/sibling-threads.ts). 0: off.
      */
     siblingThreads: z.number().int().min(0).default(1),
   })
@@ -121,7 +121,7 @@ export const AdaptiveOptionsSchema = z
 
 /**
  * Where the frontier lives: in this process (default), or in Redis shared by several workers
- * (src/frontier/redis.ts; docs/workers.md).
+ * (src/cluster/redis-frontier.ts; docs/workers.md).
  */
 export const FrontierConfigSchema = z
   .object({
@@ -141,14 +141,14 @@ export const FrontierConfigSchema = z
     leaseSecs: z.number().positive().default(30),
     /**
      * Workers feed each other's fetched pages into their scorers (link graph, in-link evidence,
-     * learned weights: src/frontier/redis-scorer-pages.ts), so the queue holds one scorer's
+     * learned weights: src/cluster/redis-scorer-pages.ts), so the queue holds one scorer's
      * ranking; false = each worker's scorer sees its own pages only (its learned parts see a
      * quarter of the verdicts with four workers and the queue keeps the highest of their scores:
      * less harvest, measured by bench:redis; docs/workers.md).
      */
     shareScorer: z.boolean().default(true),
     /**
-     * Workers replay each other's page-judge inputs (src/frontier/redis-judge-inputs.ts), so each
+     * Workers replay each other's page-judge inputs (src/cluster/redis-judge-inputs.ts), so each
      * judge has the whole crawl's IDF, seed pages, seed set and classifier; false = each judge
      * learns from its own pages only (a worker that fetched no seed page has no seed set). Off by
      * default: measured no better on bench:redis (docs/workers.md).
@@ -272,7 +272,7 @@ export const CrawlConfigSchema = z
      * each page is routed as its fetch finishes (no wait, but the order depends on timing).
      */
     fetchOrder: z.enum(FETCH_ORDERS).default('as-finished'),
-    /** Reply threads: hotness, revisits, extra reply templates (METHODS §4; src/crawl/threads-plugin.ts). */
+    /** Reply threads: hotness, revisits, extra reply templates (METHODS §4; src/plugins/threads.ts). */
     threads: ThreadsOptionsSchema.prefault({}),
     /** The frontier's back end: in memory, or Redis shared by several workers. */
     frontier: FrontierConfigSchema.prefault({}),

@@ -14,6 +14,7 @@
  * Reply threads are tracked when the config says so (`threads.enabled`, on by default), as
  * with the CLI. `CRAWLEE_STORAGE_DIR` is the storage folder when the config names none.
  */
+import { openSharing } from '../cluster/open.js';
 import { parseConfig, type CrawlConfig, type CrawlConfigInput } from '../config/schema.js';
 import { ProgressReporter } from '../report/progress.js';
 import { configPlugins } from './config-plugins.js';
@@ -124,6 +125,8 @@ export function crawl(input: CrawlConfigInput, options: CrawlApiOptions = {}): C
     const { runCrawl } = await import('./engine.js');
     const r = await runCrawl({
       config,
+      // A Redis frontier when the config names one (src/cluster/).
+      sharing: openSharing,
       plugins,
       progress: new LibraryProgress({ quiet: !options.progress }, options.log),
       handleSigint: false,

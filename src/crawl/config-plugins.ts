@@ -8,7 +8,7 @@
 import type { CrawlConfig } from '../config/schema.js';
 import type { LabelAsker, LabelSource } from './labels.js';
 import type { CrawlPlugin } from './types.js';
-import type { ThreadsPlugin } from './threads-plugin.js';
+import type { ThreadsPlugin } from '../plugins/threads.js';
 
 export interface ConfigPluginOptions {
   /** `--watch`: revisits are offered on a timer too. */
@@ -25,7 +25,7 @@ export async function configPlugins(config: CrawlConfig, opts: ConfigPluginOptio
   const plugins: CrawlPlugin[] = [];
   let threads: ThreadsPlugin | undefined;
   if (config.threads.enabled) {
-    const { threadsPlugin, loadUserMatchers } = await import('./threads-plugin.js');
+    const { threadsPlugin, loadUserMatchers } = await import('../plugins/threads.js');
     // Loaded here so a bad matchers file is one line before any browser starts.
     threads = threadsPlugin({ watch: opts.watch, now: opts.now, matchers: loadUserMatchers(config.threads.matchers) });
     plugins.push(threads);
@@ -46,7 +46,7 @@ export async function configPlugins(config: CrawlConfig, opts: ConfigPluginOptio
   }
   const shared = config.frontier.url && config.frontier.crawlId ? { url: config.frontier.url, crawlId: config.frontier.crawlId } : undefined;
   if (shared) {
-    const { sharedLogPlugin } = await import('./shared-log-plugin.js');
+    const { sharedLogPlugin } = await import('../plugins/shared-log.js');
     plugins.push(sharedLogPlugin(shared.url, shared.crawlId));
   }
   if (config.dashboard !== undefined) {

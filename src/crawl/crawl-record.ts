@@ -6,7 +6,7 @@
 import type { Dataset } from 'crawlee';
 import type { CrawlFrontier } from '../frontier/frontier.js';
 import type { ProgressReporter, ProgressStats } from '../report/progress.js';
-import { CountTally, type RunCounts } from '../report/counts.js';
+import { CountTally, type RunCounts } from '../store/counts.js';
 import type { CrawlLog, CrawlLogEntry } from '../store/crawl-log.js';
 import { OrderedWriteBehind, PageWrites } from '../store/write-behind.js';
 import type { CrawlContext, CrawlOptions, CrawlPlugin, CrawlTimings, RelevantPage } from './types.js';
@@ -80,7 +80,7 @@ export class CrawlRecord {
 
   /**
    * Failures and non-HTML pages are logged before the slot moves on: a plugin learns a failure
-   * from onRecord before the page closes (traces of failures, src/fetch/trace.ts).
+   * from onRecord before the page closes (traces of failures, src/plugins/trace.ts).
    */
   async logLine(key: string, entry: CrawlLogEntry): Promise<void> {
     const { stored } = await this.pageWrites.add(key, undefined, () => this.record(entry));

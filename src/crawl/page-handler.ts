@@ -5,6 +5,7 @@
  * (./crawl-record.ts).
  */
 import type { Request } from 'crawlee';
+import type { CrawlSharing } from '../cluster/sharing.js';
 import type { CrawlConfig } from '../config/schema.js';
 import { analyzePage } from '../extract/page.js';
 import { flattenHtml } from '../extract/flatten.js';
@@ -15,10 +16,7 @@ import { classifyFailure, type FetchAnswer } from '../fetch/failure.js';
 import type { FetchGate } from '../fetch/gate/gate.js';
 import { renderedFields } from '../fetch/render-log.js';
 import { uniqueKeyOf, type CrawlFrontier } from '../frontier/frontier.js';
-import type { RedisFrontier } from '../frontier/redis.js';
-import { replayOthers } from '../frontier/redis-scorer-pages.js';
 import { crawlUserData, type CrawlUserData } from '../frontier/user-data.js';
-import type { SharedNearDuplicates } from '../frontier/redis-near-duplicate.js';
 import type { ProgressReporter } from '../report/progress.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
 import type { NearDuplicateIndex } from '../text/near-duplicate.js';
@@ -44,8 +42,8 @@ export interface PageHandlerParts {
   frontier: CrawlFrontier;
   gate: FetchGate;
   nearDuplicates: NearDuplicateIndex;
-  sharedNearDuplicates?: SharedNearDuplicates;
-  redisFrontier?: RedisFrontier;
+  /** What the crawl shares with other processes (src/cluster/sharing.ts): taken in before each page is routed. */
+  sharing: CrawlSharing;
   scorerInputs: ScorerInputLog;
   setAside: SetAsideTally;
   /** Dataset records name their topic as users do (its name, else its keywords), not by the model's id. */
@@ -149,21 +147,19 @@ export class PageHandler {
     return analysis;
   }
 
-  /** Judge → scorer → frontier (./route.ts), with what other workers of a shared crawl learned first. */
+  /** Judge → scorer → frontier (./route.ts), with what the other processes of a shared crawl learned first. */
   private async route(page: RenderedPage, html: string, analysis: PageAnalysis, m: CrawlUserData, clock: StageClock): Promise<RoutedVerdict> {
-    const { config, judge, scorer, frontier, gate, redisFrontier, sharedNearDuplicates, seedKeys, scorerInputs, setAside } = this.p;
-    // Other workers' pages first (a Redis crawl with shareScorer): this page's links are scored
-    // with the whole crawl's evidence. Their links' scores were sent by their own workers.
-    if (redisFrontier) await replayOthers(redisFrontier, scorer, (url) => seedKeys.has(uniqueKeyOf(url)));
-    // And what their judges learned from their pages (with shareJudge), before this page is judged.
-    if (redisFrontier) for (const input of await redisFrontier.othersJudgeInputs()) judge.replay(input);
-    // Several workers: the shared index's answer, got before the (synchronous) route.
-    const sharedDuplicateOf = sharedNearDuplicates && checksNearDuplicates(page.status) ? await sharedNearDuplicates.check(analysis.url, analysis.text, page.request.uniqueKey) : undefined;
+    const { config, judge, scorer, frontier, gate, sharing, seedKeys, scorerInputs, setAside } = this.p;
+    // A shared crawl: the other processes' pages first (this page's links are scored, and the page
+    // judged, with the whole crawl's evidence) and the shared near-duplicate index's answer, got
+    // before the (synchronous) route. A crawl of its own has nothing to wait for and routes at once.
+    const shared = sharing.beforeRoute(scorer, judge, (url) => seedKeys.has(uniqueKeyOf(url)), checksNearDuplicates(page.status) ? { url: analysis.url, text: analysis.text, id: page.request.uniqueKey } : undefined);
+    const nearDuplicates = shared ? await shared : this.p.nearDuplicates;
     const { verdict } = routePage(analysis, { url: page.request.url, uniqueKey: page.request.uniqueKey, userData: m, status: page.status, html }, {
       judge,
       scorer,
       frontier,
-      nearDuplicates: sharedNearDuplicates ? { check: () => sharedDuplicateOf } : this.p.nearDuplicates,
+      nearDuplicates,
       // At most maxLinksPerPage links, each through the gate's checks that need no DNS (scheme,
       // length, domain lists, literal private addresses): refused ones are never queued.
       maxLinks: config.maxLinksPerPage,
@@ -175,7 +171,7 @@ export class PageHandler {
       skipUpdate: (url) => seedKeys.has(uniqueKeyOf(url)),
       onScorerInput: (input) => {
         scorerInputs.append(input);
-        redisFrontier?.shareScorerInput(input);
+        sharing.shareScorerInput(input);
       },
       onSetAside: (url, reason) => setAside.note(reason === 'too-deep' ? `deeper than ${config.maxDepth}` : reason, url),
       lap: (k) => clock.lap(k),

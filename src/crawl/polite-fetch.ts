@@ -60,7 +60,7 @@ export interface PoliteFetchOptions {
   /** Where records go (the sub-request log). */
   record?: (r: SubRequestRecord) => void;
   /**
-   * The host schedule of every process of the crawl (a Redis crawl's: src/frontier/redis.ts),
+   * The host schedule of every process of the crawl (a Redis crawl's: src/cluster/redis-frontier.ts),
    * taken after this process's own: other workers' pages and requests count too.
    */
   sharedHosts?: SharedHostSchedule;

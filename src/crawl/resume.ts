@@ -21,7 +21,7 @@ import { uniqueKeyOf } from '../frontier/frontier.js';
 import type { FetchedPage } from '../score/index.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { JsonLinesWriter, readJsonLines } from '../store/jsonl.js';
-import { CountTally, type RunCounts } from '../report/counts.js';
+import { CountTally, type RunCounts } from '../store/counts.js';
 import { resolveRun, RUN_FILES } from '../store/run-dir.js';
 
 export const SCORER_PAGES = RUN_FILES.scorerPages;

@@ -17,7 +17,7 @@ export interface RouteDeps {
   /**
    * The crawl's earlier pages' texts: a page whose text one of them contains is no new page.
    * A `NearDuplicateIndex` (src/text/near-duplicate.ts), or a Redis crawl's answer got before
-   * the route (src/frontier/redis-near-duplicate.ts): `check` returns the earlier page's URL.
+   * the route (src/cluster/redis-near-duplicate.ts): `check` returns the earlier page's URL.
    */
   nearDuplicates: NearDuplicateCheck;
   scorer: Scorer;

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Dataset, log as crawleeLog, LogLevel, type Log, type Request } from 'crawlee';
 import type { LaunchOptions, Page } from 'playwright';
+import { LocalSharing, type CrawlSharing } from '../cluster/sharing.js';
 import { topicName, type CrawlConfig } from '../config/schema.js';
 import type { AnalysisLimits } from '../extract/page.js';
 import { browserLaunchOptions } from '../fetch/browser.js';
@@ -27,12 +28,10 @@ import { createBrowserFetcher, createHttpFetcher, crawleeConfig, type Fetcher, t
 import { renderOptions, subRequestTimeoutMs } from '../fetch/render-log.js';
 import { Frontier, uniqueKeyOf, type CrawlFrontier } from '../frontier/frontier.js';
 import type { FetchOrder } from '../frontier/fetch-order.js';
-import type { RedisCrawl, RedisFrontier } from '../frontier/redis.js';
 import { FrontierJournal } from '../frontier/journal.js';
 import { RobotsCache } from '../frontier/robots.js';
-import { SharedNearDuplicates } from '../frontier/redis-near-duplicate.js';
 import type { ProgressReporter } from '../report/progress.js';
-import { CountTally } from '../report/counts.js';
+import { CountTally } from '../store/counts.js';
 import { CrawlLog } from '../store/crawl-log.js';
 import { JsonLinesWriter } from '../store/jsonl.js';
 import { dropUnloggedItems } from '../store/dataset-tail.js';
@@ -67,7 +66,7 @@ function timestampId(storageDir: string, d = new Date()): string {
   }
 }
 
-/** Where a crawl starts from: its options, storage folder, what it resumes and, for a worker of a shared crawl, the crawl it joined. */
+/** Where a crawl starts from: its options, storage folder, what it resumes and what it shares with other processes (src/cluster/). */
 export interface SessionStart {
   options: CrawlOptions;
   storageDir: string;
@@ -75,7 +74,8 @@ export interface SessionStart {
   started: number;
   progress: ProgressReporter;
   plugins: CrawlPlugin[];
-  shared?: RedisCrawl;
+  /** Default: a crawl of its own (src/cluster/sharing.ts `LocalSharing`). */
+  sharing?: CrawlSharing;
 }
 
 type RefusedLine = { time: string; url: string; parent?: string; via: 'link' | 'request'; reason: string };
@@ -89,7 +89,8 @@ export class CrawlSession {
   private readonly options: CrawlOptions;
   private readonly progress: ProgressReporter;
   private readonly plugins: CrawlPlugin[];
-  private readonly shared: RedisCrawl | undefined;
+  /** What the crawl shares with other processes (src/cluster/sharing.ts): every hook a no-op for a crawl of its own. */
+  private readonly sharing: CrawlSharing;
   // The page route's parts.
   private judge!: PageJudge;
   private readonly learnability = new LearnabilityWatch();
@@ -97,13 +98,10 @@ export class CrawlSession {
   private scorer!: Scorer;
   /** Each page's text sample, to tell a page the crawl has shown already (src/text/near-duplicate.ts). */
   private readonly nearDuplicates = new NearDuplicateIndex();
-  /** A Redis crawl's workers share one (src/frontier/redis-near-duplicate.ts). */
-  private sharedNearDuplicates: SharedNearDuplicates | undefined;
   private journal!: FrontierJournal;
   private gate!: FetchGate;
   private robots: RobotsCache | undefined;
   private robotsBlock: ((url: string) => Promise<string | undefined>) | undefined;
-  private redisFrontier: RedisFrontier | undefined;
   private frontier!: CrawlFrontier;
   /** The fixed fetch order (src/frontier/fetch-order.ts), when the frontier keeps one. */
   private order: FetchOrder | undefined;
@@ -140,13 +138,13 @@ export class CrawlSession {
     private readonly storageDir: string,
     private readonly started: number,
   ) {
-    const { options, resumeFrom, shared } = start;
+    const { options, resumeFrom } = start;
     this.options = options;
     this.config = options.config;
     this.progress = start.progress;
     this.plugins = start.plugins;
-    this.shared = shared;
-    this.runId = shared ? shared.runId : resumeFrom ? findRunToResume(storageDir, typeof resumeFrom === 'string' ? resumeFrom : options.runId) : (options.runId ?? timestampId(storageDir));
+    this.sharing = start.sharing ?? new LocalSharing(options.config);
+    this.runId = this.sharing.runId ?? (resumeFrom ? findRunToResume(storageDir, typeof resumeFrom === 'string' ? resumeFrom : options.runId) : (options.runId ?? timestampId(storageDir)));
     this.folder = new RunDir(storageDir, this.runId);
     mkdirSync(this.folder.dir, { recursive: true });
     this.analysisLimits = { maxLinks: this.config.maxLinksPerPage };
@@ -178,68 +176,60 @@ export class CrawlSession {
     await s.seed();
     await s.openRecord();
     await s.openFetcher(launchOptions, fetcherLog);
-    // A joined worker is ready to fetch: now it waits for the first worker's seeds (its start-up
+    // Ready to fetch: a process joining a shared crawl waits for its seeds now (its start-up
     // overlapped the seeding instead of following it).
-    if (s.shared && config.frontier.worker) await s.shared.waitForSeeds();
+    await s.sharing.waitForSeeds();
     s.control.attach((reason) => s.stops.stop(reason));
     return s;
   }
 
   /** The judge, scorer, fetch gate, robots.txt and the frontier. */
   private async openRoute(): Promise<void> {
-    const { config, options, shared, progress } = this;
+    const { config, options, sharing, progress } = this;
     this.judge = await PageJudge.create(config, (l) => progress.log(l));
     // Dataset records name their topic as users do (its name, else its keywords), not by the model's id.
     this.topicNames = new Map(this.judge.model.topics.map((t, i) => [t.id, topicName(config.topics[i])]));
     this.scorer = crawlScorer(config, this.judge);
-    this.sharedNearDuplicates = shared ? new SharedNearDuplicates(shared.redis, shared.prefix) : undefined;
     this.journal = new FrontierJournal(this.folder.dir, this.resumed?.frontier.gen ?? 0);
     // The fetch gate (src/fetch/gate/gate.ts): the seeds' own origins may be private (a local test web);
     // other private addresses only with allowPrivate.
     const gate = new FetchGate(gateOptionsOf(config, options.testwebOrigin ? [options.testwebOrigin] : []));
     this.gate = gate;
     const fetchRobots = (url: string, timeoutMs: number) => gatedFetchText(gate, url, { timeoutMs, userAgent: ROBOTS_TOKEN });
-    const robots = config.respectRobotsTxt ? new RobotsCache({ userAgent: ROBOTS_TOKEN, fetchText: shared ? shared.sharedRobotsFetch(fetchRobots) : fetchRobots }) : undefined;
+    const robots = config.respectRobotsTxt ? new RobotsCache({ userAgent: ROBOTS_TOKEN, fetchText: sharing.robotsFetch(fetchRobots) }) : undefined;
     this.robots = robots;
-    const redisFrontier: RedisFrontier | undefined = shared
-      ? new (await import('../frontier/redis.js')).RedisFrontier(shared, {
+    this.frontier = await sharing.openFrontier({
+      robots,
+      log: (l) => progress.log(l),
+      revive: reviveScorerInput,
+      local: () =>
+        new Frontier({
+          maxPages: options.watch ? 0 : config.maxPages,
           maxDepth: config.maxDepth,
-          leaseMs: config.frontier.leaseSecs * 1000,
+          perHostDelayMs: config.perHostDelayMs,
+          perHostConcurrency: config.perHostConcurrency,
+          // Our own robots.txt handling (honours Crawl-delay; disallowed URLs never cost budget).
           robots,
-          log: (l) => progress.log(l),
-          shareScorer: config.frontier.shareScorer ? { revive: reviveScorerInput } : undefined,
-          shareJudge: config.frontier.shareJudge,
-        })
-      : undefined;
-    this.redisFrontier = redisFrontier;
-    this.frontier =
-      redisFrontier ??
-      new Frontier({
-        maxPages: options.watch ? 0 : config.maxPages,
-        maxDepth: config.maxDepth,
-        perHostDelayMs: config.perHostDelayMs,
-        perHostConcurrency: config.perHostConcurrency,
-        // Our own robots.txt handling (honours Crawl-delay; disallowed URLs never cost budget).
-        robots,
-        journal: this.journal,
-        // The same crawl, seed and web give the same fetch order (src/frontier/fetch-order.ts).
-        orderedWindow: config.fetchOrder === 'fixed' && !options.watch ? config.maxConcurrency : undefined,
-      });
-    this.order = redisFrontier ? undefined : (this.frontier as Frontier).order;
-    // robots.txt for requests the queue did not hand out (redirect hops, comment APIs); a Redis
-    // crawl's workers share what it says and when it was fetched (src/frontier/redis.ts).
+          journal: this.journal,
+          // The same crawl, seed and web give the same fetch order (src/frontier/fetch-order.ts).
+          orderedWindow: config.fetchOrder === 'fixed' && !options.watch ? config.maxConcurrency : undefined,
+        }),
+    });
+    this.order = this.frontier instanceof Frontier ? this.frontier.order : undefined;
+    // robots.txt for requests the queue did not hand out (redirect hops, comment APIs); the
+    // processes of a shared crawl share what it says and when it was fetched.
     this.robotsBlock =
       robots &&
+      (sharing.robotsBlock ??
       (async (url: string) => {
-        if (redisFrontier) return redisFrontier.robotsBlock(url);
         const fresh = !robots.isLoaded(url);
         const verdict = await robots.block(url);
         // A host first met this way (a redirect hop to another host): its robots.txt, fetched just
         // now, was itself a request to the host, so the request waits the host's delay from it.
-        // (Workers of a Redis crawl: the shared schedule counts it, src/frontier/redis.ts.)
+        // (A shared crawl's robotsBlock: the shared schedule counts it.)
         if (fresh && verdict === undefined) await sleep(this.delayOf(new URL(url).host));
         return verdict;
-      });
+      }));
     this.frontier.onDrop = (e, reason) => this.setAside.note(reason, e.url);
   }
 
@@ -286,7 +276,7 @@ export class CrawlSession {
       timeoutMs: Math.min(10_000, config.navigationTimeoutSecs * 1000),
       maxRedirects: config.maxRedirects,
       logPath: folder.file('subRequests'),
-      sharedHosts: this.redisFrontier?.sharedHosts,
+      sharedHosts: this.sharing.sharedHosts,
     });
   }
 
@@ -304,9 +294,9 @@ export class CrawlSession {
 
   /** The seeds (or, resumed, the earlier run's state replayed), the judge's and near-duplicates' journals, the negative seeds. */
   private async seed(): Promise<void> {
-    const { config, options, resumed, judge, scorer, frontier, shared, redisFrontier, progress, folder } = this;
-    // A worker joining a shared crawl does not seed it.
-    const seeds = resumed || config.frontier.worker ? [] : [...new Set((await discoverSeeds(config, { testwebOrigin: options.testwebOrigin, log: (l) => progress.log(l) })).flat())];
+    const { config, options, resumed, judge, scorer, frontier, sharing, progress, folder } = this;
+    // A process joining a shared crawl does not seed it.
+    const seeds = resumed || !sharing.seeds ? [] : [...new Set((await discoverSeeds(config, { testwebOrigin: options.testwebOrigin, log: (l) => progress.log(l) })).flat())];
     this.seedKeys = new Set([...seeds, ...config.topics.flatMap((t) => t.seeds)].map(uniqueKeyOf));
     if (resumed) {
       for (const p of resumed.scorerPages) scorer.onPageFetched(p); // rebuilds the scorer's state
@@ -316,24 +306,25 @@ export class CrawlSession {
       const r = (frontier as Frontier).restore(resumed.frontier, (key, url) => resumed.fetchedKeys.has(key) || resumed.fetchedKeys.has(uniqueKeyOf(url)));
       progress.log(`Resuming run ${this.runId}: ${resumed.log.length} pages already fetched, ${r.queued} URLs queued (${r.requeued} in flight at the stop, queued again)`);
     }
-    // The judge's state across --resume (a Redis crawl cannot be resumed); restored, it holds the negative pages.
+    // The judge's state across --resume (a shared crawl's lives with its other processes, and it
+    // cannot be resumed); restored, it holds the negative pages.
     const judgeRestored = this.judgeJournal !== undefined;
-    if (!shared) this.judgeJournal ??= new JudgeJournal(folder.dir, judge);
-    // The near-duplicate index too (a Redis crawl's is in Redis).
-    this.nearDuplicateJournal = shared
+    if (sharing.journalsState) this.judgeJournal ??= new JudgeJournal(folder.dir, judge);
+    // The near-duplicate index too.
+    this.nearDuplicateJournal = !sharing.journalsState
       ? undefined
       : resumed
         ? NearDuplicateJournal.resume(folder.dir, this.nearDuplicates, (id) => resumed.fetchedKeys.has(id.split('#revisit-')[0]), folder.datasetDir)
         : new NearDuplicateJournal(folder.dir, this.nearDuplicates);
     if (!judgeRestored) await learnNegativeSeeds(config, judge, this.gate, this.robots, (l) => progress.log(l));
-    // Several workers: what the judge learns from here on goes to the others (each learned the user's negative pages itself).
-    if (redisFrontier && config.frontier.shareJudge) judge.onInput = (input) => redisFrontier.shareJudgeInput(input);
+    // A shared crawl: what the judge learns from here on goes to the other processes (each learned the user's negative pages itself).
+    sharing.shareJudge(judge);
     for (const url of seeds) {
       this.gate.allowOrigin(url); // seeds found by search: their exact origins, like given seeds
       const s = scorer.seedScore(url);
       frontier.offer({ url, depth: 0, score: s.score, components: s.components });
     }
-    if (redisFrontier && !config.frontier.worker) redisFrontier.markSeeded();
+    sharing.seeded();
   }
 
   /** The counts and write queue, and the page handler that writes through them. */
@@ -356,7 +347,7 @@ export class CrawlSession {
       subFetch: this.subFetch.fetch,
       started: this.started,
       resumed,
-      slotWaitsForLine: !!this.redisFrontier,
+      slotWaitsForLine: this.sharing.slotWaitsForLine,
       afterLine: () => this.stops.checkMemory(),
     });
     this.handler = new PageHandler({
@@ -372,8 +363,7 @@ export class CrawlSession {
       frontier: this.frontier,
       gate: this.gate,
       nearDuplicates: this.nearDuplicates,
-      sharedNearDuplicates: this.sharedNearDuplicates,
-      redisFrontier: this.redisFrontier,
+      sharing: this.sharing,
       scorerInputs: this.scorerInputs,
       setAside: this.setAside,
       topicNames: this.topicNames,
@@ -385,7 +375,7 @@ export class CrawlSession {
 
   /** The gate proxy, the adaptive policy's files, and the fetcher (HTTP, browser or adaptive). */
   private async openFetcher(launchOptions: LaunchOptions | undefined, fetcherLog: Log): Promise<void> {
-    const { config, options, plugins, frontier, redisFrontier, order, handler, resumed, folder } = this;
+    const { config, options, plugins, frontier, order, handler, resumed, folder } = this;
     const onPage = (p: RenderedPage) => handler.onPage(p);
     const onFailure = (r: Request, e: Error, a?: FetchAnswer) => handler.onFailure(r, e, a);
     const fetchOptions = {
@@ -414,8 +404,8 @@ export class CrawlSession {
       subRequestTimeoutMs: subRequestTimeoutMs(config.settleCapSecs * 1000),
       robotsBlock: this.robotsBlock,
       hostDelayMs: (host) => this.delayOf(host),
-      // Several workers: a browser's redirect hop takes its host's slot for all of them (Redis).
-      holdHop: redisFrontier && ((host, own, maxWaitMs) => redisFrontier.politeness.holdHop(host, own, maxWaitMs)),
+      // A shared crawl: a browser's redirect hop takes its host's slot for all its processes.
+      holdHop: this.sharing.holdHop,
       onDecision: noteRefusedRequest,
     });
     this.gateProxy = gateProxy;
@@ -482,7 +472,7 @@ export class CrawlSession {
     }
   }
 
-  /** Drains the write queue and closes what `open` opened (journals, logs, the gate proxy, Redis's frontier). */
+  /** Drains the write queue and closes what `open` opened (journals, logs, the shared frontier, the gate proxy). */
   async close(): Promise<void> {
     const { progress, frontier } = this;
     await this.record.store.drain();
@@ -492,11 +482,7 @@ export class CrawlSession {
     this.journal.close();
     this.judgeJournal?.close();
     this.nearDuplicateJournal?.close();
-    if (this.sharedNearDuplicates) {
-      const n = this.sharedNearDuplicates.stats;
-      progress.log(`Near-duplicates shared through Redis: ${n.checked} pages checked, ${n.calls} round trips, ${n.readFromOthers} sketches read from other workers`);
-    }
-    await this.redisFrontier?.close();
+    await this.sharing.close((l) => progress.log(l));
     await this.gateProxy.close();
     this.refusedLog.close();
     this.subFetch.close();
@@ -511,9 +497,9 @@ export class CrawlSession {
     const { config, options, resumed, stops } = this;
     const elapsedMs = Date.now() - this.started;
     const final = this.record.counts();
-    let stopReason = stops.reason;
-    if (!stopReason && this.redisFrontier) stopReason = this.redisFrontier.stopReason(final.fetched);
-    if (!stopReason) stopReason = describeStop({ fetched: final.fetched, budget: options.watch ? 0 : config.maxPages, setAside: this.setAside.counts() });
+    // The stop's own reason, else the shared crawl's (all its processes' budget or queue), else this crawl's.
+    const stopReason =
+      stops.reason || this.sharing.stopReason(final.fetched) || describeStop({ fetched: final.fetched, budget: options.watch ? 0 : config.maxPages, setAside: this.setAside.counts() });
     await this.state.update((d) => {
       d.counters = final;
       d.status = stopReason.startsWith('interrupted') || stops.memoryStop ? 'interrupted' : 'finished';

@@ -5,12 +5,13 @@ import type { HarvestEstimate } from '../topic/page-classifier.js';
  */
 import type { Page } from 'playwright';
 import type { Request } from 'crawlee';
+import type { CrawlSharing, SharingStart } from '../cluster/sharing.js';
 import type { CrawlConfig } from '../config/schema.js';
 import type { PageAnalysis } from '../extract/types.js';
 import type { RenderedPage } from '../fetch/crawler.js';
 import type { CrawlFrontier } from '../frontier/frontier.js';
 import type { ProgressReporter, ProgressStats } from '../report/progress.js';
-import type { RunCounts } from '../report/counts.js';
+import type { RunCounts } from '../store/counts.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
 import type { PageJudge, Verdict } from '../judge/judge.js';
 import type { PoliteFetch } from './polite-fetch.js';
@@ -112,6 +113,12 @@ export interface CrawlOptions {
    * errors are in the crawl log). The library passes false: Crawlee's log level is its user's.
    */
   silenceCrawleeLog?: boolean;
+  /**
+   * A crawl shared with other processes: the CLI and the library pass src/cluster/open.ts
+   * `openSharing` (a Redis frontier when the config names one). Joined before the run folder is
+   * locked. Default: a crawl of its own (a config naming a Redis frontier then fails at once).
+   */
+  sharing?: (start: SharingStart) => Promise<CrawlSharing>;
 }
 
 /** A relevant page: the record saved in the run's dataset (one JSON file per page). */
@@ -139,7 +146,7 @@ export interface CrawlResult {
   fetched: number;
   relevant: number;
   failed: number;
-  /** Every count, from the one tally (src/report/counts.ts); fetched/relevant/failed above are copies. */
+  /** Every count, from the one tally (src/store/counts.ts); fetched/relevant/failed above are copies. */
   counts: RunCounts;
   /** Relevant (as judged by the crawler) / fetched. */
   harvestRate: number;

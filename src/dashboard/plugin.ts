@@ -23,7 +23,7 @@ import { readSteering } from '../store/steering-journal.js';
 import { writeTimeline } from '../report/timeline.js';
 import { writeCrawlReport } from '../report/write.js';
 import { displayPath } from '../report/paths.js';
-import { SharedCrawlLog } from '../frontier/redis-crawl-log.js';
+import { SharedCrawlLog } from '../cluster/redis-crawl-log.js';
 import { dashboardPage } from './page.js';
 import { startDashboardServer, type DashboardServer } from './server.js';
 import { DashboardState, type DashboardView } from './state.js';

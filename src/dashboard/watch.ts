@@ -6,7 +6,7 @@
  */
 import { UserError } from '../config/errors.js';
 import { commandName } from '../util/command-name.js';
-import { SharedCrawlLog } from '../frontier/redis-crawl-log.js';
+import { SharedCrawlLog } from '../cluster/redis-crawl-log.js';
 import { dashboardPage } from './page.js';
 import { startDashboardServer } from './server.js';
 import { DashboardState } from './state.js';

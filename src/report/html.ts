@@ -15,7 +15,7 @@ import type { RunStateData } from '../store/run-state.js';
 import type { SubRequestCounts } from '../store/sub-requests.js';
 import type { ThreadRecord } from '../store/threads.js';
 import type { HarvestEstimate } from '../topic/harvest-sample.js';
-import { countLog, countThreads, failureReason, harvestRate, latestHotness } from './counts.js';
+import { countLog, countThreads, failureReason, harvestRate, latestHotness } from '../store/counts.js';
 import { readStamp } from '../extract/dates.js';
 import { isConfident, pageCount, revisitCount } from '../store/threads.js';
 
@@ -118,7 +118,7 @@ function estimateStat(e: HarvestEstimate | undefined, stat: (key: string, value:
   return stat('harvest-estimate', pct(e.mean), `harvest estimate, 90% interval ${pct(e.low)}–${pct(e.high)} (an estimate, not the truth)${unlearnable}`);
 }
 
-/** Counts shown at the top: the same tally the engine keeps (src/report/counts.ts), over the run's log and thread store. */
+/** Counts shown at the top: the same tally the engine keeps (src/store/counts.ts), over the run's log and thread store. */
 export function reportCounts(input: ReportInput): ReportCounts {
   const c = countLog(input.log);
   const hotThreshold = hotThresholdOf(input.state);

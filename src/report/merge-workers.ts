@@ -1,5 +1,5 @@
 /**
- * One report for a crawl shared by several workers (src/frontier/redis.ts). Each worker keeps
+ * One report for a crawl shared by several workers (src/cluster/redis-frontier.ts). Each worker keeps
  * its own run folder, `runs/<crawl-id>.w<N>/` (crawl log, state, thread store) and dataset
  * `datasets/run-<crawl-id>.w<N>/`; `--report <crawl-id>` merges them into `runs/<crawl-id>/`
  * and `datasets/run-<crawl-id>/` (the crawl log in time order, each line naming its worker; the
@@ -8,7 +8,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { countLog, countThreads } from './counts.js';
+import { countLog, countThreads } from '../store/counts.js';
 import { CrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { loggedItems } from '../store/dataset-tail.js';
 import { datasetName, RunDir, runsDir } from '../store/run-dir.js';

@@ -1,9 +1,9 @@
 /**
  * Live progress: on a terminal, one status line rewritten in place; otherwise (CI, pipes, log
  * files) a plain line every `intervalMs`, so logs stay readable. The counts come from the one
- * tally (src/report/counts.ts) the summary and the report read too.
+ * tally (src/store/counts.ts) the summary and the report read too.
  */
-import type { RunCounts } from './counts.js';
+import type { RunCounts } from '../store/counts.js';
 
 export interface ProgressStats extends RunCounts {
   frontierSize: number;

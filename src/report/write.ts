@@ -1,14 +1,12 @@
 /**
  * Reading a run's files into a ReportInput and writing the report to
- * storage/report/index.html and storage/runs/<id>/report/index.html; the plugin that does it
- * at the end of every crawl.
+ * storage/report/index.html and storage/runs/<id>/report/index.html (after every crawl by
+ * src/plugins/report.ts, for `--report` and the dashboard on demand).
  */
 import { readRunLabels } from '../crawl/labels.js';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { displayPath } from './paths.js';
 import { UserError } from '../config/errors.js';
-import type { CrawlContext, CrawlPlugin, CrawlResult } from '../crawl/engine.js';
 import { CrawlLog } from '../store/crawl-log.js';
 import type { RunStateData } from '../store/run-state.js';
 import { listRuns, RUN_FILES } from '../store/run-dir.js';
@@ -123,41 +121,8 @@ export function writeReport(storageDir: string, runId: string): string[] {
 }
 
 /** At the end of a crawl: keep its harvest estimate (so `--report` shows it again) and write its report; returns writeReport's paths. */
-export function writeCrawlReport(result: CrawlResult, storageDir: string): string[] {
+export function writeCrawlReport(result: { runId: string; harvestEstimate?: HarvestEstimate }, storageDir: string): string[] {
   // The estimate is computed once, at the end of the crawl.
   if (result.harvestEstimate) writeFileSync(join(resolve(storageDir), 'runs', result.runId, RUN_FILES.harvestEstimate), JSON.stringify(result.harvestEstimate));
   return writeReport(storageDir, result.runId);
-}
-
-/**
- * Writes the report (and `--export` files) after every crawl. Run it after the other plugins'
- * afterRun: it reads the files they close there (the thread store).
- */
-export class ReportPlugin implements CrawlPlugin {
-  readonly name = 'report';
-  private written: string[] = [];
-  private exported: string[] = [];
-  private shown = (p: string) => p;
-
-  constructor(private readonly exportFormats: ExportFormat[] = []) {}
-
-  async afterRun(result: CrawlResult, ctx: CrawlContext): Promise<void> {
-    this.shown = (p) => displayPath(p, ctx.config.storageDir);
-    try {
-      this.written = writeCrawlReport(result, ctx.storageDir);
-      if (this.exportFormats.length) this.exported = writeRunExports(ctx.storageDir, result.runId, this.exportFormats);
-    } catch (e) {
-      ctx.progress.log(`report not written: ${(e as Error).message}`);
-    }
-  }
-
-  summary(): string[] {
-    const lines = this.exported.map((f) => `  export            ${this.shown(f)}`);
-    if (!this.written.length) return lines;
-    return [`  report            ${this.shown(this.written[0])} (open it in a browser; no server needed)`, ...lines];
-  }
-}
-
-export function reportPlugin(exportFormats: ExportFormat[] = []): ReportPlugin {
-  return new ReportPlugin(exportFormats);
 }

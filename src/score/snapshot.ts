@@ -3,7 +3,7 @@
  * its stateful parts' own seams (./state-data.ts): the link graph, the site table, the link
  * book (queued and fetched URLs), the dead-link keys, the random generator, the last IPageRank
  * and the strategy's learners. Used by a late worker of a Redis crawl to restore another
- * worker's scorer and replay only the pages after it (src/frontier/redis-scorer-state.ts).
+ * worker's scorer and replay only the pages after it (src/cluster/redis-scorer-state.ts).
  */
 import type { DeadLinkTracker } from './dead-links.js';
 import type { SiteTable } from './filters.js';

@@ -1,7 +1,7 @@
 /**
  * Helpers of the scorer's snapshot seam (`state()` / `restore()` on each stateful part, and
  * `Scorer.state()` over them): a late worker of a Redis crawl restores another worker's scorer
- * instead of replaying every page (src/frontier/redis-scorer-state.ts).
+ * instead of replaying every page (src/cluster/redis-scorer-state.ts).
  *
  * A part's `state()` is plain data (numbers, strings, arrays, typed arrays, Maps, Sets, Dates; no
  * class instances, no functions) with a version `v`, and it is LIVE: it shares the part's own

@@ -6,9 +6,9 @@
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import type { CrawlConfig } from '../config/schema.js';
-import type { RunCounts } from '../report/counts.js';
+import type { RunCounts } from '../store/counts.js';
 
-/** The run's counts (one definition: src/report/counts.ts). */
+/** The run's counts (one definition: src/store/counts.ts). */
 export type RunCounters = RunCounts;
 
 export interface RunStateData {

@@ -6,7 +6,7 @@
 import { parseConfig } from '../../src/config/schema.js';
 import { runCrawl } from '../../src/crawl/engine.js';
 import { ProgressReporter } from '../../src/report/progress.js';
-import { reportPlugin } from '../../src/report/write.js';
+import { reportPlugin } from '../../src/plugins/report.js';
 import { CrawlLog } from '../../src/store/crawl-log.js';
 import { startTestWeb } from '../../src/testweb/index.js';
 

@@ -22,7 +22,7 @@ export interface HostSchedule {
   /** A request the frontier did not hand out (a redirect hop) reached the host now. */
   touched(host: string): void;
   /**
-   * A schedule shared with other processes (a Redis crawl's, src/frontier/redis.ts): the hop
+   * A schedule shared with other processes (a Redis crawl's, src/cluster/redis-frontier.ts): the hop
    * takes its host's slot there too (`own`: the page's own request is on that host). A release
    * to call after the request, or undefined when it would not get one within `maxWaitMs`.
    */

@@ -46,7 +46,7 @@ export interface GateProxyOptions {
   hostDelayMs?: (host: string) => number | Promise<number>;
   /**
    * Several workers of one crawl (Redis): after its own delay a redirect hop takes its host's
-   * slot in the crawl-wide schedule too (src/frontier/redis-politeness.ts `holdHop`; `own` 1 when
+   * slot in the crawl-wide schedule too (src/cluster/redis-politeness.ts `holdHop`; `own` 1 when
    * the chain started on that host, whose slot the page's own lease holds). Resolves to a release
    * to call once the hop's answer is in, or undefined when no slot came within `maxWaitMs`.
    */

@@ -39,7 +39,7 @@ import { HOST_SCRIPTS } from './redis-scripts-hosts.js';
  * scores are everyone's, and the more informed one wins (entry `v`: the scorer inputs taken in),
  * so a worker whose scorer had not yet taken in the others' latest pages cannot undo what those
  * pages taught them (meta `stale` counts the scores refused). Depth: the smallest.
- * A band offer's floor (./score-floor.ts, the same rule as the in-memory frontier's): an offer
+ * A band offer's floor (src/frontier/score-floor.ts, the same rule as the in-memory frontier's): an offer
  * with a `floor` only raises (the entry keeps the higher floor); a score without one is taken or
  * refused as above, then lifted back to the floor if it fell below it, with the floor's components.
  */

@@ -21,7 +21,7 @@
  */
 import type { ScoreUpdate } from '../score/types.js';
 import type { SharedScorerState, SyncedScorer } from './redis-scorer-state.js';
-import { uniqueKeyOf } from './url-key.js';
+import { uniqueKeyOf } from '../frontier/url-key.js';
 
 /** What `replayOthers` needs of the Redis frontier. */
 export interface ReplayTarget {

@@ -1,12 +1,12 @@
 /**
  * Per-host politeness of a Redis crawl for the requests a worker makes outside the queue's
  * hand-outs (redirect hops, comment APIs): they take or touch their host's slot in Redis
- * (./redis.ts `sharedHosts`), so the host's delay holds across all workers.
+ * (./redis-frontier.ts `sharedHosts`), so the host's delay holds across all workers.
  */
-import { HostPoliteness } from './politeness.js';
+import { HostPoliteness } from '../frontier/politeness.js';
 import type { RedisCrawl } from './redis-crawl.js';
-import type { RobotsCache } from './robots.js';
-import { hostOf } from './url-key.js';
+import type { RobotsCache } from '../frontier/robots.js';
+import { hostOf } from '../frontier/url-key.js';
 
 /**
  * How long a request that is not a page holds its host's slot in Redis if its worker dies before

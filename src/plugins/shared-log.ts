@@ -1,10 +1,10 @@
 /**
  * A worker of a crawl shared through Redis appends each of its crawl-log lines to the crawl's
- * shared log (src/frontier/redis-crawl-log.ts), so a dashboard on any worker or one watching from
+ * shared log (src/cluster/redis-crawl-log.ts), so a dashboard on any worker or one watching from
  * outside sees every worker's pages. Added by configPlugins whenever the frontier is in Redis.
  */
-import { SharedCrawlLog } from '../frontier/redis-crawl-log.js';
-import type { CrawlPlugin } from './types.js';
+import { SharedCrawlLog } from '../cluster/redis-crawl-log.js';
+import type { CrawlPlugin } from '../crawl/types.js';
 
 export function sharedLogPlugin(url: string, crawlId: string): CrawlPlugin {
   let log: SharedCrawlLog | undefined;

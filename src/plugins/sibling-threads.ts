@@ -22,7 +22,7 @@
  * (its `url` pattern) with another thread id, on the same host; the listing must not be a page
  * of that template itself (a thread linking to another thread is no listing). Which links the
  * listing has comes from the scorer's link graph, which holds every worker's pages when the
- * scorer is shared through Redis (src/frontier/redis-scorer-pages.ts).
+ * scorer is shared through Redis (src/cluster/redis-scorer-pages.ts).
  */
 import { threadIdFor } from '../extract/replies/matchers.js';
 import type { ReplyMatcher } from '../extract/replies/types.js';

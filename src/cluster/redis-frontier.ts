@@ -1,6 +1,6 @@
 /**
  * The frontier on Redis: one crawl shared by several workers (processes on one machine or many),
- * after scrapy-redis and Frontera. The in-memory `Frontier` (./frontier.ts) stays the default;
+ * after scrapy-redis and Frontera. The in-memory `Frontier` (src/frontier/frontier.ts) stays the default;
  * this is the same `CrawlFrontier` contract with its state in Redis, changed only by the Lua
  * scripts of ./redis-scripts.ts (each atomic, so no two workers ever race on a read-modify-write).
  *
@@ -25,20 +25,20 @@
  * Long because: the CrawlFrontier contract in full (hand-out with robots.txt, leases, finish,
  * retries, the mutators, status, the shared scorer's and judge's streams) over one connection.
  */
-import type { CrawlFrontier } from './frontier.js';
+import type { CrawlFrontier } from '../frontier/frontier.js';
 import type { RedisCrawl } from './redis-crawl.js';
 import { HOLD_MS, SharedHostPoliteness } from './redis-politeness.js';
-import { FrontierRequestManager } from './request-manager.js';
+import { FrontierRequestManager } from '../frontier/request-manager.js';
 import { startLeaseHeartbeat, type LeaseHeartbeat } from './redis-lease-heartbeat.js';
 import type { SharedInputStream } from './redis-input-stream.js';
 import { SharedScorerState, type SnapshotPolicy } from './redis-scorer-state.js';
 import { sharedJudgeInputs } from './redis-judge-inputs.js';
 import { REDIS_SCRIPTS } from './redis-scripts.js';
-import type { RobotsCache } from './robots.js';
+import type { RobotsCache } from '../frontier/robots.js';
 import type { JudgedPage } from '../judge/judge.js';
 import type { FetchedPage } from '../score/types.js';
-import type { OfferResult, QueuedUrl, ScoreComponents } from './types.js';
-import { hostOf, uniqueKeyOf } from './url-key.js';
+import type { OfferResult, QueuedUrl, ScoreComponents } from '../frontier/types.js';
+import { hostOf, uniqueKeyOf } from '../frontier/url-key.js';
 import { commandName } from '../util/command-name.js';
 
 export { RedisCrawl, crawlPrefix, type JoinOptions, type SharedCrawlSettings } from './redis-crawl.js';

@@ -2,7 +2,7 @@
  * Playwright traces of crawled pages (`--trace all|failures|sample:N`): screenshots, DOM
  * snapshots and network of each page, one zip per page under storage/traces/, opened with
  * `npm run trace -- FILE` (src/cli/trace.ts: Playwright's viewer in the crawler's own browser).
- * `failures` keeps the pages the run counts as failed (src/report/counts.ts). Tracing is per browser context, so the plugin asks the
+ * `failures` keeps the pages the run counts as failed (src/store/counts.ts). Tracing is per browser context, so the plugin asks the
  * engine for one context per page (Crawlee incognito pages).
  */
 import { commandName } from '../util/command-name.js';
@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import type { Request } from 'crawlee';
 import type { Page } from 'playwright';
 import { UserError } from '../config/errors.js';
-import type { CrawlContext, CrawlPlugin, PageEvent } from '../crawl/engine.js';
+import type { CrawlContext, CrawlPlugin, PageEvent } from '../crawl/types.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
-import { failureReason } from '../report/counts.js';
+import { failureReason } from '../store/counts.js';
 import { displayPath } from '../report/paths.js';
 
 export type TraceMode = { kind: 'all' } | { kind: 'failures' } | { kind: 'sample'; every: number };

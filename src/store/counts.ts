@@ -4,8 +4,8 @@
  * records them (progress line, summary, `--json`, state.json), and the report tallies the same
  * crawl log with the same class afterwards, so they cannot disagree on what a word means.
  */
-import type { CrawlLogEntry } from '../store/crawl-log.js';
-import type { ThreadRecord } from '../store/threads.js';
+import type { CrawlLogEntry } from './crawl-log.js';
+import type { ThreadRecord } from './threads.js';
 import { isHot } from '../score/hotness.js';
 
 /** The counts a crawl reports (fetched, relevant, failed by reason, threads), one definition for the summary, progress line and report. */

@@ -28,11 +28,11 @@ import { crawlUserData } from '../frontier/user-data.js';
 import { RUN_FILES } from '../store/run-dir.js';
 import { JsonLinesWriter } from '../store/jsonl.js';
 import { DEFAULT_SCORE_BANDS, revisitBandScore, scoreBands, threadPageBandScore, type ScoreBands } from '../score/bands.js';
-import { latestHotness, type RunCounts } from '../report/counts.js';
+import { latestHotness, type RunCounts } from '../store/counts.js';
 import { isHot, type HotnessOptions, type RevisitOptions } from '../score/hotness.js';
 import { isConfident, ThreadStore } from '../store/threads.js';
 import type { CrawlLogEntry } from '../store/crawl-log.js';
-import type { CrawlContext, CrawlPlugin, PageEvent } from './engine.js';
+import type { CrawlContext, CrawlPlugin, PageEvent } from '../crawl/types.js';
 import type { RenderedPage } from '../fetch/crawler.js';
 import { listingTemplate, siblingThreads } from './sibling-threads.js';
 

@@ -2,13 +2,13 @@
  * A connection to one crawl shared through Redis, and this process's place in it: joining
  * (creating the crawl's settings, or waiting for them as `--worker`), the worker number and run
  * folder, running the Lua scripts (./redis-scripts.ts), robots.txt shared by all workers, and
- * the messages when Redis goes away and comes back. The frontier on it: ./redis.ts.
+ * the messages when Redis goes away and comes back. The frontier on it: ./redis-frontier.ts.
  */
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { UserError } from '../config/errors.js';
 import { REDIS_SCRIPTS, type RedisScriptName } from './redis-scripts.js';
-import type { RobotsCache } from './robots.js';
+import type { RobotsCache } from '../frontier/robots.js';
 
 /** The crawl-wide settings the first worker writes and every worker obeys. */
 export interface SharedCrawlSettings {
