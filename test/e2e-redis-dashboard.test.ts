@@ -92,8 +92,16 @@ describe.skipIf(!!missing)('the dashboard of a crawl shared through Redis', () =
     const id = 'watched';
     const common = ['--config', configFile, '--topic', web.demo.keywords.join(' '), '--frontier', redis.url, '--crawl-id', id, '--fetcher', 'http', '--max-pages', '40', '--delay', '300', '--concurrency', '2', '--storage', storage];
     const first = cli([...common, '--seeds', ...web.demo.seeds, '--dashboard']);
-    await until('the first worker to create the crawl', () => (/Dashboard: http/.test(first.err()) ? true : undefined), () => first.err());
+    const firstUrl = await until('the first worker to create the crawl', () => /Dashboard: (http\S+)/.exec(first.err())?.[1], () => first.err());
+    // On a loaded machine the second worker's start-up can outlast the whole crawl: the first one
+    // waits (paused from its own dashboard) until the second has fetched a page, so both take part.
+    const firstAction = new URL(firstUrl);
+    firstAction.pathname = '/action';
+    const steer = (action: string) => fetch(firstAction, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action }) });
+    expect((await steer('pause')).status).toBe(200);
     const second = cli([...common, '--worker']);
+    await until('the second worker to fetch a page', () => (logsOf(id).some((l) => l.run === `${id}.w2` && l.log.length > 0) ? true : undefined), () => second.err());
+    expect((await steer('resume')).status).toBe(200);
     const watcher = cli(['--dashboard', '--frontier', redis.url, '--crawl-id', id]);
     const watchUrl = await until('the watcher to listen', () => /Watching crawl "watched".*: (http\S+)/.exec(watcher.out())?.[1], () => watcher.out() + watcher.err());
     expect(new URL(watchUrl).hostname).toBe('127.0.0.1');
