@@ -556,7 +556,7 @@ async function main(): Promise<number> {
     writeBenchSection({
       name: 'replay-labels-sim',
       title: 'Labels from a simulated user (bench:replay --labels-sim)',
-      command: `SHARED_DATA=/work/shared/data nice npm run bench:replay -- ${process.argv.slice(2).filter((a, i, all) => a !== '--json' && all[i - 1] !== '--json' && a !== '--compare' && all[i - 1] !== '--compare').join(' ')}`,
+      command: `SHARED_DATA=../shared/data npm run bench:replay -- ${process.argv.slice(2).filter((a, i, all) => a !== '--json' && all[i - 1] !== '--json' && a !== '--compare' && all[i - 1] !== '--compare').join(' ')}`,
       body: [
         'The judge asks about the pages it is least sure of (src/crawl/labels.ts, after the first 20 pages, one question a page); a user simulated from the ground truth answers at once. Per group of topics and number of labels k: the judge\'s precision and recall on the pages that crawl fetched (every verdict against the truth), the labels given per topic, how many topics\' harvest estimate has the true harvest (each page once) inside its 90% interval, the interval\'s mean and widest width in points, and the true harvest.',
         '',
@@ -571,8 +571,10 @@ async function main(): Promise<number> {
   if (o.benchPage) {
     const groupOf = (r: ReplayRun) => (r.fresh ? 'fresh' : r.holdout ? 'held out' : r.web === 'wikispeedia' ? 'tuning' : '');
     const rows = runs.filter((r) => r.strategy === 'combined' || r.strategy === 'bfs').map((r) => ({ topic: `${r.web}/${r.topic}${groupOf(r) ? ` (${groupOf(r)})` : ''}`, strategy: r.strategy, a: agreementOf(r) }));
-    // A summary of a saved run shows the run that saved it (the same arguments, --json in place of --summary-of).
-    const command = `SHARED_DATA=../shared/data npm run bench:replay -- ${process.argv.slice(2).join(' ').replace('--summary-of', '--json')}`;
+    // A summary of a saved run shows the command that crawls it again: the same arguments without
+    // the file it was read from (or written to), which the figures do not depend on.
+    const args = process.argv.slice(2).filter((a, i, all) => !['--summary-of', '--json'].includes(a) && !['--summary-of', '--json'].includes(all[i - 1]));
+    const command = `SHARED_DATA=../shared/data npm run bench:replay -- ${args.map((a) => (/^[\w.,:=/-]+$/.test(a) ? a : `'${a}'`)).join(' ')}`;
     writeBenchSection({
       name: o.benchPage,
       title: `Replayed crawls (bench:replay): ${webs.join(', ')}, judge ${judgeMode}${Object.keys(configOverrides).length ? `, config ${JSON.stringify(configOverrides)}` : ''}`,
