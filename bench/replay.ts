@@ -172,6 +172,8 @@ export interface ReplayRun {
    * linkWords, linkRanker, learnedWeight, …): which evidence pulled an off-topic page forward.
    */
   components: Record<string, number>[];
+  /** Per fetch (as `order`): the page whose link put the URL in the frontier first (undefined for a seed): how an off-topic page entered. */
+  parents: (string | undefined)[];
   /** --labels-sim: the labels the simulated user gave (URL, relevant), in order; the strategy is named `STRATEGY+kL`. */
   labelled?: [string, boolean][];
   /** --labels-sim: labels asked for at most (0: none). */
@@ -216,7 +218,7 @@ interface JudgedPage {
 let configOverrides: Record<string, unknown> = {};
 
 /** One crawl replayed: the engine's onPage path (judge → scorer → frontier) over cached analyses. */
-async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined; pageOf?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine' | 'truth', robots?: RobotsCache, keepSeen = false, dumpJudge?: string, labels = 0): Promise<Pick<ReplayRun, 'curve' | 'distinctCurve' | 'order' | 'estimate' | 'estimateEvidence' | 'seen' | 'components' | 'labelled'>> {
+async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]; maxPages: number; truth: (u: string) => boolean; kind?: (u: string) => string | undefined; pageOf?: (u: string) => string | undefined }, strategy: StrategyName, score: Record<string, unknown>, judgeMode: 'learned' | 'cosine' | 'truth', robots?: RobotsCache, keepSeen = false, dumpJudge?: string, labels = 0): Promise<Pick<ReplayRun, 'curve' | 'distinctCurve' | 'order' | 'estimate' | 'estimateEvidence' | 'seen' | 'components' | 'parents' | 'labelled'>> {
   const config = parseConfig({ ...configOverrides, topics: [{ keywords: c.keywords, seeds: c.seeds }], strategy, maxPages: c.maxPages, randomSeed: 1, score, judge: judgeMode === 'truth' ? 'cosine' : judgeMode });
   const judge = await PageJudge.create(config);
   if (judgeMode === 'truth') {
@@ -233,6 +235,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
   const curve: number[] = [];
   const order: ReplayRun['order'] = [];
   const components: ReplayRun['components'] = [];
+  const parents: ReplayRun['parents'] = [];
   const seen: JudgedPage[] = [];
   let truthRelevant = 0;
   // --labels-sim: the user, simulated from the ground truth, answers each question at once (src/crawl/labels.ts chooses them as a crawl does).
@@ -275,6 +278,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
     curve.push(truthRelevant / (curve.length + 1));
     order.push([req.url, truth, relevant, m.score ?? 0, probability, cosineVerdict]);
     components.push(m.components ?? {});
+    parents.push(m.parentUrl);
     await frontier.requestManager.markRequestHandled(req);
   }
   const distinctCurve = distinctHarvestCurve(order.map(([url, truth]) => ({ url, truth, page: c.pageOf?.(url) })));
@@ -282,7 +286,7 @@ async function replay(cache: PageCache, c: { seeds: string[]; keywords: string[]
   const estimateEvidence = { ...ev, truths: ev.pages.map((p) => (p.url ? c.truth(p.url) : false)) };
   // The judge's whole end state (to study the estimate offline: restore it, judge the sample again).
   if (dumpJudge) writeFileSync(dumpJudge, JSON.stringify({ keywords: c.keywords, seeds: c.seeds, fetched: order.length, truthOnce: distinctCurve.at(-1) ?? 0, judgedShare: order.filter((x) => x[2]).length / Math.max(1, order.length), truths: estimateEvidence.truths, state: judge.state() }));
-  return { curve, distinctCurve, order, components, estimate: judge.harvestEstimate(order.length), estimateEvidence, ...(keepSeen ? { seen } : {}), ...(labels > 0 ? { labelled } : {}) };
+  return { curve, distinctCurve, order, components, parents, estimate: judge.harvestEstimate(order.length), estimateEvidence, ...(keepSeen ? { seen } : {}), ...(labels > 0 ? { labelled } : {}) };
 }
 
 const pct = (x: number | undefined) => (x === undefined ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);

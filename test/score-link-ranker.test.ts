@@ -131,8 +131,34 @@ describe('the kind of a link\'s target and the ranker\'s optimism about it', () 
     expect(urlShape('http://bbs.test/forum.php')).toBe('/a.a');
     expect(urlShape('http://bbs.test/forum.php?mod=viewthread&tid=12')).toBe('/a.a?a=a&a=0');
     expect(urlShape('http://news.test/news/2008/05/12/a1234.html')).toBe('/a/0/0/0/a0.a');
-    expect(urlShape('http://w.test/wiki/Grey_Heron')).toBe('/a/a_a');
+    expect(urlShape('http://w.test/wiki/Grey_Heron')).toBe('/a/a');
     expect(urlShape('http://w.test/wiki/%E5%9C%B0%E9%9C%87')).toBe('/a/a'); // 地震, decoded: letters of any script
+  });
+
+  it('gives a name of any number of words one shape, and keeps a page family apart from the rest', () => {
+    expect(urlShape('http://w.test/wiki/Heron')).toBe(urlShape('http://w.test/wiki/Great_Blue_Heron'));
+    expect(urlShape('http://w.test/wiki/Category:Birds')).toBe(urlShape('http://w.test/wiki/Category:Birds_of_North_America'));
+    expect(urlShape('http://w.test/wiki/Category:Birds')).not.toBe(urlShape('http://w.test/wiki/Birds'));
+    expect(urlShape('http://news.test/2008/05/how-the-quake-struck.html')).toBe(urlShape('http://news.test/2008/06/aftershocks.html'));
+    expect(urlShape('http://w.test/search?q=grey+heron')).toBe('/a?a=a');
+    // Digits between words are ids, not words: a board and its page stay a shape of their own.
+    expect(urlShape('http://bbs.test/forum-2-1.html')).not.toBe(urlShape('http://bbs.test/forum.html'));
+  });
+
+  it('loses its optimism about a page family once pages of it are judged off-topic, whatever their titles\' lengths', () => {
+    const r = new LinkRanker();
+    const article = (name: string, relevant: boolean) => r.learnTargetOfInlinks([r.features(link(`http://w.test/wiki/${name}`, name.replace(/_/g, ' ')))], relevant);
+    for (let i = 0; i < 20; i++) article(i % 2 ? `Heron_${'x'.repeat(i)}` : `Rock_${'y'.repeat(i)}_band`, i % 2 === 1);
+    const titles = ['Birds', 'Wading_birds', 'Birds_of_Europe', 'Extinct_birds_of_Africa', 'Birds', 'Herons', 'Sea_birds', 'Birds_of_prey'];
+    for (const t of titles) r.learnTargetOfInlinks([r.features(link(`http://w.test/wiki/Category:${t}`, t.replace(/_/g, ' ')))], false);
+    const optimism = (url: string) => {
+      const l = link(url, 'birds of the world');
+      return r.optimism(r.features(l), r.kindFeature(l.url, l.host), 1);
+    };
+    // A title longer than any judged: still the family the crawl has learned about.
+    const family = optimism('http://w.test/wiki/Category:Birds_of_the_Indian_Ocean_islands');
+    const unseen = optimism('http://w.test/w/index.php?title=Birds&action=history');
+    expect(family).toBeLessThan(unseen / 2);
   });
 
   it('is optimistic about a kind no fetched page has taught, less so as pages of the kind are judged', () => {

@@ -100,9 +100,15 @@ export const fnv1a: (s: string) => number = hash32;
 
 /**
  * The shape of a URL's path and query: every run of letters (any script) written `a`, every run
- * of digits `0`, the rest kept (`/forum-2-1.html` → `/a-0-0.a`, `/forum.php` → `/a.a`,
- * `/wiki/Grey_Heron` → `/a/a_a`). With the host, the kind of page a link leads to (after the URL
- * patterns forum crawlers learn for index, thread and page-flipping links: iRobot, FoCUS).
+ * of digits `0`, the rest kept (`/forum-2-1.html` → `/a-0-0.a`, `/forum.php` → `/a.a`). With the
+ * host, the kind of page a link leads to (after the URL patterns forum crawlers learn for index,
+ * thread and page-flipping links: iRobot, FoCUS). Words joined into one name by `_`, `-`, `+` or a
+ * space are one run (`/wiki/Grey_Heron` and `/wiki/Heron` → `/a/a`, `/wiki/Category:Herons` →
+ * `/a/a:a`; a news slug `/how-the-quake-struck` → `/a`): how many words a title has is not a
+ * kind of page, and counting them split a site's every page family (a wiki's articles, its
+ * category pages) into a dozen kinds, each of which the ranker's optimism about unseen kinds
+ * (`LinkRanker.optimism`) lifted again, so off-topic family pages kept being fetched long after
+ * pages of the family had been judged irrelevant.
  */
 export function urlShape(url: string): string {
   let s = url;
@@ -117,7 +123,10 @@ export function urlShape(url: string): string {
   } catch {
     /* malformed escapes: keep raw */
   }
-  return s.replace(/[\p{L}\p{M}]+/gu, 'a').replace(/\p{N}+/gu, '0');
+  return s
+    .replace(/[\p{L}\p{M}]+/gu, 'a')
+    .replace(/\p{N}+/gu, '0')
+    .replace(/a(?:[_\-+ ]a)+/g, 'a');
 }
 
 /**
