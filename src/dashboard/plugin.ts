@@ -13,7 +13,8 @@ import { UserError } from '../config/errors.js';
 import { topicName } from '../config/schema.js';
 import { explainUrl } from '../crawl/explain.js';
 import { learnLabel, readRunLabels } from '../crawl/labels.js';
-import type { CrawlContext, CrawlPlugin, CrawlResult } from '../crawl/types.js';
+import type { CrawlContext, CrawlPlugin, CrawlResult, PageEvent } from '../crawl/types.js';
+import type { CrawlLogEntry } from '../store/crawl-log.js';
 import type { PageAnalysis } from '../extract/types.js';
 import type { QueuedUrl } from '../frontier/types.js';
 import type { RunStateData } from '../store/run-state.js';
@@ -52,37 +53,128 @@ interface Labelable {
   judgedRelevant: boolean;
 }
 
-// Long because: its hooks share one crawl's server, state and context; split, they would pass all three around.
-export function dashboardPlugin(o: DashboardOptions): CrawlPlugin & { readonly url?: string; readonly server?: DashboardServer } {
-  const state = new DashboardState();
-  let ctx: CrawlContext | undefined;
-  let server: DashboardServer | undefined;
-  let estimate: HarvestEstimate | undefined;
-  let ticks = 0;
-  let ended: string | undefined;
-  let written: string | undefined;
-  let runState: RunStateData | undefined;
-  let sampler: NodeJS.Timeout | undefined;
-  let sharedLog: SharedCrawlLog | undefined;
-  let pulling: Promise<void> | undefined;
-  // Every worker's lines since the last tick (this worker's own come back through the stream too).
-  const pull = (): Promise<void> =>
-    (pulling ??= (async () => {
+/**
+ * The plugin: one crawl's dashboard server, its state and the crawl's context, shared by the
+ * hooks (server and sampler started before the run, state kept from each line and page, final
+ * state written after it) and by the server's callbacks (view, action).
+ */
+export class DashboardPlugin implements CrawlPlugin {
+  readonly name = 'dashboard';
+  private readonly state = new DashboardState();
+  private ctx: CrawlContext | undefined;
+  private dashboard: DashboardServer | undefined;
+  private estimate: HarvestEstimate | undefined;
+  private ticks = 0;
+  private ended: string | undefined;
+  private written: string | undefined;
+  private runState: RunStateData | undefined;
+  private sampler: NodeJS.Timeout | undefined;
+  private sharedLog: SharedCrawlLog | undefined;
+  private pulling: Promise<void> | undefined;
+
+  constructor(private readonly o: DashboardOptions) {}
+
+  /** The dashboard's URL once it listens. */
+  get url(): string | undefined {
+    return this.dashboard?.url;
+  }
+
+  get server(): DashboardServer | undefined {
+    return this.dashboard;
+  }
+
+  async beforeRun(c: CrawlContext): Promise<void> {
+    const o = this.o;
+    this.ctx = c;
+    if (c.config.fetcher !== 'adaptive') this.state.fetcher = c.config.fetcher;
+    this.runState = {
+      runId: c.runId,
+      startedAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+      status: 'running',
+      config: c.config,
+      counters: {} as RunStateData['counters'],
+    };
+    const server = (this.dashboard = await startDashboardServer({
+      port: o.port,
+      intervalMs: o.intervalMs,
+      page: () => dashboardPage({ runId: c.runId, topics: this.topics() }),
+      view: () => this.view(),
+      action: (body) => this.action(body),
+      explain: (url) => explainUrl(c.storageDir, url, c.runId),
+    }));
+    if (o.shared) this.sharedLog = SharedCrawlLog.open(o.shared.url, o.shared.crawlId);
+    this.sampler = setInterval(() => void (this.sharedLog ? this.pull().then(() => this.sampleNow()) : this.sampleNow()), o.intervalMs ?? 1000);
+    this.sampler.unref();
+    if (o.onListening) o.onListening(server.url);
+    else c.progress.log(`Dashboard: ${server.url}`);
+  }
+
+  onRecord(entry: CrawlLogEntry): void {
+    if (!this.o.shared) this.state.add(entry);
+  }
+
+  onPage(event: PageEvent): void {
+    // A label needs the page's words only (PageJudge.fields): its links, often thousands, are not kept for 200 pages.
+    if (event.analysis.text.trim())
+      this.state.keepLabelable(event.entry.url, {
+        analysis: { ...event.analysis, links: [] },
+        topicId: event.verdict.topicId,
+        judgedRelevant: event.verdict.relevant,
+      } satisfies Labelable);
+  }
+
+  async afterRun(result: CrawlResult, c: CrawlContext): Promise<void> {
+    this.ended = result.stopReason;
+    this.runState = {
+      ...this.runState!,
+      status: result.stopReason.startsWith('interrupted') ? 'interrupted' : 'finished',
+      finishedAt: new Date().toISOString(),
+    };
+    clearInterval(this.sampler);
+    await this.pull();
+    await this.sharedLog?.close();
+    this.sampleNow();
+    this.dashboard?.push();
+    writeTimeline(c.runDir, { samples: this.state.samples, frontier: { top: this.frontierTop(), size: c.frontier.size } });
+    try {
+      // The final state is the report; a CLI crawl writes it again after every plugin is done (with its exports).
+      this.written = displayPath(writeCrawlReport(result, c.storageDir)[1], c.config.storageDir);
+    } catch (e) {
+      c.progress.log(`dashboard's final state not written: ${(e as Error).message}`);
+    }
+    await this.dashboard?.close();
+  }
+
+  summary(): string[] {
+    return this.written ? [`  dashboard         its final state is the report, ${this.written}`] : [];
+  }
+
+  /** Every worker's lines since the last tick (this worker's own come back through the stream too). */
+  private pull(): Promise<void> {
+    return (this.pulling ??= (async () => {
       try {
-        for (const { entry } of (await sharedLog?.read()) ?? []) state.add(entry);
+        for (const { entry } of (await this.sharedLog?.read()) ?? []) this.state.add(entry);
       } catch {
         // Redis away for a moment: the next tick reads on from where this one stopped
       } finally {
-        pulling = undefined;
+        this.pulling = undefined;
       }
     })());
+  }
 
-  const topicOf = (id: string) => {
-    const i = ctx!.judge?.model.topics.findIndex((t) => t.id === id) ?? -1;
-    return i >= 0 ? topicName(ctx!.config.topics[i]) : id;
-  };
-  const frontierTop = (): QueuedUrl[] => {
-    const queued = (ctx!.frontier as { queued?(): Iterable<QueuedUrl> }).queued?.();
+  private topicOf(id: string): string {
+    const ctx = this.ctx!;
+    const i = ctx.judge?.model.topics.findIndex((t) => t.id === id) ?? -1;
+    return i >= 0 ? topicName(ctx.config.topics[i]) : id;
+  }
+
+  private topics(): string {
+    return this.ctx!.config.topics.map((t) => topicName(t)).join(' | ');
+  }
+
+  private frontierTop(): QueuedUrl[] {
+    const queued = (this.ctx!.frontier as { queued?(): Iterable<QueuedUrl> }).queued?.();
     if (!queued) return [];
     const top: QueuedUrl[] = [];
     for (const e of queued) {
@@ -93,45 +185,47 @@ export function dashboardPlugin(o: DashboardOptions): CrawlPlugin & { readonly u
       if (top.length > TOP) top.pop();
     }
     return top;
-  };
+  }
+
   // A sample every tick whether or not a browser watches, so the over-time charts cover the whole
   // crawl; the harvest estimate (it re-judges its sample) more often while someone watches.
-  const sampleNow = () => {
-    const c = ctx!;
-    const every = (server?.clients ?? 0) > 0 ? ESTIMATE_EVERY : ESTIMATE_EVERY * 6;
-    if (c.judge && (ticks++ % every === 0 || ended) && state.log.length) {
+  private sampleNow(): void {
+    const c = this.ctx!;
+    const every = (this.dashboard?.clients ?? 0) > 0 ? ESTIMATE_EVERY : ESTIMATE_EVERY * 6;
+    if (c.judge && (this.ticks++ % every === 0 || this.ended) && this.state.log.length) {
       try {
-        estimate = c.judge.harvestEstimate(state.log.length);
+        this.estimate = c.judge.harvestEstimate(this.state.log.length);
       } catch {
         // an estimate the judge cannot give yet: the chart goes without it
       }
     }
-    state.sample(process.memoryUsage().rss / 2 ** 20, estimate);
-  };
-  const view = (): DashboardView => {
-    const c = ctx!;
+    this.state.sample(process.memoryUsage().rss / 2 ** 20, this.estimate);
+  }
+
+  private view(): DashboardView {
+    const c = this.ctx!;
     const mem = process.memoryUsage();
-    return state.view({
-      state: runState,
-      threads: o.threads?.(),
+    return this.state.view({
+      state: this.runState,
+      threads: this.o.threads?.(),
       labels: readRunLabels(c.runDir),
       steering: readSteering(c.runDir),
       control: c.control?.state(),
-      frontierTop: frontierTop(),
+      frontierTop: this.frontierTop(),
       frontierSize: c.frontier.size,
       inFlight: c.frontier.pagesInFlight,
-      harvestEstimate: estimate,
+      harvestEstimate: this.estimate,
       memory: { rssMb: mem.rss / 2 ** 20, heapMb: mem.heapUsed / 2 ** 20 },
-      ended,
+      ended: this.ended,
     });
-  };
-  const topics = () => ctx!.config.topics.map((t) => topicName(t)).join(' | ');
+  }
 
-  const action = (body: unknown): string => {
-    const c = ctx!;
+  /** A steering action from the page; its answer, or a UserError the page shows. */
+  private action(body: unknown): string {
+    const c = this.ctx!;
     const control = c.control;
     if (!control) throw new UserError('this crawl cannot be steered');
-    if (ended) throw new UserError('the crawl has ended');
+    if (this.ended) throw new UserError('the crawl has ended');
     const b = (body ?? {}) as { action?: unknown; maxPages?: unknown; pattern?: unknown; url?: unknown; relevant?: unknown };
     switch (b.action) {
       case 'pause':
@@ -154,69 +248,26 @@ export function dashboardPlugin(o: DashboardOptions): CrawlPlugin & { readonly u
       case 'label': {
         const url = String(b.url ?? '');
         if (typeof b.relevant !== 'boolean') throw new UserError('label: "relevant" must be true or false');
-        const page = state.labelable.get(url) as Labelable | undefined;
+        const page = this.state.labelable.get(url) as Labelable | undefined;
         if (!page || !c.judge) throw new UserError(`label: ${url} is not one of the recent analysed pages`);
-        learnLabel(c.judge, c.runDir, { analysis: page.analysis, relevant: b.relevant, source: 'dashboard', topicId: page.topicId, topic: topicOf(page.topicId), judgedRelevant: page.judgedRelevant });
+        learnLabel(c.judge, c.runDir, {
+          analysis: page.analysis,
+          relevant: b.relevant,
+          source: 'dashboard',
+          topicId: page.topicId,
+          topic: this.topicOf(page.topicId),
+          judgedRelevant: page.judgedRelevant,
+        });
         control.noteLabel(url, b.relevant);
         return `Labelled ${b.relevant ? 'relevant' : 'not relevant'}: a ${b.relevant ? 'positive' : 'negative'} example of the judge from now on.`;
       }
       default:
         throw new UserError(`unknown action ${JSON.stringify(b.action)}`);
     }
-  };
+  }
+}
 
-  return {
-    name: 'dashboard',
-    get url() {
-      return server?.url;
-    },
-    get server() {
-      return server;
-    },
-    async beforeRun(c) {
-      ctx = c;
-      if (c.config.fetcher !== 'adaptive') state.fetcher = c.config.fetcher;
-      runState = { runId: c.runId, startedAt: new Date().toISOString(), updatedAt: new Date().toISOString(), status: 'running', config: c.config, counters: {} as RunStateData['counters'] };
-      server = await startDashboardServer({
-        port: o.port,
-        intervalMs: o.intervalMs,
-        page: () => dashboardPage({ runId: c.runId, topics: topics() }),
-        view,
-        action,
-        explain: (url) => explainUrl(c.storageDir, url, c.runId),
-      });
-      if (o.shared) sharedLog = SharedCrawlLog.open(o.shared.url, o.shared.crawlId);
-      sampler = setInterval(() => void (sharedLog ? pull().then(sampleNow) : sampleNow()), o.intervalMs ?? 1000);
-      sampler.unref();
-      if (o.onListening) o.onListening(server.url);
-      else c.progress.log(`Dashboard: ${server.url}`);
-    },
-    onRecord(entry) {
-      if (!o.shared) state.add(entry);
-    },
-    onPage(event) {
-      // A label needs the page's words only (PageJudge.fields): its links, often thousands, are not kept for 200 pages.
-      if (event.analysis.text.trim()) state.keepLabelable(event.entry.url, { analysis: { ...event.analysis, links: [] }, topicId: event.verdict.topicId, judgedRelevant: event.verdict.relevant } satisfies Labelable);
-    },
-    async afterRun(result: CrawlResult, c) {
-      ended = result.stopReason;
-      runState = { ...runState!, status: result.stopReason.startsWith('interrupted') ? 'interrupted' : 'finished', finishedAt: new Date().toISOString() };
-      clearInterval(sampler);
-      await pull();
-      await sharedLog?.close();
-      sampleNow();
-      server?.push();
-      writeTimeline(c.runDir, { samples: state.samples, frontier: { top: frontierTop(), size: c.frontier.size } });
-      try {
-        // The final state is the report; a CLI crawl writes it again after every plugin is done (with its exports).
-        written = displayPath(writeCrawlReport(result, c.storageDir)[1], c.config.storageDir);
-      } catch (e) {
-        c.progress.log(`dashboard's final state not written: ${(e as Error).message}`);
-      }
-      await server?.close();
-    },
-    summary() {
-      return written ? [`  dashboard         its final state is the report, ${written}`] : [];
-    },
-  };
+/** The dashboard plugin of one crawl. */
+export function dashboardPlugin(o: DashboardOptions): DashboardPlugin {
+  return new DashboardPlugin(o);
 }
