@@ -229,6 +229,47 @@ describe('prevalenceBound', () => {
   });
 });
 
+describe('the verdict bounded by the base rate the examples allow', () => {
+  it('bounds the share the verdict calls relevant as pages are fetched, where the rule calls far more', () => {
+    // A broad topic: the rule calls every page relevant, but the examples outscore 90% of the pages.
+    const withExamples: RankScorer = { ...fixed, examples: () => [0.9, 0.93, 0.97] };
+    const bounded = new RankVerdict(20);
+    const plain = new RankVerdict(20);
+    let called = 0;
+    let calledPlain = 0;
+    let top = 0;
+    const n = 1000;
+    for (let i = 0; i < n; i++) {
+      const x = ((i * 7919) % 1000) / 1000;
+      const y = bounded.judge(true, at(x), withExamples);
+      calledPlain += plain.judge(true, at(x), fixed) ? 1 : 0;
+      if (i >= 20) {
+        called += y ? 1 : 0;
+        if (y) top += x >= 0.8 ? 1 : 0;
+      }
+    }
+    // Without examples the rule's share stands: every page.
+    expect(calledPlain).toBe(n);
+    // With them about the share they allow (13%: the 10% scoring at least as high as the lowest, over 3/4), the highest-scoring pages.
+    expect(called / (n - 20)).toBeGreaterThan(0.1);
+    expect(called / (n - 20)).toBeLessThan(0.17);
+    expect(top / called).toBeGreaterThan(0.95);
+  });
+
+  it('leaves the rule\'s share where it is below what the examples allow', () => {
+    const withExamples: RankScorer = { ...fixed, examples: () => [0.5, 0.6, 0.7] };
+    const v = new RankVerdict(20);
+    let called = 0;
+    const n = 1000;
+    for (let i = 0; i < n; i++) {
+      const x = ((i * 7919) % 1000) / 1000;
+      if (v.judge(((i * 104729) % 1000) / 1000 < 0.3, at(x), withExamples) && i >= 20) called++;
+    }
+    expect(called / (n - 20)).toBeGreaterThan(0.25);
+    expect(called / (n - 20)).toBeLessThan(0.35);
+  });
+});
+
 describe('TopicTermModel.logOdds', () => {
   it('ranks a page that talks like the examples above one that shares the keywords but talks of other things', () => {
     const m = new TopicTermModel(tf('food crop'));

@@ -107,7 +107,7 @@ export class RankVerdict {
     // The share of the reference below this page, the reference scored by the model as it is now.
     const rank = this.sorted.length ? lowerBound(this.sorted, x) / this.sorted.length : 0;
     const ranked = this.sorted.length >= this.warmUp;
-    const bar = ranked ? labelledBar(this.bar(), this.sorted, scorer.labels?.() ?? []) : undefined;
+    const bar = ranked ? labelledBar(this.bar(scorer), this.sorted, scorer.labels?.() ?? []) : undefined;
     this.lastPlace = bar === undefined ? undefined : { above: 1 - rank, share: 1 - bar };
     const relevant = bar === undefined ? rule : rank >= bar;
     this.keep(tf, x);
@@ -138,15 +138,21 @@ export class RankVerdict {
   }
 
   /**
-   * The rank a page needs: the top π̂ (the rule's share of the pages judged so far), moved by the
-   * share by which the pages called relevant so far run ahead of (or behind) the rule's count.
+   * The rank a page needs: the top π̂, moved by the share by which the pages called relevant so
+   * far run ahead of (or behind) π̂'s count. π̂ is the rule's share of the pages judged so far,
+   * bounded by the base rate the user's example pages allow (`prevalenceBound`, as the second
+   * judgement bounds it): the rule counts the pages that score like the seed pages on the
+   * keywords' scale, and where the keywords describe the seed pages poorly (a broad topic named by
+   * common words) θ falls among the typical pages and the rule calls most of the crawl's
+   * neighbourhood relevant, while few pages talk as much like the examples as the examples do.
    * The reference does not drift (it is scored again), but the order does: a crawl that fetches pages like the ones
    * it called relevant (combined learns from the verdict) brings pages that outrank the earlier
    * ones, and the top π̂ alone then calls more than the rule (the judged harvest over-counts the
    * true one more without this correction).
    */
-  private bar(): number {
-    return 1 - this.ruleRelevant / this.judged + (this.called - this.ruleRelevant) / this.judged;
+  private bar(scorer: RankScorer): number {
+    const share = Math.min(this.ruleRelevant / this.judged, prevalenceBound(this.sorted, scorer.examples?.() ?? []));
+    return 1 - share + (this.called - share * this.judged) / this.judged;
   }
 
   /**
