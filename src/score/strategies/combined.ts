@@ -311,21 +311,14 @@ class CombinedStrategy implements Strategy {
     return Number.isFinite(e) ? e : 0;
   }
 
-  /**
-   * The promise of what a queued URL's parents' links have led to: 0 when none has judged
-   * children, and never below 0. A parent whose children so far were off the topic says little of
-   * its other links: a portal's first children (an advert, a calendar) are not its channels, and
-   * as a warning it sank every link of the test web's home pages after their first few children
-   * and sent the crawl down calendar and advert chains; the parent's verdict and the link ranker
-   * already weigh what such links are worth.
-   */
+  /** The promise of what a queued URL's parents' links have led to (0 when none has judged children; never below). */
   private hubEvidenceOf(p: Pending): number {
     const hubs = this.hubs;
     if (!hubs) return 0;
     const all = hubs.evidence(p.contributions.map((c) => c.parent));
+    // Children off the topic say little of its other links (a portal's first: an advert, a calendar); as a warning it sank a home page's every link.
     if (all <= 0) return 0;
-    // A parent judged relevant already lends its children its relevance (§3.1); what only its
-    // children's harvest shows is a page off the topic whose links lead to it (a list).
+    // A relevant parent lends its children its relevance (§3.1) already; its children's harvest shows a list off the topic.
     return Math.max(0, Math.min(all, hubs.evidence(p.contributions.filter((c) => !c.parentRelevant).map((c) => c.parent))));
   }
 
