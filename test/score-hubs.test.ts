@@ -50,20 +50,44 @@ describe('hub table: what a page\'s links have led to', () => {
     expect(h.childrenOf('http://w.test/List_of_countries')).toEqual({ n: 2, sum: 2 });
   });
 
+  it('counts a list page for its own links, as no page\'s child', () => {
+    const h = new HubTable();
+    // A topical forum index (its headlines are on the topic), then a thread page off it that links back.
+    h.record('http://f.test/forum', 1, [], [], true);
+    const changed = h.record('http://f.test/thread', 0, ['http://f.test/forum'], ['http://f.test/forum', 'http://f.test/view']);
+    expect(changed).toEqual(['http://f.test/forum']);
+    expect(h.childrenOf('http://f.test/forum')).toEqual({ n: 1, sum: 0 });
+    expect(h.childrenOf('http://f.test/thread')).toBeUndefined();
+    // Another index fetched after it, linked from the thread: still nobody's child.
+    expect(h.record('http://f.test/board', 1, ['http://f.test/thread'], [], true)).toEqual([]);
+    expect(h.childrenOf('http://f.test/thread')).toBeUndefined();
+    expect(h.evidence(['http://f.test/thread'])).toBe(0);
+    // Nor part of the crawl's rate: one page judged, label 0.
+    expect(h.baseRate()).toBeCloseTo(1 / 3);
+    // Recorded once: the index judged again does not become a child.
+    expect(h.record('http://f.test/forum', 1, ['http://f.test/thread'], [])).toEqual([]);
+    expect(h.childrenOf('http://f.test/thread')).toBeUndefined();
+  });
+
   it('round-trips its state', () => {
     const h = new HubTable();
     h.record('http://w.test/P', 0, [], []);
     h.record('http://w.test/C', 1, ['http://w.test/P'], []);
+    h.record('http://w.test/Index', 1, [], [], true);
     const copy = new HubTable();
     copy.restore(structuredClone(h.state()));
     expect(copy.evidence(['http://w.test/P'])).toBe(h.evidence(['http://w.test/P']));
     copy.record('http://w.test/D', 1, ['http://w.test/P'], []);
     expect(h.childrenOf('http://w.test/P')).toEqual({ n: 1, sum: 1 });
+    // The list page stays nobody's child in the copy.
+    copy.record('http://w.test/E', 0, [], ['http://w.test/Index']);
+    expect(copy.childrenOf('http://w.test/E')).toBeUndefined();
   });
 });
 
 /** A fetched page for the scorer: relevant or not, with its links (anchor text = the URL's last segment). */
-const page = (url: string, relevant: boolean, links: string[], parentUrl?: string): FetchedPage => ({
+const page = (url: string, relevant: boolean, links: string[], parentUrl?: string, extra: Partial<FetchedPage> = {}): FetchedPage => ({
+  ...extra,
   url,
   parentUrl,
   depth: parentUrl ? 1 : 0,
@@ -98,12 +122,13 @@ describe('combined: a list page judged off topic whose links lead to topical pag
   };
 
   it('ranks the list\'s queued links above the relevant article\'s, re-scored as its children are judged, and explains it', () => {
-    const on = run(1);
+    const on = run(3);
     expect(on.element.score).toBeGreaterThan(on.other.score);
     expect(on.element.breakdown.components.hub).toBeGreaterThan(0);
-    expect(on.other.breakdown.components.hub).toBeLessThan(0);
-    // Off by default (it has not yet shown it costs no harvest elsewhere); without it, the parent's verdict puts the relevant article's links first.
-    expect(createScorer('combined').options.hubEvidence).toBe(0);
+    // The article's children off the topic lend its other links no promise, and take none away.
+    expect(on.other.breakdown.components.hub).toBe(0);
+    // On by default; off, the parent's verdict puts the relevant article's links first.
+    expect(createScorer('combined').options.hubEvidence).toBe(3);
     const off = run(0);
     expect(off.element.score).toBeLessThan(off.other.score);
     expect(off.element.breakdown.components.hub).toBeUndefined();
@@ -135,13 +160,25 @@ describe('combined: hub evidence lends no promise through a relevant parent', ()
     expect(last(all, threadKids[3]).breakdown.components.hub).toBe(0);
   });
 
-  it('still lowers the links of a relevant page whose children were off the topic', () => {
+  it('lowers no link: a page whose children were off the topic leaves its other links where the rest of the score puts them', () => {
     const s = createScorer('combined', { learnRescoreEvery: 1000, linkExplore: 0, hubEvidence: 1 });
     const kids = ['a', 'b', 'c', 'd'].map(f);
     const all: ScoreUpdate[] = [];
-    all.push(...s.onPageFetched(page(f('article'), true, kids)));
+    all.push(...s.onPageFetched(page(f('portal'), false, kids)));
     all.push(...s.onPageFetched(page(f('other'), true, [])));
-    for (let i = 0; i < 3; i++) all.push(...s.onPageFetched(page(kids[i], false, [], f('article'))));
-    expect(last(all, kids[3]).breakdown.components.hub).toBeLessThan(0);
+    for (let i = 0; i < 3; i++) all.push(...s.onPageFetched(page(kids[i], false, [], f('portal'))));
+    expect(last(all, kids[3]).breakdown.components.hub).toBe(0);
+  });
+
+  it("lends a thread page judged off the topic no promise for linking back to its topical forum index", () => {
+    const s = createScorer('combined', { learnRescoreEvery: 1000, linkExplore: 0, hubEvidence: 1 });
+    const views = ['view-a', 'view-b'].map(f);
+    const all: ScoreUpdate[] = [];
+    // The index: a list page whose headlines are on the topic (relevant to the scorer).
+    all.push(...s.onPageFetched(page(f('forum'), true, [f('thread')], undefined, { listPage: true })));
+    // The thread, missed by the judge, links back to the index and to views of itself.
+    all.push(...s.onPageFetched(page(f('thread'), false, [f('forum'), ...views], f('forum'))));
+    const view = last(all, views[1]);
+    expect(view.breakdown.components.hub).toBe(0);
   });
 });

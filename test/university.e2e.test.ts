@@ -70,7 +70,7 @@ describe.skipIf(!!missing)('the university web: entity pages below keyword-free 
     const list = web.lists.find((l) => l.topic === t.id && l.dept === 0)!;
     const other = web.lists.find((l) => !l.topic && l.dept === 0 && l.articles.filter((a) => web.isLive(a)).length >= 3)!;
     const origin = web.origins[0];
-    const scorer = createScorer('combined', { learnRescoreEvery: 1000, hubEvidence: 1 });
+    const scorer = createScorer('combined', { learnRescoreEvery: 1000 });
     const updates: ScoreUpdate[] = [];
     const feed = async (url: string, relevant: boolean, parentUrl?: string) => {
       const a = (await get(url)).analysis!;

@@ -89,6 +89,7 @@ export function routePage(analysis: PageAnalysis, request: RoutedRequest, deps: 
     status: request.status,
     neverRelevant: verdict.neverRelevant?.reason,
     ...(verdict.nearDuplicateOf ? { nearDuplicate: true } : {}),
+    ...(verdict.listPage ? { listPage: true } : {}),
   };
   deps.onScorerInput?.(scorerInput);
   const updates = scorer.onPageFetched(scorerInput);

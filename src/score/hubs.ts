@@ -40,12 +40,16 @@ export interface HubTableState {
   children: Map<string, ChildTally>;
   pages: number;
   labelSum: number;
+  /** Optional: a snapshot without it knows no list page. */
+  lists?: Set<string>;
 }
 
 export class HubTable {
 
   /** The label of every page judged (its children count it when they are fetched later). */
   private labels = new Map<string, number>();
+  /** The list pages judged: their links count for them, they count for no one (`record`). */
+  private lists = new Set<string>();
   private children = new Map<string, ChildTally>();
   private pages = 0;
   private labelSum = 0;
@@ -57,19 +61,27 @@ export class HubTable {
 
   /**
    * A page was judged with this label: it is a child of `parents` (fetched pages linking to it)
-   * and links to `linksTo` (some of which the crawl may have judged already). Returns the pages
-   * whose children's tally changed (their queued children's evidence moved).
+   * and links to `linksTo` (some of which the crawl may have judged already). A list page (`list`:
+   * a channel or forum index, a portal home) keeps a tally of its own children but is nobody's
+   * child: its label says its headlines are on the topic, not that a link to it leads to a topical
+   * page, and a site's index is linked from every page of the site (counted, it makes every
+   * thread page that links back to a topical forum index a hub, and the thread's "only this
+   * author" views, copies of it, come first). Returns the pages whose children's tally changed
+   * (their queued children's evidence moved).
    */
-  record(url: string, label: number, parents: Iterable<string>, linksTo: Iterable<string>): string[] {
-    if (this.labels.has(url)) return [];
-    this.labels.set(url, label);
-    this.pages++;
-    this.labelSum += label;
+  record(url: string, label: number, parents: Iterable<string>, linksTo: Iterable<string>, list = false): string[] {
+    if (this.labels.has(url) || this.lists.has(url)) return [];
     const changed: string[] = [];
-    for (const p of new Set(parents)) {
-      if (p === url) continue;
-      this.add(p, label);
-      changed.push(p);
+    if (list) this.lists.add(url);
+    else {
+      this.labels.set(url, label);
+      this.pages++;
+      this.labelSum += label;
+      for (const p of new Set(parents)) {
+        if (p === url) continue;
+        this.add(p, label);
+        changed.push(p);
+      }
     }
     let own = false;
     for (const u of new Set(linksTo)) {
@@ -117,11 +129,12 @@ export class HubTable {
 
   /** Its state as plain data, live (src/score/state-data.ts). */
   state(): HubTableState {
-    return { v: 1, labels: this.labels, children: this.children, pages: this.pages, labelSum: this.labelSum };
+    return { v: 1, labels: this.labels, lists: this.lists, children: this.children, pages: this.pages, labelSum: this.labelSum };
   }
 
   restore(s: HubTableState): void {
     this.labels = new Map(s.labels);
+    this.lists = new Set(s.lists);
     this.children = new Map([...s.children].map(([k, t]) => [k, { ...t }]));
     this.pages = s.pages;
     this.labelSum = s.labelSum;

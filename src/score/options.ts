@@ -138,10 +138,10 @@ export const ScoreOptionsSchema = z
      * combined, with learned weights: weight, in its log-odds, of what a queued URL's parents' other
      * links led to (the labels of their children judged so far: src/score/hubs.ts), so a list page
      * whose links keep leading to topical pages ranks its other links up, whatever its own verdict
-     * (its promise counts only through parents not judged relevant: src/score/strategies/combined.ts).
+     * (a promise only, counted only through parents not judged relevant: src/score/strategies/combined.ts).
      * 0 = off.
      */
-    hubEvidence: z.number().min(0).default(0),
+    hubEvidence: z.number().min(0).default(3),
     /**
      * The word evidence counts, on a host, in proportion to how well it has predicted the labels
      * of that host's fetched pages (src/score/word-credibility.ts). false = everywhere in full.

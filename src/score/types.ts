@@ -51,6 +51,11 @@ export interface FetchedPage {
   neverRelevant?: string;
   /** An earlier page of the crawl showed its text (src/text/near-duplicate.ts): its links are that page's, not offered again. */
   nearDuplicate?: boolean;
+  /**
+   * The judge read it as a list page (a channel or forum index, a portal home: its content is its
+   * links' headlines); `relevant` may still be true when those headlines are on the topic.
+   */
+  listPage?: boolean;
 }
 
 /** A score's named components (what `--explain` shows). */

@@ -311,14 +311,14 @@ class CombinedStrategy implements Strategy {
     return Number.isFinite(e) ? e : 0;
   }
 
-  /** The evidence of what a queued URL's parents' links have led to (0 when none has judged children). */
+  /** The promise of what a queued URL's parents' links have led to (0 when none has judged children; never below). */
   private hubEvidenceOf(p: Pending): number {
     const hubs = this.hubs;
     if (!hubs) return 0;
     const all = hubs.evidence(p.contributions.map((c) => c.parent));
-    if (all <= 0) return all;
-    // A parent judged relevant already lends its children its relevance (§3.1); what only its
-    // children's harvest shows is a page off the topic whose links lead to it (a list).
+    // Children off the topic say little of its other links (a portal's first: an advert, a calendar); as a warning it sank a home page's every link.
+    if (all <= 0) return 0;
+    // A relevant parent lends its children its relevance (§3.1) already; its children's harvest shows a list off the topic.
     return Math.max(0, Math.min(all, hubs.evidence(p.contributions.filter((c) => !c.parentRelevant).map((c) => c.parent))));
   }
 
@@ -330,6 +330,7 @@ class CombinedStrategy implements Strategy {
         this.topicalLabel(page),
         parents,
         page.links.map((l) => l.url),
+        page.listPage,
       ),
     );
   }
