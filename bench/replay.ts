@@ -584,7 +584,10 @@ async function main(): Promise<number> {
       title: `Replayed crawls (bench:replay): ${webs.join(', ')}, judge ${judgeMode}${Object.keys(configOverrides).length ? `, config ${JSON.stringify(configOverrides)}` : ''}`,
       command,
       body: [
-        'Harvest as the ground truth counts it (mean over topics), the judge against the truth on the pages a BFS crawl fetches, and each strategy\'s own verdicts on its own crawl. Deterministic: the same command gives the same figures.',
+        'The scorer and frontier replayed over cached page analyses (pages rendered once, then every strategy crawls the cache through the engine\'s per-page route). ' +
+          'Harvest as the ground truth counts it (mean over topics), the judge against the truth on the pages a BFS crawl fetches, and each strategy\'s own verdicts on its own crawl. Deterministic: the same command gives the same figures.',
+        '',
+        ...webs.filter((w) => WEB_ABOUT[w]).map((w) => `- ${WEB_ABOUT[w]}`),
         '',
         '```',
         ...summaryLines,
@@ -710,6 +713,16 @@ function agreementOf(r: ReplayRun): VerdictAgreement {
 }
 
 const countWithinOf = (r: ReplayRun) => countWithin(agreementOf(r));
+
+/** What each web of the benchmark page's replay sections is, for a reader of the page. */
+const WEB_ABOUT: Record<string, string> = {
+  testweb:
+    'Test web: the Chinese test web\'s 5 topics (news portals and a forum, src/testweb/), rendered once in a real browser; "each page once" does not count a thread page\'s other views of itself again.',
+  wikispeedia:
+    'Wikispeedia: 4,598 real Wikipedia articles and their links, categories as the ground truth; 17 topics, each started from two or three query words written from the category name alone and 3 seed articles drawn reproducibly (`WIKI_TOPICS` in src/testweb/wikispeedia.ts), 5 of them held out (nothing was tuned on them). "Fresh": 12 further categories drawn by a fixed rule (src/testweb/wikispeedia-fresh.ts), vaguer and harder.',
+  university:
+    'University: a web of WebKB\'s shape built from the Wikispeedia articles (src/testweb/university.ts; how it is built: [data.md](data.md)): four departments, seeds their home pages, the topics\' pages one click below list pages that name none of the topic\'s words, half the links dead.',
+};
 
 /** The runs of an earlier `--json` (for --compare). */
 function readEarlierRuns(file: string): CurveRun[] {
