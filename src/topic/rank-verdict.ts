@@ -151,8 +151,13 @@ export class RankVerdict {
    * true one more without this correction).
    */
   private bar(scorer: RankScorer): number {
-    const share = Math.min(this.ruleRelevant / this.judged, prevalenceBound(this.sorted, scorer.examples?.() ?? []));
+    const share = this.prevalence(this.sorted, scorer.examples?.() ?? []);
     return 1 - share + (this.called - share * this.judged) / this.judged;
+  }
+
+  /** π̂: the rule's share of the pages judged so far, bounded by the base rate the examples allow against `sorted`. */
+  private prevalence(sorted: readonly number[], examples: readonly number[]): number {
+    return Math.min(this.ruleRelevant / this.judged, prevalenceBound(sorted, examples));
   }
 
   /**
@@ -181,7 +186,7 @@ export class RankVerdict {
     if (this.reference.length < this.warmUp || this.judged === 0) return undefined;
     const sorted = this.reference.map((tf) => scorer.score(tf)).sort((a, b) => a - b);
     const examples = scorer.examples?.() ?? [];
-    const bar = labelledBar(1 - Math.min(this.ruleRelevant / this.judged, prevalenceBound(sorted, examples)), sorted, scorer.labels?.() ?? []);
+    const bar = labelledBar(1 - this.prevalence(sorted, examples), sorted, scorer.labels?.() ?? []);
     return { relevant: (x) => lowerBound(sorted, x) / sorted.length >= bar, examples };
   }
 
