@@ -1,6 +1,7 @@
 /** The fetch gate's decisions (src/fetch/gate/gate.ts) and the gate proxy's enforcement (src/fetch/gate/gate-proxy.ts). */
 import http from 'node:http';
 import zlib from 'node:zlib';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchGate, addressProblem } from '../src/fetch/gate/gate.js';
@@ -179,6 +180,38 @@ describe('gate proxy', () => {
 
   it('puts the robots token in the user agent', async () => {
     expect((await viaProxy(`${siteOrigin}/ua`)).body).toMatch(/focused-crawler/);
+  });
+
+  it('takes notes for a proxy process that was killed with the process group without failing the crawl', async () => {
+    const p = await startGateProxyProcess({ gate: { seedUrls: ['http://127.0.0.2:8080/'] }, timeoutMs: 20_000 });
+    const errors: unknown[] = [];
+    const onError = (e: unknown) => errors.push(e);
+    process.on('uncaughtException', onError);
+    try {
+      // Ctrl-C reaches the child first; the crawl hands out URLs before it has seen the channel
+      // close. Wait (without yielding, so the parent has not seen it either) until the child is dead.
+      process.kill(p.pid, 'SIGKILL');
+      // Dead means every thread has exited (the leader turns zombie before the others let go of the channel).
+      const dead = () => {
+        const tasks = `/proc/${p.pid}/task`;
+        if (!existsSync(tasks)) return true;
+        return readdirSync(tasks).every((t) => {
+          try {
+            return /\) [ZX] /.test(readFileSync(`${tasks}/${t}/stat`, 'utf8'));
+          } catch {
+            return true;
+          }
+        });
+      };
+      for (let i = 0; i < 1e8 && !dead(); i++);
+      expect(dead()).toBe(true);
+      for (let i = 0; i < 50; i++) p.noteNavigation(`http://127.0.0.2:8080/${i}`);
+      for (let i = 0; i < 20; i++) await new Promise((ok) => setImmediate(ok));
+      await p.close();
+    } finally {
+      process.off('uncaughtException', onError);
+    }
+    expect(errors).toEqual([]);
   });
 
   it('refuses a host blocked while the crawl runs, in the proxy process as in the proxy, redirect hops included', async () => {

@@ -19,7 +19,10 @@ type FromChild = { type: 'ready'; server: string; username: string; password: st
 
 const CHILD_FLAG = '--gate-proxy-child';
 
-export async function startGateProxyProcess(opts: GateProxyProcessOptions): Promise<GateProxy> {
+/** The proxy's handle, and the process it runs in. */
+export type GateProxyProcess = GateProxy & { pid: number };
+
+export async function startGateProxyProcess(opts: GateProxyProcessOptions): Promise<GateProxyProcess> {
   const self = fileURLToPath(import.meta.url);
   const child = fork(self, [CHILD_FLAG], {
     // From source (tsx) the child needs tsx's loader too; built code runs as it is.
@@ -27,8 +30,11 @@ export async function startGateProxyProcess(opts: GateProxyProcessOptions): Prom
     cwd: fileURLToPath(new URL('../../..', import.meta.url)),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  // With a callback a failed send is reported to it instead of as an 'error' event: when Ctrl-C
+  // reaches the whole process group the child may be gone while the crawl still hands out URLs,
+  // and a note to a proxy that no longer exists is moot (the crawl is stopping).
   const send = (m: FromParent) => {
-    if (child.connected) child.send(m);
+    if (child.connected) child.send(m, () => {});
   };
   // A redirect hop's slot in the crawl-wide schedule (holdHop), held here until the child releases it.
   const holds = new Map<number, () => void>();
@@ -62,6 +68,7 @@ export async function startGateProxyProcess(opts: GateProxyProcessOptions): Prom
   const r = await ready;
   return {
     ...r,
+    pid: child.pid!,
     url: `http://${r.username}:${r.password}@${new URL(r.server).host}`,
     noteNavigation: (url) => send({ type: 'note', url }),
     block: (pattern) => send({ type: 'block', pattern }),
@@ -82,7 +89,7 @@ function runChild(): void {
   const pending = new Map<number, (v: unknown) => void>();
   let seq = 0;
   const send = (m: FromChild) => {
-    if (process.connected) process.send!(m);
+    if (process.connected) process.send!(m, undefined, undefined, () => {});
   };
   const ask = <T>(a: Ask) =>
     new Promise<T>((ok) => {
