@@ -8,6 +8,7 @@ import { parseConfig } from '../src/config/schema.js';
 import { PageJudge } from '../src/judge/judge.js';
 import { analyzePage } from '../src/extract/page.js';
 import { SEED_THRESHOLD_SHARE, seedCalibratedThreshold } from '../src/topic/seed-threshold.js';
+import { isSiteHomePage } from '../src/judge/entry-page.js';
 
 const page = (url: string, title: string, body: string) =>
   analyzePage({ html: `<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${body}</p></body></html>`, url, fetchedAt: new Date() });
@@ -67,5 +68,32 @@ describe('θ calibrated from the seed pages', () => {
     expect(mention.rel).toBeGreaterThanOrEqual(0.05); // the fixed rule would keep it
     expect(mention.threshold!).toBeGreaterThan(mention.rel);
     expect(mention.relevant).toBe(false);
+  });
+
+  it('takes a site home page given as a seed for where to start, not an example: θ is not set from it', async () => {
+    // A department's welcome page: about its site, none of the topic's words (its rel is 0).
+    const home = (origin: string) => page(`${origin}/`, 'Department of Letters', 'Welcome to the home page of the department. Visitors, directions and contact details are below. Main office, room 101.');
+    const origins = ['http://127.0.1.1:9', 'http://127.0.1.2:9'];
+    const judge = await PageJudge.create(parseConfig({ topics: [{ keywords: ['bird'], seeds: origins.map((x) => `${x}/`) }], pageThreshold: THETA }));
+    for (const x of origins) judge.judge(home(x), { isSeed: true });
+    for (const f of fillers) judge.judge(f, { isSeed: false });
+    // Taken as examples they would set θ to 0, where one passing "bird" is relevant.
+    const passing = page(`${o}/fair`, 'Town fair', 'The town fair had a cake stall, a bird show, a brass band, pony rides, a dog show, a tug of war, a flower tent, a vintage tractor parade and a raffle for the new library, with the council paying for the tents, the toilets, the stewards and the parking on the school field.');
+    const v = judge.judge(passing, { isSeed: false });
+    expect(v.rel).toBeGreaterThan(0);
+    expect(v.rel).toBeLessThan(THETA);
+    expect(v.threshold).toBe(THETA);
+    expect(v.relevant).toBe(false);
+    expect(judge.harvestEstimate().examples).toBeUndefined();
+    // The same page deeper in its site is an example.
+    const deep = await PageJudge.create(parseConfig({ topics: [{ keywords: ['bird'], seeds: origins.map((x) => `${x}/about`) }], pageThreshold: THETA }));
+    for (const x of origins) deep.judge({ ...home(x), url: `${x}/about` }, { isSeed: true });
+    for (const f of fillers) deep.judge(f, { isSeed: false });
+    expect(deep.harvestEstimate().examples).toMatchObject({ given: 2 });
+  });
+
+  it('knows a site home page by its path: the root or its index document, without a query', () => {
+    for (const u of ['http://a.example/', 'http://a.example', 'https://a.example/index.html', 'http://a.example/default.aspx', 'http://a.example/index.php']) expect(isSiteHomePage(u), u).toBe(true);
+    for (const u of ['http://a.example/wiki/Heron', 'http://a.example/?page=2', 'http://a.example/index.php?title=Heron', 'http://a.example/news/', undefined, 'not a url']) expect(isSiteHomePage(u), String(u)).toBe(false);
   });
 });

@@ -28,6 +28,7 @@ import { keywordExpansion } from '../topic/expansion.js';
 import { TopicTermModel } from '../topic/term-model.js';
 import { applyIdf, cosine, type SparseVector } from '../text/vector.js';
 import { contentLength, neverRelevant } from './never-relevant.js';
+import { isSiteHomePage } from './entry-page.js';
 import type { JudgeCall, JudgedPage, JudgeMode, JudgeState, Verdict } from './judge-types.js';
 
 /**
@@ -49,7 +50,7 @@ export class PageJudge {
   /** Each topic's verdict by the examples' log-odds rank (src/topic/rank-verdict.ts). */
   private readonly rankVerdicts: Map<string, RankVerdict>;
   /**
-   * The given seed pages with content (not list, error or out-of-window pages), per topic: the
+   * The given seed pages with content (not list, error, out-of-window or site home pages), per topic: the
    * user's examples of the topic, judged again at the end for the harvest estimate's recall term.
    */
   private readonly examples: { tf: SparseVector; url?: string; topicId: string; joined?: true }[] = [];
@@ -174,7 +175,8 @@ export class PageJudge {
       if (this.calibrated(verdict.topicId) && verdict.rel > 0 && rank.lastPlace) verdict.rankPlace = rank.lastPlace;
     }
     this.sample.add(tf, url, verdict.relevant);
-    if (input.isSeed) {
+    // A home page given as a seed is where to start, not an example (./entry-page.ts).
+    if (input.isSeed && !isSiteHomePage(url)) {
       const example: (typeof this.examples)[number] = { tf, url, topicId: verdict.topicId };
       this.examples.push(example);
       // A given seed page with content (list pages returned above) is the user's example of the
