@@ -127,7 +127,8 @@ test('the dashboard shows a running crawl and steers it', async ({ page, browser
   const row = page.locator('#recent-table tr[data-decision=recorded]:has(button.lab.yes)').first();
   await expect(row).toBeVisible({ timeout: 480_000 });
   const labelled = (await row.getAttribute('data-url'))!;
-  await row.locator('button.lab.yes').click();
+  // The table is redrawn as pages arrive: the row is found again by its URL, not by its place.
+  await page.locator(`#recent-table tr[data-url=${JSON.stringify(labelled)}] button.lab.yes`).first().click();
   await expect(page.locator('#note')).toContainText('Labelled relevant');
   await expect(page.locator('#s-labels')).toContainText('dashboard');
 
