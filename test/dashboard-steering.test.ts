@@ -236,6 +236,9 @@ describe('DashboardState', () => {
     expect(v.sections.failures).toContain('data-failure-count');
     expect(v.sections.system).toContain('data-fetcher="http">6<');
     expect(v.sections.steering).toContain('x.test');
-    expect(s.view({ labels: [], steering: [], frontierTop: [], frontierSize: 0, inFlight: 2, memory: { rssMb: 1, heapMb: 1 }, control: { paused: true, stopping: false, budget: 0, blocks: [] } }).status).toBe('pausing (2 in flight)');
+    const paused = { paused: true, stopping: false, budget: 0, blocks: [] };
+    expect(s.view({ labels: [], steering: [], frontierTop: [], frontierSize: 0, inFlight: 2, fetching: 2, memory: { rssMb: 1, heapMb: 1 }, control: paused }).status).toBe('pausing (2 in flight)');
+    // A URL the fetch order chose ahead is handed out but not started: the pause does not wait for it.
+    expect(s.view({ labels: [], steering: [], frontierTop: [], frontierSize: 0, inFlight: 1, fetching: 0, memory: { rssMb: 1, heapMb: 1 }, control: paused }).status).toBe('paused');
   });
 });

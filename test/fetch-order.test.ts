@@ -94,3 +94,22 @@ describe('fixed fetch order: the same crawl whatever order fetches finish in', (
     expect(first.url).not.toBe(second.url);
   });
 });
+
+describe('a paused crawl with URLs chosen ahead', () => {
+  it('hands out nothing more; the chosen URLs count as handed out but not as being fetched (what a pause waits for)', async () => {
+    const frontier = new Frontier({ maxPages: 10, orderedWindow: 3 });
+    const rm = frontier.requestManager;
+    for (let i = 0; i < 5; i++) frontier.offer({ url: `http://h${i}.test/`, depth: 0, score: 1 - i / 10 });
+    const first = await rm.fetchNextRequest();
+    expect(first).not.toBeNull();
+    rm.paused = true;
+    expect(await rm.fetchNextRequest()).toBeNull();
+    await rm.markRequestHandled(first!);
+    // The window chose two more URLs ahead (handed out, journalled), none of them started.
+    expect(frontier.pagesInFlight).toBe(2);
+    expect(rm.inProgressCount).toBe(0);
+    rm.paused = false;
+    expect((await rm.fetchNextRequest())?.url).toBe('http://h1.test/');
+    expect(rm.inProgressCount).toBe(1);
+  });
+});

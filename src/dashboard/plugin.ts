@@ -214,6 +214,7 @@ export class DashboardPlugin implements CrawlPlugin {
       frontierTop: this.frontierTop(),
       frontierSize: c.frontier.size,
       inFlight: c.frontier.pagesInFlight,
+      fetching: c.frontier.requestManager.inProgressCount,
       harvestEstimate: this.estimate,
       memory: { rssMb: mem.rss / 2 ** 20, heapMb: mem.heapUsed / 2 ** 20 },
       ended: this.ended,

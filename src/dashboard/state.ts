@@ -30,7 +30,14 @@ export interface LiveInputs {
   control?: ControlState;
   frontierTop: QueuedUrl[];
   frontierSize: number;
+  /** Pages handed out and not finished (a shared crawl: by all workers). */
   inFlight: number;
+  /**
+   * Requests this process has started and not finished: what a pause waits for. Not `inFlight`:
+   * the fetch order chooses URLs ahead of their start (src/frontier/fetch-order.ts), and a chosen
+   * URL stays handed out, unstarted, for as long as the crawl is paused.
+   */
+  fetching?: number;
   harvestEstimate?: HarvestEstimate;
   /** Memory of this process now. */
   memory: { rssMb: number; heapMb: number };
@@ -117,7 +124,7 @@ export class DashboardState {
     const c = reportCounts(input);
     const pps = this.pagesPerSecond();
     const ctl = live.control;
-    const status = live.ended ? `ended: ${live.ended}` : ctl?.stopping ? 'stopping' : ctl?.paused ? (live.inFlight ? `pausing (${live.inFlight} in flight)` : 'paused') : 'running';
+    const status = live.ended ? `ended: ${live.ended}` : ctl?.stopping ? 'stopping' : ctl?.paused ? (live.fetching ? `pausing (${live.fetching} in flight)` : 'paused') : 'running';
     const budget = ctl?.budget ?? live.state?.config.maxPages ?? 0;
     const stats =
       statCard('status', status, 'crawl') +
