@@ -79,22 +79,38 @@ describe('PageJudge.harvestEstimate', () => {
   const A = (url: string, title: string, text: string): PageAnalysis => ({ url, title, text, headings: [], links: [] });
   const quake = (i: number) => `Quake rescue teams reached the collapsed school ${i} and searched the rubble for survivors through the night.`;
   const rubble = (i: number) => `Rescue teams searched the rubble of the collapsed school ${i} for survivors through the night.`;
+  const aftermath = (i: number) => `Rescue teams searched the rubble of the collapsed school ${i} for survivors through the night after the quake, and relief trucks carried tents, water and blankets into the valley where aftershocks kept families outdoors.`;
   const market = (i: number) => `Stock markets closed higher on day ${i} as bank shares and technology funds rallied strongly.`;
 
   it('a page judged before the seed set formed is judged again with it at the end (keyword-only topic)', async () => {
-    const judge = await PageJudge.create(parseConfig({ topics: [{ keywords: ['quake'] }] }));
-    // First: articles about the topic that never say the keyword, judged with no seed set.
-    const early = [0, 1, 2].map((i) => judge.judge(A(`http://n/r${i}`, `School ${i}`, rubble(i)), { isSeed: false, status: 200 }));
+    // θ above a passing mention of the keyword, so simD to the seed set decides such a page.
+    const judge = await PageJudge.create(parseConfig({ topics: [{ keywords: ['quake'], threshold: 0.18 }] }));
+    // First: articles about the topic that name the keyword once, judged with no seed set.
+    const early = [0, 1, 2].map((i) => judge.judge(A(`http://n/r${i}`, `School ${i}`, aftermath(i)), { isSeed: false, status: 200 }));
     expect(early.every((v) => !v.relevant)).toBe(true);
     for (let i = 0; i < 6; i++) judge.judge(A(`http://n/q${i}`, `Quake ${i}`, quake(i)), { isSeed: false, status: 200 });
     for (let i = 0; i < 11; i++) judge.judge(A(`http://n/m${i}`, `Markets ${i}`, market(i)), { isSeed: false, status: 200 });
     // The same kind of page now: simD to the grown seed set makes it relevant.
-    expect(judge.judge(A('http://n/r9', 'School 9', rubble(9)), { isSeed: false, status: 200 }).relevant).toBe(true);
+    expect(judge.judge(A('http://n/r9', 'School 9', aftermath(9)), { isSeed: false, status: 200 }).relevant).toBe(true);
     const e = judge.harvestEstimate();
     expect(e.sampled).toBe(21);
-    // 6 quake pages + 4 rubble pages are relevant; the fetch-time verdicts saw 7.
+    // 6 quake pages + 4 aftermath pages are relevant; the fetch-time verdicts saw 7.
     expect(e.mean).toBeCloseTo(10 / 21, 12);
     expect(e.judgedShare).toBeCloseTo(7 / 21, 12);
+  });
+  it('a page that never names the keyword is not relevant on its likeness to the seed set alone, then or at the end (keyword-only topic)', async () => {
+    const judge = await PageJudge.create(parseConfig({ topics: [{ keywords: ['quake'] }] }));
+    for (let i = 0; i < 6; i++) judge.judge(A(`http://n/q${i}`, `Quake ${i}`, quake(i)), { isSeed: false, status: 200 });
+    for (let i = 0; i < 4; i++) judge.judge(A(`http://n/m${i}`, `Markets ${i}`, market(i)), { isSeed: false, status: 200 });
+    // Close to the seed set (simD well above θ_seed), none of the topic's words: rel passes θ on simD.
+    const v = judge.judge(A('http://n/r9', 'School 9', rubble(9)), { isSeed: false, status: 200 });
+    expect(v.cosine).toBe(0);
+    expect(v.rel).toBeGreaterThanOrEqual(v.threshold!);
+    expect(v.relevant).toBe(false);
+    // Nor does it join the seed set, where it would pull the next page like it in.
+    expect(JSON.stringify(judge.state().model.topics[0].seeds)).not.toContain('http://n/r9');
+    expect(JSON.stringify(judge.state().model.topics[0].seeds)).toContain('http://n/q5');
+    expect(judge.harvestEstimate().mean).toBeCloseTo(6 / 11, 12);
   });
   it('after --resume, the pages fetched before the stop count by their crawl-log verdicts', async () => {
     const judge = await PageJudge.create(parseConfig({ topics: [{ keywords: ['quake'] }] }));

@@ -163,11 +163,13 @@ export class PageJudge {
     // from D, so D must not follow that verdict (it collapsed with it: a keyword-only topic's
     // classifier drifted to "nothing is relevant" and D never formed).
     const byRule = { ...verdict };
+    // Nor on likeness to D alone without examples: each such page would pull the next one in (topic drift).
+    if (this.onSimDAlone(verdict)) byRule.relevant = false;
     if (this.mode === 'learned') verdict.relevant = verdict.probability >= 0.5;
     else {
       verdict.threshold = this.verdictThreshold(verdict.topicId);
       // rel 0 shares no word with the keywords or D: never relevant, even at a θ calibrated to 0.
-      const rule = verdict.rel > 0 && verdict.rel >= verdict.threshold;
+      const rule = verdict.rel > 0 && verdict.rel >= verdict.threshold && !this.onSimDAlone(verdict);
       // With seed pages to learn from, which pages are relevant is the examples' log-odds rank's call, how many the rule's.
       const rank = this.rankVerdicts.get(verdict.topicId)!;
       const byRank = rank.judge(rule, tf, this.rankScorer(verdict.topicId));
@@ -208,6 +210,15 @@ export class PageJudge {
       // A page labelled relevant joined the examples: scored left out, as the examples are.
       labels: () => this.labels.filter((l) => l.topicId === topicId).map((l) => ({ score: terms.logOdds(l.tf, l.relevant ? l.tf : undefined), relevant: l.relevant })),
     };
+  }
+
+  /**
+   * The page would pass the plain rule (no example seed pages) on its likeness to D alone, sharing
+   * no word with the topic. Without examples D is the crawl's own finds, grown by that rule, so
+   * such a page is relevant because the pages before it were: never relevant, never in D.
+   */
+  private onSimDAlone(r: Relevance): boolean {
+    return this.mode === 'cosine' && !this.calibrated(r.topicId) && !sharesTopicWords(r);
   }
 
   /** The topic's θ is calibrated from its given seed pages (not given by the user, not θ_page). */
@@ -358,8 +369,8 @@ export class PageJudge {
       const byRank = () => (this.calibrated(id) ? this.rankVerdicts.get(id)!.rejudge(this.rankScorer(id)) : undefined);
       let t = thresholds.get(id);
       if (!t) thresholds.set(id, (t = { theta: this.verdictThreshold(id), spread: this.thresholdSpread(id), byRank: byRank() }));
-      // rel 0 is never relevant (as the verdict), even at a θ calibrated to 0.
-      return { margin: r.rel <= 0 ? 0 : t.theta > 0 ? r.rel / t.theta : Infinity, spread: t.spread, topicId: id, rel: r.rel, ...(t.byRank ? { relevant: r.rel > 0 && t.byRank(tf) } : {}) };
+      // rel 0 is never relevant (as the verdict), even at a θ calibrated to 0; nor simD alone under the plain rule.
+      return { margin: r.rel <= 0 || this.onSimDAlone(r) ? 0 : t.theta > 0 ? r.rel / t.theta : Infinity, spread: t.spread, topicId: id, rel: r.rel, ...(t.byRank ? { relevant: r.rel > 0 && t.byRank(tf) } : {}) };
     };
     // The verdict's own recall on the seed pages: by the log-odds rank where it decides (each seed scored left out), else by the rule.
     const byRule = (id: string) => this.examples.filter((e) => e.topicId === id).filter((e) => ((r) => (typeof r === 'boolean' ? r : r.margin >= 1))(again(e.tf, e.url))).length;
@@ -452,4 +463,9 @@ export class PageJudge {
     for (const k of this.keywordTerms) if (terms.has(k)) hits++;
     return hits / this.keywordTerms.size;
   }
+}
+
+/** The page uses a word of the topic's keywords, or (with a thesaurus) a near one: its rel is not simD's alone. */
+function sharesTopicWords(v: Relevance): boolean {
+  return v.cosine > 0 || (v.sem ?? 0) > 0;
 }
