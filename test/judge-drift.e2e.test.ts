@@ -6,13 +6,14 @@
  * the next in, and the crawl would save earthquake articles as entertainment (src/judge/judge.ts
  * `onSimDAlone`). The crawler's own saved pages are checked against the test web's ground truth.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { runCrawl } from '../src/crawl/engine.js';
 import { ProgressReporter } from '../src/report/progress.js';
+import { CrawlLog } from '../src/store/crawl-log.js';
 import { startTestWeb, type TestWeb } from '../src/testweb/index.js';
 
 let web: TestWeb | undefined;
@@ -43,13 +44,8 @@ describe('a keyword-only topic on the test web', () => {
     });
     const r = await runCrawl({ config, truth: (u) => web!.isRelevant(u, topic.id), progress: new ProgressReporter({ quiet: true }) });
     expect(r.counts.fetched).toBe(150);
-    const saved: { url: string; truth: boolean }[] = [];
-    for (const line of readFileSync(r.logPath, 'utf8').split('\n')) {
-      if (!line) continue;
-      const e = JSON.parse(line) as { url: string; decision?: string; truth?: boolean };
-      if (e.decision === 'saved') saved.push({ url: e.url, truth: e.truth === true });
-    }
-    const wrong = saved.filter((s) => !s.truth).map((s) => s.url);
+    const saved = CrawlLog.read(r.logPath).filter((e) => e.decision === 'saved');
+    const wrong = saved.filter((s) => s.truth !== true).map((s) => s.url);
     // Drifting, the crawl saved 84 pages of which 40 were earthquake articles (precision 0.52).
     expect(saved.length).toBeGreaterThanOrEqual(40);
     expect(wrong.length / saved.length, `saved, not on topic: ${wrong.join(' ')}`).toBeLessThanOrEqual(0.1);

@@ -164,12 +164,13 @@ export class PageJudge {
     // classifier drifted to "nothing is relevant" and D never formed).
     const byRule = { ...verdict };
     // Nor on likeness to D alone without examples: each such page would pull the next one in (topic drift).
-    if (this.onSimDAlone(verdict)) byRule.relevant = false;
+    const simDAlone = this.onSimDAlone(verdict);
+    if (simDAlone) byRule.relevant = false;
     if (this.mode === 'learned') verdict.relevant = verdict.probability >= 0.5;
     else {
       verdict.threshold = this.verdictThreshold(verdict.topicId);
       // rel 0 shares no word with the keywords or D: never relevant, even at a θ calibrated to 0.
-      const rule = verdict.rel > 0 && verdict.rel >= verdict.threshold && !this.onSimDAlone(verdict);
+      const rule = verdict.rel > 0 && verdict.rel >= verdict.threshold && !simDAlone;
       // With seed pages to learn from, which pages are relevant is the examples' log-odds rank's call, how many the rule's.
       const rank = this.rankVerdicts.get(verdict.topicId)!;
       const byRank = rank.judge(rule, tf, this.rankScorer(verdict.topicId));
